@@ -1,0 +1,45 @@
+/**
+ * Stream links for BI tools (spec §7): the general link (at most 5,000 rows of every dataset the
+ * user holds) and one per dataset or connector instance table, as JSON (default) or CSV.
+ */
+
+export type StreamFormat = 'json' | 'csv';
+
+export interface StreamLinkOptions {
+  apiKey: string;
+  format?: StreamFormat;
+  /** Defaults to this page's origin, the host the API is served from. */
+  origin?: string;
+}
+
+function buildStreamUrl(path: string, { apiKey, format = 'json', origin }: StreamLinkOptions): string {
+  const url = new URL(`/api/stream/data${path}`, origin ?? window.location.origin);
+  url.searchParams.set('api_key', apiKey);
+  if (format === 'csv') url.searchParams.set('format', 'csv');
+  return url.toString();
+}
+
+/** GET stream/data?api_key=: rows of every dataset the key's owner holds, tagged by dataset. */
+export function generalStreamUrl(apiKey: string, format: StreamFormat = 'json', origin?: string): string {
+  return buildStreamUrl('', { apiKey, format, origin });
+}
+
+/** GET stream/data/{assetId}?api_key=: every row of one dataset. */
+export function datasetStreamUrl(
+  assetId: string,
+  apiKey: string,
+  format: StreamFormat = 'json',
+  origin?: string,
+): string {
+  return buildStreamUrl(`/${encodeURIComponent(assetId)}`, { apiKey, format, origin });
+}
+
+/** GET stream/data/instance-{instanceId}?api_key=: every row of one of the user's connector tables. */
+export function instanceStreamUrl(
+  instanceId: string,
+  apiKey: string,
+  format: StreamFormat = 'json',
+  origin?: string,
+): string {
+  return buildStreamUrl(`/instance-${encodeURIComponent(instanceId)}`, { apiKey, format, origin });
+}

@@ -1,0 +1,46 @@
+import { ROUTES } from './routes';
+
+describe('route table', () => {
+  const paths = ROUTES.map((route) => route.path);
+
+  it('wires every screen of the spec plus /use-cases and a catch-all', () => {
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/',
+        '/about',
+        '/account',
+        '/blog',
+        '/blog/new',
+        '/blog/:slug',
+        '/connector_profile/:id',
+        '/dataset_profile/:id',
+        '/contact',
+        '/dataapps',
+        '/datastore',
+        '/documentation',
+        '/imprint',
+        '/manage',
+        '/terms',
+        '/upload',
+        '/login',
+        '/register',
+        '/connector-setup/:id',
+        '/verify-email/:token',
+        '/use-cases',
+        '*',
+      ]),
+    );
+  });
+
+  it('guards exactly /account, /upload and /connector-setup/:id by login (not /manage, not /blog/new)', () => {
+    expect(ROUTES.filter((route) => route.guarded).map((route) => route.path)).toEqual([
+      '/account',
+      '/upload',
+      '/connector-setup/:id',
+    ]);
+  });
+
+  it('leaves /api-documentation to the server', () => {
+    expect(paths).not.toContain('/api-documentation');
+  });
+});

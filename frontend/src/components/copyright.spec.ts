@@ -1,0 +1,11 @@
+import { copyrightLine } from './copyright';
+
+describe('copyrightLine', () => {
+  it('names the given year and the brand', () => {
+    expect(copyrightLine(2031)).toBe('© 2031 DataMarket. All rights reserved.');
+  });
+
+  it('uses the current year by default', () => {
+    expect(copyrightLine()).toContain(String(new Date().getFullYear()));
+  });
+});

@@ -1,0 +1,14 @@
+/** Public sections shown in the header (desktop bar and phone menu). */
+export const HEADER_LINKS = [
+  { label: 'DataStore', to: '/datastore' },
+  { label: 'Data Apps', to: '/dataapps' },
+  { label: 'Blog', to: '/blog' },
+  { label: 'Documentation', to: '/documentation' },
+] as const;
+
+/** The Account dropdown of a signed-in user (spec §2). */
+export const ACCOUNT_LINKS = [
+  { label: 'Manage Data', to: '/manage' },
+  { label: 'Upload & Create', to: '/upload' },
+  { label: 'Profile', to: '/account' },
+] as const;

@@ -1,0 +1,47 @@
+import { fillUrlTemplate, placeholders, previewUrl } from './urlPreview';
+
+describe('previewUrl', () => {
+  it('fills flat and dotted placeholders URL-encoded', () => {
+    expect(
+      previewUrl('https://api.test/{{city}}/forecast?lat={{location.lat}}', {
+        city: 'São Paulo',
+        location: { lat: 52.5 },
+      }),
+    ).toBe('https://api.test/S%C3%A3o%20Paulo/forecast?lat=52.5');
+  });
+
+  it('drops query parameters whose placeholder is empty', () => {
+    expect(fillUrlTemplate('https://x.test/p?a={{a}}&b={{b}}&c=1', { a: 'x' })).toBe(
+      'https://x.test/p?a=x&c=1',
+    );
+  });
+
+  it('appends settings no template uses as query parameters, as the engine does, but not override', () => {
+    expect(
+      previewUrl('https://x.test/{{user}}/repos', {
+        user: 'nodejs',
+        sort: 'updated',
+        override: true,
+        range: { to: 5 },
+      }),
+    ).toBe('https://x.test/nodejs/repos?sort=updated&range.to=5');
+  });
+
+  it('does not append settings the body template or headers use', () => {
+    expect(previewUrl('https://x.test/search', { q: 'cats', page: 2 }, ['{"q": "{{q}}"}'])).toBe(
+      'https://x.test/search?page=2',
+    );
+  });
+
+  it('joins array values with commas', () => {
+    expect(previewUrl('https://x.test/?v={{vars}}', { vars: ['a', 'b'] })).toBe('https://x.test/?v=a%2Cb');
+  });
+
+  it('returns the filled text when it is not a valid URL yet', () => {
+    expect(previewUrl('{{base}}/x', {})).toBe('/x');
+  });
+
+  it('lists placeholders', () => {
+    expect(placeholders('/{{a}}/{{ b.c }}')).toEqual(['a', 'b.c']);
+  });
+});

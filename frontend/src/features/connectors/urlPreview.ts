@@ -1,0 +1,76 @@
+import type { Values } from './connectorTypes';
+import { valueAt } from './fieldPaths';
+
+/**
+ * The final URL a run would call, built like the server's engine does: `{{key}}` / `{{group.key}}`
+ * filled URL-encoded (arrays comma-joined), query parameters whose whole value is an empty
+ * placeholder dropped, and settings no template uses appended as query parameters.
+ */
+const PLACEHOLDER = /\{\{\s*([\w.-]+)\s*\}\}/g;
+const RESERVED = new Set(['override']);
+
+function text(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value)) return value.map(text).join(',');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function isEmpty(value: unknown): boolean {
+  return (
+    value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
+  );
+}
+
+export function placeholders(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]);
+}
+
+export function fillUrlTemplate(template: string, values: Values): string {
+  const [withoutHash] = template.split('#');
+  const queryStart = withoutHash.indexOf('?');
+  const base = queryStart === -1 ? withoutHash : withoutHash.slice(0, queryStart);
+  const query = queryStart === -1 ? '' : withoutHash.slice(queryStart + 1);
+  const encode = (path: string) => encodeURIComponent(text(valueAt(values, path)));
+  const filledBase = base.replace(PLACEHOLDER, (_match, path: string) => encode(path));
+  const pairs = query
+    .split('&')
+    .filter((pair) => pair !== '')
+    .filter((pair) => {
+      const only = /^\{\{\s*([\w.-]+)\s*\}\}$/.exec(pair.slice(pair.indexOf('=') + 1));
+      return !(pair.includes('=') && only && isEmpty(valueAt(values, only[1])));
+    })
+    .map((pair) => pair.replace(PLACEHOLDER, (_match, path: string) => encode(path)));
+  return pairs.length > 0 ? `${filledBase}?${pairs.join('&')}` : filledBase;
+}
+
+function unusedSettings(settings: Values, used: Set<string>, prefix = ''): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const [key, value] of Object.entries(settings ?? {})) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if ((!prefix && RESERVED.has(key)) || isEmpty(value)) continue;
+    if (typeof value === 'object' && !Array.isArray(value))
+      pairs.push(...unusedSettings(value as Values, used, path));
+    else if (!used.has(path)) pairs.push([path, text(value)]);
+  }
+  return pairs;
+}
+
+/**
+ * Template + settings -> the URL shown under the read-only template. `otherTemplates` are the
+ * header values and body template, whose placeholders also consume settings.
+ */
+export function previewUrl(template: string, settings: Values, otherTemplates: string[] = []): string {
+  const filled = fillUrlTemplate(template, settings);
+  const used = new Set([template, ...otherTemplates].flatMap(placeholders));
+  let url: URL;
+  try {
+    url = new URL(filled);
+  } catch {
+    return filled;
+  }
+  for (const [key, value] of unusedSettings(settings, used)) {
+    if (!url.searchParams.has(key)) url.searchParams.set(key, value);
+  }
+  return url.toString();
+}

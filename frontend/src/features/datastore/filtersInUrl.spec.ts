@@ -1,0 +1,27 @@
+import { DEFAULT_FILTERS } from './catalogFilters';
+import { filtersFromParams, filtersToParams } from './filtersInUrl';
+
+describe('filters in the address', () => {
+  it('read the defaults from an empty address: all kinds on, All categories, page 1', () => {
+    expect(filtersFromParams(new URLSearchParams())).toEqual({ filters: DEFAULT_FILTERS, page: 1 });
+  });
+
+  it('write nothing for the defaults', () => {
+    expect(filtersToParams(DEFAULT_FILTERS, 1).toString()).toBe('');
+  });
+
+  it('round-trip search, hidden kinds, categories and page', () => {
+    const filters = {
+      search: 'rain',
+      kinds: { dataset: true, connector: false, app: false },
+      categories: ['Science', 'Finance'],
+    };
+    const params = filtersToParams(filters, 3);
+    expect(params.toString()).toBe('q=rain&hide=connector%2Capp&category=Science&category=Finance&page=3');
+    expect(filtersFromParams(params)).toEqual({ filters, page: 3 });
+  });
+
+  it('falls back to page 1 for a nonsense page', () => {
+    expect(filtersFromParams(new URLSearchParams('page=abc')).page).toBe(1);
+  });
+});

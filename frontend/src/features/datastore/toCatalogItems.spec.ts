@@ -1,0 +1,50 @@
+import { assetToItem, connectorToItem } from './toCatalogItems';
+
+const asset = {
+  id: 'a1',
+  title: 'Prices',
+  description: 'd',
+  category: 'Finance',
+  price: '0',
+  is_public: true,
+  subscriber_count: 0,
+};
+
+describe('catalogue items', () => {
+  it('mark a private dataset Private, by visibility or by is_public', () => {
+    expect(assetToItem({ ...asset, visibility: 'private' }).isPrivate).toBe(true);
+    expect(assetToItem({ ...asset, is_public: false }).isPrivate).toBe(true);
+    expect(assetToItem(asset).isPrivate).toBe(false);
+  });
+
+  it('count the owner of a dataset as having access', () => {
+    expect(assetToItem({ ...asset, owned: true }).hasAccess).toBe(true);
+  });
+
+  it('mark a connector the user has an instance of as connected, and default its category to API', () => {
+    const connector = {
+      id: 'c1',
+      title: 'Weather',
+      description: '',
+      price: '0',
+      is_public: true,
+      subscriber_count: 1,
+    };
+    const item = connectorToItem({ ...connector, has_instance: true });
+    expect(item).toMatchObject({ kind: 'connector', hasInstance: true, category: 'API', needsSetup: false });
+  });
+});
+
+describe('connector needing setup', () => {
+  it('is flagged when a schema field is required', () => {
+    const connector = {
+      id: 'c1',
+      title: 'W',
+      description: '',
+      price: 0,
+      is_public: true,
+      subscriber_count: 0,
+    };
+    expect(connectorToItem({ ...connector, schema: { fields: [{ required: true }] } }).needsSetup).toBe(true);
+  });
+});

@@ -1,0 +1,53 @@
+import { cellValue, gridColumns, gridRows, gridType, sortParam } from './gridColumns';
+
+describe('gridType', () => {
+  it('maps dataset column types onto DataGrid column types', () => {
+    expect(gridType('integer')).toBe('number');
+    expect(gridType('numeric')).toBe('number');
+    expect(gridType('boolean')).toBe('boolean');
+    expect(gridType('date')).toBe('date');
+    expect(gridType('timestamptz')).toBe('dateTime');
+    expect(gridType('text')).toBe('string');
+    expect(gridType('jsonb')).toBe('string');
+    expect(gridType(undefined)).toBe('string');
+  });
+});
+
+describe('gridColumns', () => {
+  it('uses the uploaded header as the column title and accepts plain names', () => {
+    const [typed, plain] = gridColumns([
+      { name: 'unit_price', label: 'Unit Price', type: 'numeric' },
+      'city',
+    ]);
+    expect(typed).toMatchObject({ field: 'unit_price', headerName: 'Unit Price', type: 'number' });
+    expect(plain).toMatchObject({ field: 'city', headerName: 'city', type: 'string' });
+  });
+});
+
+describe('cellValue', () => {
+  it('turns numeric strings into numbers and dates into Date objects', () => {
+    expect(cellValue('12.5', 'number')).toBe(12.5);
+    expect(cellValue('2024-03-01', 'date')).toBeInstanceOf(Date);
+    expect(cellValue('not a date', 'dateTime')).toBeNull();
+  });
+
+  it('shows nested values as JSON text', () => {
+    expect(cellValue({ a: 1 }, 'string')).toBe('{"a":1}');
+  });
+});
+
+describe('gridRows', () => {
+  it('gives every row an id unique across pages', () => {
+    const columns = gridColumns(['name']);
+    const rows = gridRows([{ name: 'a' }, { name: 'b' }], columns, 100);
+    expect(rows.map((row) => row.__rowId)).toEqual([100, 101]);
+  });
+});
+
+describe('sortParam', () => {
+  it('sends the column for ascending and -column for descending', () => {
+    expect(sortParam([{ field: 'price', sort: 'asc' }])).toBe('price');
+    expect(sortParam([{ field: 'price', sort: 'desc' }])).toBe('-price');
+    expect(sortParam([])).toBeUndefined();
+  });
+});

@@ -1,0 +1,83 @@
+/** Turning a dataset's typed columns and rows into what MUI X DataGrid wants, without React. */
+
+export type DatasetColumnType = 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamptz' | 'text' | 'jsonb';
+export type GridType = 'number' | 'boolean' | 'date' | 'dateTime' | 'string';
+
+export interface DatasetColumn {
+  name: string;
+  label?: string;
+  type?: string;
+}
+
+export interface GridColumnSpec {
+  field: string;
+  headerName: string;
+  type: GridType;
+  minWidth: number;
+  flex: number;
+}
+
+export function gridType(type: string | undefined): GridType {
+  switch (type) {
+    case 'integer':
+    case 'numeric':
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'date':
+      return 'date';
+    case 'timestamptz':
+      return 'dateTime';
+    default:
+      return 'string';
+  }
+}
+
+/** Column names may be plain strings (preview of a connector table) or typed dataset columns. */
+export function gridColumns(columns: Array<DatasetColumn | string>): GridColumnSpec[] {
+  return columns.map((column) => {
+    const spec = typeof column === 'string' ? { name: column } : column;
+    const type = gridType(spec.type);
+    return {
+      field: spec.name,
+      headerName: spec.label || spec.name,
+      type,
+      minWidth: type === 'string' ? 160 : 120,
+      flex: 1,
+    };
+  });
+}
+
+/** Grid cell value for a raw JSON value: dates become Date, numeric strings numbers, objects JSON text. */
+export function cellValue(raw: unknown, type: GridType): unknown {
+  if (raw === null || raw === undefined) return null;
+  if (type === 'number') {
+    const number = typeof raw === 'number' ? raw : Number(raw);
+    return Number.isFinite(number) ? number : null;
+  }
+  if (type === 'date' || type === 'dateTime') {
+    const date = new Date(raw as string);
+    return Number.isNaN(date.getTime()) ? null : date;
+  }
+  if (type === 'boolean') return raw === true || raw === 'true';
+  return typeof raw === 'object' ? JSON.stringify(raw) : raw;
+}
+
+/** Rows from the server, each given a grid id unique within the page (rows have no key of their own). */
+export function gridRows(rows: Array<Record<string, unknown>>, columns: GridColumnSpec[], offset = 0) {
+  return rows.map((row, index) => {
+    const converted: Record<string, unknown> = { __rowId: offset + index };
+    for (const column of columns) converted[column.field] = cellValue(row[column.field], column.type);
+    return converted;
+  });
+}
+
+/** Server sort parameter for the grid's sort model: `column` ascending or `-column` descending. */
+export function sortParam(
+  model: ReadonlyArray<{ field: string; sort?: 'asc' | 'desc' | null }>,
+): string | undefined {
+  const first = model.find((item) => item.sort);
+  if (!first) return undefined;
+  return first.sort === 'desc' ? `-${first.field}` : first.field;
+}

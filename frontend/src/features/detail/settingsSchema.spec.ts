@@ -1,0 +1,57 @@
+import type { SchemaField } from '../connectors/connectorTypes';
+import { toFormSchema } from './settingsSchema';
+
+const fields: SchemaField[] = [
+  { key: 'city', label: 'City', type: 'text', required: true },
+  {
+    key: 'units',
+    label: 'Units',
+    type: 'select',
+    options: ['metric', { label: 'Imperial', value: 'imperial' }],
+  },
+  { key: 'days', label: 'Days', type: 'number', conditions: { units: 'metric' } },
+  { key: 'when', type: 'date' },
+  { key: 'live', type: 'bool' },
+  { key: 'token', label: 'Token', type: 'text', private: true },
+  { key: 'internal', type: 'text', include: false },
+  { key: 'range', label: 'Range', type: 'group', fields: [{ key: 'from', type: 'date', required: true }] },
+];
+
+describe('toFormSchema', () => {
+  it('maps field types onto JSON Schema and keeps required fields required', () => {
+    const { schema } = toFormSchema(fields, {});
+    expect(schema.required).toEqual(['city']);
+    expect(schema.properties?.city).toEqual({ title: 'City', type: 'string' });
+    expect(schema.properties?.when).toMatchObject({ type: 'string', format: 'date' });
+    expect(schema.properties?.live).toMatchObject({ type: 'boolean' });
+    expect(schema.properties?.units?.type).toBe('string');
+    expect(schema.properties?.units?.oneOf).toEqual([
+      { const: 'metric', title: 'metric' },
+      { const: 'imperial', title: 'Imperial' },
+    ]);
+  });
+
+  it('types an option list after its values', () => {
+    const { schema } = toFormSchema(
+      [{ key: 'n', type: 'select', options: [{ label: 'One', value: 1 }, 2] }],
+      {},
+    );
+    expect(schema.properties?.n?.type).toBe('number');
+  });
+
+  it('nests groups as objects with their own required list', () => {
+    const { schema } = toFormSchema(fields, {});
+    expect(schema.properties?.range).toMatchObject({ type: 'object', required: ['from'] });
+  });
+
+  it('shows include:false fields (only settings leave them out) and masks private ones', () => {
+    const { schema, uiSchema } = toFormSchema(fields, {});
+    expect(schema.properties?.internal).toBeDefined();
+    expect(uiSchema.token).toEqual({ 'ui:widget': 'password' });
+  });
+
+  it('shows a conditional field only while its condition holds', () => {
+    expect(toFormSchema(fields, { units: 'imperial' }).schema.properties?.days).toBeUndefined();
+    expect(toFormSchema(fields, { units: 'metric' }).schema.properties?.days).toBeDefined();
+  });
+});

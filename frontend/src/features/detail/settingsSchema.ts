@@ -1,0 +1,119 @@
+import type { SchemaField } from '../connectors/connectorTypes';
+
+/**
+ * schema.fields -> JSON Schema + uiSchema for react-jsonschema-form, for the values on screen.
+ * Conditions are applied here, in plain code: a field whose conditions do not hold is left out
+ * (neither shown nor required) and the form is rebuilt as values change. The schema therefore has
+ * no if/then, so it can be checked by formValidator: the stock AJV validator compiles code with
+ * `new Function`, which the app's Content-Security-Policy (no 'unsafe-eval') forbids.
+ */
+
+export interface JsonSchema {
+  type?: string;
+  title?: string;
+  description?: string;
+  format?: string;
+  default?: unknown;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  oneOf?: Array<{ const: unknown; title: string }>;
+}
+
+export type UiSchema = Record<string, unknown>;
+
+type Values = Record<string, unknown>;
+
+function valueAt(values: Values, path: string): unknown {
+  let current: unknown = values;
+  for (const part of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Values)[part];
+  }
+  return current;
+}
+
+function matches(actual: unknown, expected: unknown): boolean {
+  if (Array.isArray(expected)) return expected.some((option) => matches(actual, option));
+  return (
+    actual === expected || (actual !== undefined && actual !== null && String(actual) === String(expected))
+  );
+}
+
+/** Conditions name sibling keys (inside the same group) or dotted paths from the top. */
+export function conditionsHold(field: SchemaField, values: Values, parentPath: string): boolean {
+  if (!field.conditions) return true;
+  return Object.entries(field.conditions).every(([key, expected]) => {
+    const sibling = parentPath ? valueAt(values, `${parentPath}.${key}`) : undefined;
+    return matches(sibling !== undefined ? sibling : valueAt(values, key), expected);
+  });
+}
+
+function optionEntries(options: unknown[] = []): Array<{ const: unknown; title: string }> {
+  return options.map((option) => {
+    if (option && typeof option === 'object') {
+      const { label, value } = option as { label?: unknown; value?: unknown };
+      return { const: value, title: String(label ?? value) };
+    }
+    return { const: option, title: String(option) };
+  });
+}
+
+/** The form needs a type for an option list; it follows the option values. */
+function optionsType(values: unknown[]): string {
+  if (values.length && values.every((value) => typeof value === 'number')) return 'number';
+  if (values.length && values.every((value) => typeof value === 'boolean')) return 'boolean';
+  return 'string';
+}
+
+function fieldSchema(field: SchemaField, values: Values, path: string): { schema: JsonSchema; ui: UiSchema } {
+  const base: JsonSchema = { title: field.label || field.key };
+  if (field.description) base.description = field.description;
+  if (field.default !== undefined) base.default = field.default;
+  switch (field.type) {
+    case 'number':
+      return { schema: { ...base, type: 'number' }, ui: {} };
+    case 'date':
+      return { schema: { ...base, type: 'string', format: 'date' }, ui: {} };
+    case 'bool':
+    case 'boolean':
+      return { schema: { ...base, type: 'boolean' }, ui: {} };
+    case 'select': {
+      const oneOf = optionEntries(field.options);
+      return { schema: { ...base, type: optionsType(oneOf.map((option) => option.const)), oneOf }, ui: {} };
+    }
+    case 'group': {
+      const nested = objectSchema(field.fields ?? [], values, path);
+      return { schema: { ...base, ...nested.schema }, ui: nested.ui };
+    }
+    default:
+      return { schema: { ...base, type: 'string' }, ui: field.private ? { 'ui:widget': 'password' } : {} };
+  }
+}
+
+function objectSchema(
+  fields: SchemaField[],
+  values: Values,
+  parentPath: string,
+): { schema: JsonSchema; ui: UiSchema } {
+  const properties: Record<string, JsonSchema> = {};
+  const ui: UiSchema = { 'ui:order': [] as string[] };
+  const required: string[] = [];
+  for (const field of fields) {
+    if (!conditionsHold(field, values, parentPath)) continue;
+    const path = parentPath ? `${parentPath}.${field.key}` : field.key;
+    const built = fieldSchema(field, values, path);
+    properties[field.key] = built.schema;
+    if (Object.keys(built.ui).length) ui[field.key] = built.ui;
+    (ui['ui:order'] as string[]).push(field.key);
+    if (field.required) required.push(field.key);
+  }
+  return { schema: { type: 'object', properties, ...(required.length ? { required } : {}) }, ui };
+}
+
+export function toFormSchema(
+  fields: SchemaField[],
+  values: Values,
+): { schema: JsonSchema; uiSchema: UiSchema } {
+  const built = objectSchema(fields, values, '');
+  return { schema: built.schema, uiSchema: built.ui };
+}

@@ -1,0 +1,31 @@
+import ThumbUp from '@mui/icons-material/ThumbUp';
+import Button from '@mui/material/Button';
+import { useState } from 'react';
+import { useNotify } from '../../components/useNotify';
+import { useLikePost } from '../../api/blog';
+
+/** A clickable like counter: after each successful like call the count goes up by one (spec §4). */
+export function LikeButton({ slug, initialLikes }: { slug: string; initialLikes: number }) {
+  const [likes, setLikes] = useState(initialLikes);
+  const like = useLikePost();
+  const notify = useNotify();
+
+  const onClick = () =>
+    like.mutate(slug, {
+      onSuccess: () => setLikes((count) => count + 1),
+      onError: () => notify('Your like could not be saved.', 'error'),
+    });
+
+  return (
+    <Button
+      variant="outlined"
+      size="small"
+      startIcon={<ThumbUp />}
+      onClick={onClick}
+      disabled={like.isPending}
+      aria-label={`Like this post (${likes} likes)`}
+    >
+      {likes}
+    </Button>
+  );
+}

@@ -1,0 +1,95 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useSession } from '../../auth/useSession';
+import { parseAuthFields } from '../../features/detail/authFields';
+import type { ConnectorDetail, InstanceDetail } from '../../features/detail/detailTypes';
+import { hasRunningRun } from '../../features/detail/runs';
+import { CredentialsSection } from './CredentialsSection';
+import { HeadersEditor } from './HeadersEditor';
+import { RequestOptions } from './RequestOptions';
+import { RunHistory } from './RunHistory';
+import { SettingsSection } from './SettingsSection';
+import { TablePreview } from './TablePreview';
+import { CONNECT_FIRST, useSetupActions } from './useSetupActions';
+import { useRunWatch } from './useRunWatch';
+import { useSetupState } from './useSetupState';
+
+interface Props {
+  connector: ConnectorDetail;
+  instance: InstanceDetail | undefined;
+}
+
+/** The connector setup of spec §2, shared by the detail screen (when connected) and /connector-setup/{id}. */
+export function ConnectorSetupPanel({ connector, instance }: Props) {
+  const { user } = useSession();
+  const state = useSetupState(connector, instance);
+  const actions = useSetupActions(connector, instance, state);
+  const runs = useRunWatch(instance?.id, instance?.output_table_name, actions.runStartedAt);
+  const running = hasRunningRun(runs.data);
+
+  return (
+    <Stack spacing={3}>
+      <Paper
+        variant="outlined"
+        component="section"
+        aria-labelledby="setup-heading"
+        sx={{ p: { xs: 2, md: 3 } }}
+      >
+        <Typography id="setup-heading" variant="h5" component="h2" gutterBottom>
+          Connector setup
+        </Typography>
+        <Stack spacing={3} divider={<Divider flexItem />}>
+          <SettingsSection connector={connector} state={state} />
+          <CredentialsSection
+            fields={parseAuthFields(connector.auth_fields)}
+            values={state.auth}
+            onChange={state.setAuth}
+            stored={!!instance?.has_auth_data}
+          />
+          <Stack spacing={2.5}>
+            <Typography variant="h6" component="h3">
+              Request
+            </Typography>
+            <RequestOptions
+              values={state.options}
+              onChange={state.setOptions}
+              intervalEditable={!!user?.pro_user}
+            />
+            <HeadersEditor rows={state.headers} onChange={state.setHeaders} />
+          </Stack>
+          <Stack spacing={1.5}>
+            {actions.problem && <Alert severity="error">{actions.problem}</Alert>}
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+              <Button variant="contained" size="large" onClick={actions.save} disabled={actions.saving}>
+                {actions.saving ? 'Saving…' : 'Save Settings'}
+              </Button>
+              <Button
+                variant="outlined"
+                size="large"
+                onClick={actions.run}
+                disabled={!instance || actions.triggering || running}
+              >
+                {running ? 'Running…' : 'Run Now'}
+              </Button>
+            </Stack>
+            {!instance && (
+              <Typography variant="body2" color="text.secondary">
+                {CONNECT_FIRST}
+              </Typography>
+            )}
+          </Stack>
+        </Stack>
+      </Paper>
+      {instance && (
+        <>
+          <TablePreview tableName={instance.output_table_name} />
+          <RunHistory runs={runs.data} loading={runs.isPending} />
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,43 @@
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useEffect } from 'react';
+import { useTableRows } from '../../features/detail/setupQueries';
+import { LazyDataTable } from '../Detail/LazyDataTable';
+
+const columnName = (column: string | { name: string }) => (typeof column === 'string' ? column : column.name);
+
+/** 'Existing Dataset Preview': the latest 100 rows of the instance's table (spec §2, §9). */
+export function TablePreview({ tableName }: { tableName: string }) {
+  const table = useTableRows(tableName);
+  useEffect(() => {
+    // Preview errors are only logged (spec §8); a table not yet filled is simply empty.
+    if (table.error) console.error('Table preview failed', table.error);
+  }, [table.error]);
+  const rows = table.data?.rows ?? [];
+  // The run id is bookkeeping; the fetch time is worth seeing.
+  const columns = (table.data?.columns ?? Object.keys(rows[0] ?? {})).filter(
+    (column) => columnName(column) !== '_run_id',
+  );
+  return (
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby="preview-heading"
+      sx={{ p: { xs: 2, md: 3 } }}
+    >
+      <Typography id="preview-heading" variant="h5" component="h2" gutterBottom>
+        Existing Dataset Preview
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        Latest 100 rows fetched.
+      </Typography>
+      <LazyDataTable
+        label="Existing dataset preview"
+        columns={columns}
+        rows={rows}
+        loading={table.isFetching}
+        height={420}
+      />
+    </Paper>
+  );
+}

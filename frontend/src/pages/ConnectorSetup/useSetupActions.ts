@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import { ApiError } from '../../api/client';
+import { splitFormData } from '../../features/connectors/splitFormData';
+import { useNotify } from '../../components/useNotify';
+import type { ConnectorDetail, InstanceDetail } from '../../features/detail/detailTypes';
+import { rowsToHeaders } from '../../features/detail/headersList';
+import {
+  bodyTemplateError,
+  iterationKeys,
+  parseRefreshInterval,
+} from '../../features/detail/requestSettings';
+import { useTriggerRun, useUpdateInstance } from '../../features/detail/setupQueries';
+import { useActivate } from '../../features/detail/useActivate';
+import type { SetupState } from './useSetupState';
+
+export const CONNECT_FIRST = 'You need to connect first before saving settings.';
+
+const filled = (values: Record<string, string>) =>
+  Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim()));
+
+/** Save Settings (connecting first when needed) and Run Now, with the spec's alert texts (§5, §8). */
+export function useSetupActions(
+  connector: ConnectorDetail,
+  instance: InstanceDetail | undefined,
+  state: SetupState,
+) {
+  const notify = useNotify();
+  const activate = useActivate();
+  const update = useUpdateInstance();
+  const trigger = useTriggerRun();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [runStartedAt, setRunStartedAt] = useState(0);
+  const fields = connector.schema?.fields ?? [];
+
+  /**
+   * Settings (private fields split off into auth data, hidden and include:false ones left out) and
+   * auth data to send, or undefined (with the reason shown) when something must be fixed first.
+   */
+  const valuesToSend = () => {
+    const values = state.currentValues();
+    if (!values) {
+      notify('Invalid JSON – fix before saving.', 'error');
+      return undefined;
+    }
+    if (!state.advanced && state.formRef.current && !state.formRef.current.validateForm()) return undefined;
+    const split = splitFormData(fields, values);
+    return {
+      settings: { ...split.settings, override: state.options.override },
+      authData: { ...split.auth_data, ...filled(state.auth) },
+    };
+  };
+
+  const save = async () => {
+    setProblem(null);
+    const toSend = valuesToSend();
+    if (!toSend) return;
+    const { settings, authData } = toSend;
+    const interval = parseRefreshInterval(state.options.refreshInterval);
+    const bodyError = bodyTemplateError(state.options.method, state.options.bodyTemplate);
+    if (interval.error !== undefined || bodyError) return;
+    let instanceId = instance?.id;
+    if (!instanceId) {
+      try {
+        const created = await activate.mutateAsync({
+          connector_id: connector.id,
+          settings,
+          auth_data: authData,
+        });
+        instanceId = created.id;
+        notify('Connected successfully.', 'success');
+      } catch (error) {
+        setProblem(error instanceof ApiError ? error.message : null);
+        notify('Activation failed during save', 'error');
+        return;
+      }
+    }
+    try {
+      await update.mutateAsync({
+        id: instanceId,
+        update: {
+          refresh_interval: interval.value ?? 0,
+          settings,
+          iterations: iterationKeys(settings),
+          method: state.options.method,
+          headers: rowsToHeaders(state.headers),
+          body_template: state.options.method === 'POST' ? state.options.bodyTemplate : '',
+          ...(Object.keys(authData).length ? { auth_data: authData } : {}),
+        },
+      });
+      notify('Settings saved successfully.', 'success');
+    } catch (error) {
+      setProblem(error instanceof ApiError ? error.message : null);
+      notify('Failed to save settings', 'error');
+    }
+  };
+
+  const run = () => {
+    if (!instance) {
+      notify(CONNECT_FIRST, 'error');
+      return;
+    }
+    const toSend = valuesToSend();
+    if (!toSend) return;
+    trigger.mutate(
+      // Credentials are not sent with a run: it uses the saved ones (Save Settings stores new ones).
+      { id: instance.id, settings: toSend.settings },
+      {
+        onSuccess: () => {
+          setRunStartedAt(Date.now());
+          notify('Run triggered. Please reload the page after a few seconds to view new data.', 'success');
+        },
+        onError: () => notify('Failed to trigger run', 'error'),
+      },
+    );
+  };
+
+  return {
+    save,
+    run,
+    saving: activate.isPending || update.isPending,
+    triggering: trigger.isPending,
+    runStartedAt,
+    problem,
+  };
+}

@@ -1,0 +1,116 @@
+import SearchIcon from '@mui/icons-material/Search';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControl from '@mui/material/FormControl';
+import InputAdornment from '@mui/material/InputAdornment';
+import InputLabel from '@mui/material/InputLabel';
+import ListItemText from '@mui/material/ListItemText';
+import MenuItem from '@mui/material/MenuItem';
+import OutlinedInput from '@mui/material/OutlinedInput';
+import Select from '@mui/material/Select';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import { Link as RouterLink } from 'react-router-dom';
+import {
+  ALL_CATEGORIES,
+  CatalogFilters,
+  categorySelectValue,
+  nextCategories,
+} from '../../features/datastore/catalogFilters';
+import type { ItemKind } from '../../features/datastore/catalogItem';
+
+const KIND_LABELS: Array<[ItemKind, string]> = [
+  ['dataset', 'Datasets'],
+  ['connector', 'Connectors'],
+  ['app', 'Apps'],
+];
+
+interface Props {
+  searchText: string;
+  onSearchText: (text: string) => void;
+  filters: CatalogFilters;
+  categories: string[];
+  onChange: (filters: CatalogFilters) => void;
+}
+
+export function CatalogFilterBar({ searchText, onSearchText, filters, categories, onChange }: Props) {
+  const shownKinds = KIND_LABELS.map(([kind]) => kind).filter((kind) => filters.kinds[kind]);
+  return (
+    <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' }, mb: 3 }}>
+      <TextField
+        label="Search by title"
+        type="search"
+        size="small"
+        value={searchText}
+        onChange={(event) => onSearchText(event.target.value)}
+        sx={{ flex: 1, minWidth: { md: 240 } }}
+        slotProps={{
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <SearchIcon fontSize="small" />
+              </InputAdornment>
+            ),
+          },
+        }}
+      />
+      <ToggleButtonGroup
+        size="small"
+        color="primary"
+        aria-label="Item types"
+        value={shownKinds}
+        onChange={(_event, kinds: ItemKind[]) =>
+          onChange({
+            ...filters,
+            kinds: {
+              dataset: kinds.includes('dataset'),
+              connector: kinds.includes('connector'),
+              app: kinds.includes('app'),
+            },
+          })
+        }
+        sx={{ flexWrap: 'wrap' }}
+      >
+        {KIND_LABELS.map(([kind, label]) => (
+          <ToggleButton key={kind} value={kind} sx={{ px: 2 }}>
+            {label}
+          </ToggleButton>
+        ))}
+      </ToggleButtonGroup>
+      <FormControl size="small" sx={{ minWidth: 200 }}>
+        <InputLabel id="category-filter-label">Category</InputLabel>
+        <Select
+          labelId="category-filter-label"
+          multiple
+          value={categorySelectValue(filters.categories)}
+          onChange={(event) => {
+            const picked =
+              typeof event.target.value === 'string' ? event.target.value.split(',') : event.target.value;
+            onChange({ ...filters, categories: nextCategories(filters.categories, picked) });
+          }}
+          input={<OutlinedInput label="Category" />}
+          renderValue={(selected) => selected.join(', ')}
+        >
+          {[ALL_CATEGORIES, ...categories].map((category) => (
+            <MenuItem key={category} value={category}>
+              <Checkbox
+                size="small"
+                checked={
+                  category === ALL_CATEGORIES
+                    ? filters.categories.length === 0
+                    : filters.categories.includes(category)
+                }
+              />
+              <ListItemText primary={category} />
+            </MenuItem>
+          ))}
+        </Select>
+      </FormControl>
+      <Button component={RouterLink} to="/upload" variant="contained" sx={{ whiteSpace: 'nowrap' }}>
+        + Add Dataset
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useSession } from '../../auth/useSession';
+import { useNotify } from '../../components/useNotify';
+import { CardAction, CatalogItem } from '../../features/datastore/catalogItem';
+import { useAccessChange } from '../../features/datastore/catalogQueries';
+
+/**
+ * What the card buttons do: visitors go to /login; Get grants, Buy asks first, Remove takes access
+ * away; Connect opens the connect flow, Manage the connector's setup.
+ */
+export function useCardActions() {
+  const { status } = useSession();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const access = useAccessChange();
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const [buying, setBuying] = useState<CatalogItem | null>(null);
+  const [connecting, setConnecting] = useState<CatalogItem | null>(null);
+
+  const changeAccess = (item: CatalogItem, grant: boolean) => {
+    setBusyId(item.id);
+    access.mutate(
+      { assetId: item.id, grant },
+      {
+        onSuccess: () => notify(grant ? 'Access granted!' : 'Access removed.', 'success'),
+        onError: () => notify(grant ? 'Grant failed' : 'Failed to remove access.', 'error'),
+        onSettled: () => setBusyId(null),
+      },
+    );
+  };
+
+  const run = (item: CatalogItem, action: CardAction) => {
+    if (status !== 'in') {
+      navigate('/login');
+      return;
+    }
+    if (action === 'Get') changeAccess(item, true);
+    else if (action === 'Buy') setBuying(item);
+    else if (action === 'Remove') changeAccess(item, false);
+    else if (action === 'Connect' && item.needsSetup) navigate(`/connector-setup/${item.id}`);
+    else if (action === 'Connect') setConnecting(item);
+    else navigate(`/connector-setup/${item.id}`);
+  };
+
+  const confirmBuy = () => {
+    if (buying) changeAccess(buying, true);
+    setBuying(null);
+  };
+
+  return {
+    run,
+    busyId,
+    buying,
+    confirmBuy,
+    cancelBuy: () => setBuying(null),
+    connecting,
+    closeConnect: () => setConnecting(null),
+  };
+}

@@ -1,0 +1,72 @@
+import Alert from '@mui/material/Alert';
+import Container from '@mui/material/Container';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import { detailAction, detailCategory, loadErrorMessage } from '../../features/detail/detailRules';
+import { useAssetDetail } from '../../features/detail/detailQueries';
+import { assetToItem } from '../../features/datastore/toCatalogItems';
+import { BuyDialog } from '../DataStore/BuyDialog';
+import { useCardActions } from '../DataStore/useCardActions';
+import { FullData, SamplePreview } from './DatasetRows';
+import { DetailFacts } from './DetailFacts';
+import { DetailHero } from './DetailHero';
+
+export function DatasetDetail({ id }: { id: string }) {
+  const asset = useAssetDetail(id);
+  const actions = useCardActions();
+
+  if (asset.isPending) return <DetailSkeleton />;
+  if (asset.error) return <DetailMessage text={loadErrorMessage(asset.error)} />;
+
+  const item = assetToItem(asset.data);
+  const action = detailAction({ kind: 'dataset', hasAccess: item.hasAccess, price: item.price });
+  return (
+    <>
+      <DetailHero
+        title={item.title}
+        isConnector={false}
+        isPrivate={item.isPrivate}
+        action={action}
+        busy={actions.busyId === item.id}
+        onAction={() => actions.run(item, action)}
+      />
+      <Container maxWidth="lg" sx={{ py: { xs: 3, md: 4 } }}>
+        <Stack spacing={3}>
+          <DetailFacts
+            subscribers={asset.data.subscriber_count}
+            category={detailCategory('dataset', asset.data.category)}
+            source={asset.data.source}
+            author={asset.data.author}
+            description={asset.data.description}
+            price={asset.data.price}
+          />
+          {item.hasAccess ? (
+            <FullData assetId={id} columns={asset.data.columns} />
+          ) : (
+            <SamplePreview assetId={id} />
+          )}
+        </Stack>
+      </Container>
+      <BuyDialog item={actions.buying} onConfirm={actions.confirmBuy} onCancel={actions.cancelBuy} />
+    </>
+  );
+}
+
+export function DetailSkeleton() {
+  return (
+    <Container maxWidth="lg" sx={{ py: 4 }} aria-busy="true" aria-label="Loading">
+      <Skeleton variant="rounded" height={160} sx={{ mb: 3 }} />
+      <Skeleton variant="rounded" height={220} />
+    </Container>
+  );
+}
+
+export function DetailMessage({ text }: { text: string }) {
+  return (
+    <Container maxWidth="md" sx={{ py: 6 }}>
+      <Alert severity="warning" role="alert">
+        {text}
+      </Alert>
+    </Container>
+  );
+}

@@ -1,0 +1,72 @@
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Container from '@mui/material/Container';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router-dom';
+import type { DetailAction } from '../../features/detail/detailRules';
+
+interface Props {
+  title: string;
+  isConnector: boolean;
+  isPrivate: boolean;
+  action: DetailAction;
+  busy?: boolean;
+  onAction: () => void;
+}
+
+export function DetailHero({ title, isConnector, isPrivate, action, busy, onAction }: Props) {
+  return (
+    <Box
+      component="header"
+      sx={{
+        color: 'common.white',
+        background: 'linear-gradient(135deg, #2c387e 0%, #3f51b5 60%, #00897b 100%)',
+        py: { xs: 4, md: 6 },
+      }}
+    >
+      <Container maxWidth="lg">
+        <Link
+          component={RouterLink}
+          to="/datastore"
+          color="inherit"
+          sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, mb: 2 }}
+        >
+          <ArrowBackIcon fontSize="small" /> Back to DataStore
+        </Link>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
+        >
+          <Box>
+            <Stack direction="row" spacing={1} sx={{ mb: 1 }}>
+              {isConnector && (
+                <Chip label="API" size="small" sx={{ bgcolor: 'secondary.main', color: 'common.white' }} />
+              )}
+              {isPrivate && (
+                <Chip label="Private" size="small" sx={{ bgcolor: 'warning.main', color: 'common.white' }} />
+              )}
+            </Stack>
+            <Typography variant="h2" component="h1" sx={{ overflowWrap: 'anywhere' }}>
+              {title}
+            </Typography>
+          </Box>
+          <Button
+            variant="contained"
+            size="large"
+            color={action === 'Remove' ? 'error' : 'secondary'}
+            onClick={onAction}
+            disabled={busy}
+            sx={{ minWidth: 140, alignSelf: { xs: 'stretch', sm: 'center' } }}
+          >
+            {action}
+          </Button>
+        </Stack>
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,252 @@
+import type { FieldRow } from './FieldTable';
+
+export const TOP_LEVEL_FIELDS: FieldRow[] = [
+  {
+    name: 'title',
+    type: 'string',
+    description: 'Name shown in the DataStore. Required (also entered in the upload form).',
+  },
+  {
+    name: 'description',
+    type: 'string',
+    description: 'What the API delivers; shown on the connector profile.',
+  },
+  {
+    name: 'protocol',
+    type: 'string',
+    description: 'Transport of the API. Only "rest" (JSON over HTTP or HTTPS) is supported.',
+  },
+  {
+    name: 'base_url',
+    type: 'string',
+    description: "Scheme and host (and optional base path) that every operation's url_path is appended to.",
+  },
+  { name: 'category', type: 'string', description: 'Catalogue category; connectors default to "API".' },
+  {
+    name: 'auth',
+    type: 'object',
+    description: 'How requests authenticate (see Authentication). Omit it for open APIs.',
+  },
+  {
+    name: 'operations',
+    type: 'array',
+    description: 'The requests the connector can make; at least one (see Operations).',
+  },
+  {
+    name: 'fields',
+    type: 'array',
+    description: 'Settings every operation shares, as schema fields (see Fields).',
+  },
+];
+
+export const AUTH_FIELDS: FieldRow[] = [
+  { name: 'type', type: 'string', description: 'One of bearer, api_key, basic, header, oauth2 (or none).' },
+  {
+    name: 'in',
+    type: '"header" | "query"',
+    description: 'api_key only: send the key as a request header (default) or as a query parameter.',
+  },
+  {
+    name: 'name',
+    type: 'string',
+    description: 'Header or query parameter name, e.g. "X-API-Key" or "apikey".',
+  },
+  {
+    name: 'format',
+    type: 'string',
+    description:
+      'Value template built from the auth fields, e.g. "Token {{api_key}}". Each type has a sensible default.',
+  },
+  {
+    name: 'fields',
+    type: 'array',
+    description:
+      'Credentials the user enters when connecting: objects with key, label and required. They are stored encrypted and never shown again.',
+  },
+];
+
+export const AUTH_TYPES: FieldRow[] = [
+  {
+    name: 'bearer',
+    type: 'header',
+    description: 'Sends "Authorization: Bearer <token>" using the first auth field (default key token).',
+  },
+  {
+    name: 'api_key',
+    type: 'header or query',
+    description:
+      'Sends the key in the header or query parameter given by in and name (defaults X-API-Key / api_key).',
+  },
+  {
+    name: 'basic',
+    type: 'header',
+    description: 'HTTP Basic authentication from the first two auth fields (username and password).',
+  },
+  {
+    name: 'header',
+    type: 'header',
+    description: 'Any custom header: name is the header, format the value template.',
+  },
+  {
+    name: 'oauth2',
+    type: 'header',
+    description:
+      'A ready access token (auth field access_token) sent as a bearer token. No token exchange takes place.',
+  },
+];
+
+export const OPERATION_FIELDS: FieldRow[] = [
+  { name: 'id', type: 'string', description: 'Unique identifier of the operation within the spec.' },
+  { name: 'name', type: 'string', description: 'Human-readable name shown in the setup form.' },
+  { name: 'method', type: '"GET" | "POST"', description: 'HTTP method; GET by default.' },
+  {
+    name: 'url_path',
+    type: 'string',
+    description: 'Path appended to base_url; may contain {{placeholders}} filled from settings.',
+  },
+  { name: 'headers', type: 'object', description: 'Extra request headers: name to value template.' },
+  {
+    name: 'query',
+    type: 'object',
+    description:
+      'Query parameters: name to value template. A parameter whose value is one empty placeholder is left out.',
+  },
+  {
+    name: 'body',
+    type: 'object or string',
+    description: 'JSON body template for POST requests; placeholders are filled with JSON-safe values.',
+  },
+  {
+    name: 'params_fields',
+    type: 'array',
+    description: 'Schema fields specific to this operation, added to the shared fields in the setup form.',
+  },
+  { name: 'pagination', type: 'object', description: 'How to fetch further pages (see Pagination).' },
+  {
+    name: 'response_path',
+    type: 'string',
+    description: 'Where the records sit in the JSON response (see Response path).',
+  },
+];
+
+export const SCHEMA_FIELD_KEYS: FieldRow[] = [
+  {
+    name: 'key',
+    type: 'string',
+    description:
+      'Setting name, used as {{key}} in templates. Keys inside a group are addressed as group.key.',
+  },
+  { name: 'label', type: 'string', description: 'Label shown in the form.' },
+  { name: 'type', type: 'string', description: 'text, number, date, bool (or boolean), select or group.' },
+  { name: 'required', type: 'boolean', description: 'The form refuses to save while the field is empty.' },
+  { name: 'default', type: 'any', description: 'Value filled in when the user has not chosen one.' },
+  {
+    name: 'options',
+    type: 'array',
+    description: 'select only: plain values, or objects with label and value.',
+  },
+  {
+    name: 'options_endpoint',
+    type: 'string',
+    description:
+      'select only: a path (relative to base_url) whose JSON answer lists the options, instead of a fixed options list.',
+  },
+  {
+    name: 'depends_on',
+    type: 'string[]',
+    description:
+      'Keys of fields that must be filled first; their values can be used as placeholders in options_endpoint.',
+  },
+  {
+    name: 'conditions',
+    type: 'object',
+    description:
+      'Show the field only when other fields hold the given value (or one of a list of values), e.g. {"mode": "advanced"}.',
+  },
+  {
+    name: 'private',
+    type: 'boolean',
+    description: 'The value is a secret: it goes to the encrypted auth data, not to the visible settings.',
+  },
+  {
+    name: 'include',
+    type: 'boolean',
+    description: 'false leaves the value out of the saved settings (a helper field only for the form).',
+  },
+  { name: 'fields', type: 'array', description: 'group only: the nested fields of the group.' },
+  { name: 'description', type: 'string', description: 'Help text under the field.' },
+];
+
+export const FIELD_TYPES: FieldRow[] = [
+  { name: 'text', type: 'string', description: 'Single-line text input.' },
+  { name: 'number', type: 'number', description: 'Numeric input.' },
+  { name: 'date', type: 'string (YYYY-MM-DD)', description: 'Date picker.' },
+  { name: 'bool / boolean', type: 'boolean', description: 'Checkbox.' },
+  { name: 'select', type: 'one of options', description: 'Drop-down list from options or options_endpoint.' },
+  {
+    name: 'group',
+    type: 'object',
+    description: 'A titled block of nested fields; its values are saved as a nested object.',
+  },
+];
+
+export const PAGINATION_TYPES: FieldRow[] = [
+  { name: 'none', type: 'single request', description: 'One request, no further pages (the default).' },
+  {
+    name: 'page',
+    type: 'page number',
+    description:
+      'Sends page_param (default page) from start_page (default 1), plus size_param = page_size if given.',
+  },
+  {
+    name: 'offset',
+    type: 'record offset',
+    description:
+      'Sends offset_param (default offset) and limit_param (default limit) = page_size, advancing by the records received.',
+  },
+  {
+    name: 'cursor',
+    type: 'next cursor',
+    description:
+      'Reads the next cursor at cursor_path (default next_cursor) and sends it as cursor_param (default cursor).',
+  },
+];
+
+export const PAGINATION_FIELDS: FieldRow[] = [
+  { name: 'type', type: 'string', description: 'page, cursor, offset or none.' },
+  {
+    name: 'page_param / start_page',
+    type: 'string / number',
+    description: 'Page strategy: parameter name and first page number.',
+  },
+  { name: 'offset_param / limit_param', type: 'string', description: 'Offset strategy: parameter names.' },
+  {
+    name: 'cursor_param / cursor_path',
+    type: 'string',
+    description: 'Cursor strategy: parameter name, and where the next cursor is in the response.',
+  },
+  {
+    name: 'size_param / page_size',
+    type: 'string / number',
+    description: 'Page size parameter and value; a shorter page ends the run.',
+  },
+  {
+    name: 'total_path',
+    type: 'string',
+    description: 'Where the total record count is in the response; fetching stops once it is reached.',
+  },
+  { name: 'max_pages', type: 'number', description: 'Upper bound on the number of pages fetched per run.' },
+];
+
+export const UNSUPPORTED = [
+  { name: 'WebSocket', text: 'Streaming sockets are not supported; connectors make plain HTTP requests.' },
+  { name: 'GraphQL', text: 'GraphQL endpoints are not supported as a protocol.' },
+  {
+    name: 'Nested transforms',
+    text: 'Records are stored as they arrive: top-level keys become columns, nested values are kept as JSON. There is no mapping or reshaping step.',
+  },
+  {
+    name: 'OAuth2 exchange',
+    text: 'No authorization-code or refresh-token flow: oauth2 only sends an access token the user supplies.',
+  },
+];

@@ -1,0 +1,76 @@
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
+import { failureText, useLogin } from '../../api/users';
+import { useSession } from '../../auth/useSession';
+import { useNotify } from '../../components/useNotify';
+import { AuthCard } from './AuthCard';
+import { canSubmitLogin, pathAfterLogin } from './loginForm';
+
+export function LoginPage() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const login = useLogin();
+  const { setUser } = useSession();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const location = useLocation();
+
+  const submit = () => {
+    if (!canSubmitLogin(email, password) || login.isPending) return;
+    login.mutate(
+      { email: email.trim(), password },
+      {
+        onSuccess: (user) => {
+          setUser(user);
+          notify('Login successful', 'success');
+          navigate(pathAfterLogin(location.state), { replace: true });
+        },
+        onError: (error) =>
+          notify(failureText(error, { fallback: 'Login failed', network: 'Error logging in' }), 'error'),
+      },
+    );
+  };
+
+  return (
+    <AuthCard title="Login" onSubmit={submit}>
+      <Stack spacing={2} sx={{ mt: 1 }}>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          autoFocus
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <Button
+          type="submit"
+          variant="contained"
+          size="large"
+          disabled={!canSubmitLogin(email, password) || login.isPending}
+        >
+          {login.isPending ? 'Logging in…' : 'Login'}
+        </Button>
+        <Typography variant="body2" color="text.secondary">
+          No account yet?{' '}
+          <Link component={RouterLink} to="/register">
+            Register
+          </Link>
+        </Typography>
+      </Stack>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,27 @@
+import { useSession } from '../../auth/useSession';
+import { useMyInstances } from '../../features/detail/detailQueries';
+import { needsSignIn, ownConnectors } from '../../features/manage/manageRules';
+import { useConnectorCatalogue, useMyAssets } from '../../features/manage/manageQueries';
+
+/** Everything the three Manage tabs show, loaded once for all of them. */
+export function useManageData(signedIn: boolean) {
+  const { user } = useSession();
+  const instances = useMyInstances(signedIn);
+  const accessible = useMyAssets('accessible', signedIn);
+  const owned = useMyAssets('owned', signedIn);
+  const connectors = useConnectorCatalogue(signedIn);
+  const failed = instances.error ?? accessible.error;
+  return {
+    instances: instances.data ?? [],
+    instancesPending: instances.isPending && signedIn,
+    datasets: accessible.data ?? [],
+    datasetsPending: accessible.isPending && signedIn,
+    ownDatasets: owned.data ?? [],
+    ownConnectors: ownConnectors(connectors.data ?? [], user?.id),
+    uploadsPending: (owned.isPending || connectors.isPending) && signedIn,
+    failed: !!failed,
+    needsSignIn: needsSignIn(failed),
+  };
+}
+
+export type ManageData = ReturnType<typeof useManageData>;

@@ -1,0 +1,13 @@
+import Container from '@mui/material/Container';
+import Typography from '@mui/material/Typography';
+
+/** The spec shows this screen with its title only. */
+export function TermsPage() {
+  return (
+    <Container maxWidth="md" sx={{ py: { xs: 5, md: 8 } }}>
+      <Typography variant="h2" component="h1">
+        Terms and Conditions
+      </Typography>
+    </Container>
+  );
+}

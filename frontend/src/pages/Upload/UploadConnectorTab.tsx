@@ -1,0 +1,143 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import InputAdornment from '@mui/material/InputAdornment';
+import Link from '@mui/material/Link';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { FormEvent, useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { ApiError } from '../../api/client';
+import { useNotify } from '../../components/useNotify';
+import {
+  afterUploadPath,
+  checkConnectorUpload,
+  ConnectorUploadForm,
+  EXAMPLE_SPEC,
+  SpecProblem,
+  specProblems,
+} from '../../features/upload/connectorUpload';
+import { useConnectorUpload } from '../../features/upload/useConnectorUpload';
+
+const EMPTY: ConnectorUploadForm = {
+  title: '',
+  description: '',
+  isPublic: true,
+  price: '0',
+  specText: EXAMPLE_SPEC,
+};
+
+/** Upload Connector: a spec in the connector DSL plus its catalogue details. */
+export function UploadConnectorTab() {
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const upload = useConnectorUpload();
+  const [form, setForm] = useState(EMPTY);
+  const [error, setError] = useState<string | null>(null);
+  const [problems, setProblems] = useState<SpecProblem[]>([]);
+  const set = (change: Partial<ConnectorUploadForm>) => setForm({ ...form, ...change });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setProblems([]);
+    const checked = checkConnectorUpload(form);
+    if (checked.error !== undefined) {
+      setError(checked.error);
+      return;
+    }
+    setError(null);
+    upload.mutate(checked.payload, {
+      onSuccess: (answer) => navigate(afterUploadPath(answer, window.location.origin)),
+      onError: (failure) => {
+        const found = failure instanceof ApiError ? specProblems(failure.body) : [];
+        setProblems(found);
+        const text = failure instanceof ApiError && failure.message ? failure.message : 'Upload failed';
+        setError(found.length ? 'The connector spec has problems:' : text);
+        notify(found.length ? 'Upload failed' : text, 'error');
+      },
+    });
+  };
+
+  return (
+    <Stack component="form" spacing={2.5} onSubmit={submit} noValidate aria-label="Upload connector">
+      <Typography color="text.secondary">
+        Describe an HTTP API in the connector DSL. See the{' '}
+        <Link component={RouterLink} to="/documentation">
+          connector documentation
+        </Link>{' '}
+        for every field, auth type and pagination strategy.
+      </Typography>
+      <TextField
+        label="Title"
+        required
+        value={form.title}
+        onChange={(event) => set({ title: event.target.value })}
+      />
+      <TextField
+        label="Description"
+        multiline
+        minRows={2}
+        value={form.description}
+        onChange={(event) => set({ description: event.target.value })}
+      />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+        <TextField
+          label="Price"
+          type="number"
+          value={form.price}
+          onChange={(event) => set({ price: event.target.value })}
+          slotProps={{
+            htmlInput: { min: 0, step: 0.01 },
+            input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
+          }}
+          sx={{ maxWidth: { sm: 200 } }}
+        />
+        <FormControlLabel
+          control={
+            <Switch checked={form.isPublic} onChange={(event) => set({ isPublic: event.target.checked })} />
+          }
+          label="Public (listed for everyone)"
+        />
+      </Stack>
+      <TextField
+        label="Connector spec (JSON)"
+        multiline
+        minRows={14}
+        maxRows={30}
+        value={form.specText}
+        onChange={(event) => set({ specText: event.target.value })}
+        slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
+      />
+      {error && (
+        <Alert severity="error" role="alert">
+          {error}
+          {problems.length > 0 && (
+            <List dense disablePadding aria-label="Problems in the spec">
+              {problems.map((problem, index) => (
+                <ListItem key={index} disableGutters>
+                  <ListItemText
+                    primary={problem.path ? `${problem.path}: ${problem.message}` : problem.message}
+                  />
+                </ListItem>
+              ))}
+            </List>
+          )}
+        </Alert>
+      )}
+      <Button
+        type="submit"
+        variant="contained"
+        size="large"
+        disabled={upload.isPending}
+        sx={{ alignSelf: 'flex-start' }}
+      >
+        {upload.isPending ? 'Uploading…' : 'Upload Connector'}
+      </Button>
+    </Stack>
+  );
+}

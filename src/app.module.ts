@@ -1,0 +1,55 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ValidationPipe } from '@nestjs/common';
+import { AccessModule } from './access/access.module';
+import { AssetsModule } from './assets/assets.module';
+import { BlogModule } from './blog/blog.module';
+import { GlobalExceptionFilter } from './common/filters/global-exception.filter';
+import { CommonModule } from './common/common.module';
+import type { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { PublicConfigModule } from './config/public-config.module';
+import { ConnectorsModule } from './connectors/connectors.module';
+import { buildDataSourceOptions } from './database/data-source-options';
+import { SeedModule } from './database/seed/seed.module';
+import { HealthModule } from './health/health.module';
+import { StreamModule } from './stream/stream.module';
+import { UsersModule } from './users/users.module';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  databaseUrl: string;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot({ config, databaseUrl }: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        TypeOrmModule.forRoot({ ...buildDataSourceOptions(databaseUrl), autoLoadEntities: false }),
+        ScheduleModule.forRoot(),
+        CommonModule,
+        HealthModule,
+        PublicConfigModule,
+        UsersModule,
+        AccessModule,
+        AssetsModule,
+        ConnectorsModule,
+        BlogModule,
+        StreamModule,
+        SeedModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: GlobalExceptionFilter },
+        {
+          provide: APP_PIPE,
+          useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
+        },
+      ],
+    };
+  }
+}

@@ -1,0 +1,108 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AccessService } from '../access/access.service';
+import type { AssetData, ConnectorTableRows } from './asset-views';
+import { AssetsService } from './assets.service';
+import { DATA_SCHEMA, datasetTable, quoteIdentifier, ROW_ID_COLUMN } from './dataset-table';
+import type { AssetDataQueryDto } from './dto/asset-data-query.dto';
+
+/** Rows shown without access (spec: 'Sample Data Preview'). */
+export const SAMPLE_ROWS = 10;
+/** Spec §9: the connector table preview shows the latest 100 rows. */
+export const CONNECTOR_PREVIEW_ROWS = 100;
+const FETCHED_AT_COLUMN = '_fetched_at';
+
+const TYPE_NAMES: Record<string, string> = {
+  bigint: 'integer',
+  integer: 'integer',
+  smallint: 'integer',
+  numeric: 'numeric',
+  'double precision': 'numeric',
+  real: 'numeric',
+  boolean: 'boolean',
+  date: 'date',
+  'timestamp with time zone': 'timestamptz',
+  'timestamp without time zone': 'timestamp',
+  jsonb: 'jsonb',
+  json: 'jsonb',
+};
+
+/**
+ * Reads rows out of dataset and connector tables for the grid. Postgres renders each row as JSON
+ * (numbers stay numbers, dates ISO strings), so nothing is re-typed in JS.
+ */
+@Injectable()
+export class AssetRowsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly assets: AssetsService,
+    private readonly access: AccessService,
+  ) {}
+
+  /**
+   * A page of rows for a caller with access; otherwise the first 10 rows as a sample, whatever
+   * paging or sorting was asked for (so the sample cannot be paged through).
+   */
+  async readData(userId: string | undefined, assetId: string, query: AssetDataQueryDto): Promise<AssetData> {
+    const asset = await this.assets.findReadableAsset(userId, assetId);
+    const table = datasetTable(asset.tableName);
+    const columnList = asset.columns.map((column) => quoteIdentifier(column.name)).join(', ');
+    const base = { columns: asset.columns, total: asset.rowCount };
+    if (!asset.hasAccess) {
+      const limit = Math.min(query.limit ?? SAMPLE_ROWS, SAMPLE_ROWS);
+      const rows = await this.jsonRows(
+        `SELECT ${columnList} FROM ${table} ORDER BY ${ROW_ID_COLUMN} LIMIT $1`,
+        [limit],
+      );
+      return { ...base, rows, sample: true, limit, offset: 0 };
+    }
+    let order = ROW_ID_COLUMN;
+    if (query.sort !== undefined) {
+      // `-column` is shorthand for descending; `direction` says it explicitly.
+      const descending = query.sort.startsWith('-') || query.direction === 'desc';
+      const name = query.sort.replace(/^-/, '');
+      if (!asset.columns.some((column) => column.name === name)) {
+        throw new BadRequestException(`Cannot sort by "${name}": no such column`);
+      }
+      const direction = descending ? 'DESC' : 'ASC';
+      order = `${quoteIdentifier(name)} ${direction} NULLS LAST, ${ROW_ID_COLUMN} ${direction}`;
+    }
+    const limit = query.limit ?? 100;
+    const offset = query.offset ?? 0;
+    const rows = await this.jsonRows(
+      `SELECT ${columnList} FROM ${table} ORDER BY ${order} LIMIT $1 OFFSET $2`,
+      [limit, offset],
+    );
+    return { ...base, rows, sample: false, limit, offset };
+  }
+
+  /** The latest 100 rows of a connector instance's table, for its owner only (404 for anyone else). */
+  async readConnectorTable(userId: string | undefined, outputTableName: string): Promise<ConnectorTableRows> {
+    const tableName = await this.access.requireOwnedConnectorTable(userId, outputTableName);
+    const columns: { name: string; type: string }[] = await this.dataSource.query(
+      `SELECT column_name AS name, data_type AS type FROM information_schema.columns
+        WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`,
+      [DATA_SCHEMA, tableName],
+    );
+    // No run has created the table yet.
+    if (columns.length === 0) return { columns: [], rows: [] };
+    const order = columns.some((column) => column.name === FETCHED_AT_COLUMN)
+      ? `ORDER BY ${quoteIdentifier(FETCHED_AT_COLUMN)} DESC`
+      : '';
+    const rows = await this.jsonRows(`SELECT * FROM ${datasetTable(tableName)} ${order} LIMIT $1`, [
+      CONNECTOR_PREVIEW_ROWS,
+    ]);
+    return {
+      columns: columns.map((column) => ({ name: column.name, type: TYPE_NAMES[column.type] ?? 'text' })),
+      rows,
+    };
+  }
+
+  private async jsonRows(select: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    const rows: { row: Record<string, unknown> }[] = await this.dataSource.query(
+      `SELECT to_json(page) AS row FROM (${select}) page`,
+      params,
+    );
+    return rows.map((entry) => entry.row);
+  }
+}

@@ -1,0 +1,76 @@
+import { BadRequestException, Body, Controller, Get, Param, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentUser } from '../common/decorators/current-user.decorator';
+import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import { SessionGuard } from '../common/guards/session.guard';
+import { AssetRowsService } from './asset-rows.service';
+import type { AssetData, AssetDetail, AssetSummary, ConnectorTableRows } from './asset-views';
+import { AssetsService } from './assets.service';
+import { AssetDataQueryDto } from './dto/asset-data-query.dto';
+import { ListAssetsQueryDto } from './dto/list-assets-query.dto';
+import { UPLOAD_CSV_SCHEMA, UploadCsvDto } from './dto/upload-csv.dto';
+import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
+import type { UploadedCsv } from './ingest/csv-storage-engine';
+
+@ApiTags('assets')
+@Controller('assets')
+export class AssetsController {
+  constructor(
+    private readonly assets: AssetsService,
+    private readonly rows: AssetRowsService,
+  ) {}
+
+  /** The catalogue the caller may see (spec §6); the total for paging is in X-Total-Count. */
+  @Get()
+  async list(
+    @CurrentUser() user: AuthenticatedUser | undefined,
+    @Query() query: ListAssetsQueryDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<AssetSummary[]> {
+    const { items, total } = await this.assets.list(user?.id, query);
+    response.setHeader('X-Total-Count', String(total));
+    return items;
+  }
+
+  /** Streams the CSV into a new dataset table; answers where the new dataset lives. */
+  @Post('upload-csv')
+  @UseGuards(SessionGuard)
+  @UseInterceptors(CsvUploadInterceptor)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: UPLOAD_CSV_SCHEMA })
+  async uploadCsv(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() input: UploadCsvDto,
+    @Req() request: Request,
+  ): Promise<{ id: string; redirectUrl: string }> {
+    const staged = (request.file as UploadedCsv | undefined)?.staged;
+    if (!staged) throw new BadRequestException('Add title & CSV file.');
+    const id = await this.assets.publishUpload(user, input, staged);
+    return { id, redirectUrl: `/dataset_profile/${id}` };
+  }
+
+  /** The latest 100 rows of a connector instance's table; only its owner may look. */
+  @Get('table/:outputTableName')
+  connectorTable(
+    @CurrentUser() user: AuthenticatedUser | undefined,
+    @Param('outputTableName') outputTableName: string,
+  ): Promise<ConnectorTableRows> {
+    return this.rows.readConnectorTable(user?.id, outputTableName);
+  }
+
+  @Get(':id')
+  findOne(@CurrentUser() user: AuthenticatedUser | undefined, @Param('id') id: string): Promise<AssetDetail> {
+    return this.assets.findOne(user?.id, id);
+  }
+
+  /** Grid rows: pages with access, the 10-row sample preview without. */
+  @Get(':id/data')
+  data(
+    @CurrentUser() user: AuthenticatedUser | undefined,
+    @Param('id') id: string,
+    @Query() query: AssetDataQueryDto,
+  ): Promise<AssetData> {
+    return this.rows.readData(user?.id, id, query);
+  }
+}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module';
+import { AssetRowsService } from './asset-rows.service';
+import { AssetsController } from './assets.controller';
+import { AssetsService } from './assets.service';
+import { CsvIngestService } from './ingest/csv-ingest.service';
+import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
+
+/**
+ * Datasets: the catalogue, streaming CSV ingest into tables in schema `data`, row previews and
+ * connector table previews. Access decisions come from AccessService (AccessModule).
+ */
+@Module({
+  imports: [AccessModule],
+  controllers: [AssetsController],
+  providers: [AssetsService, AssetRowsService, CsvIngestService, CsvUploadInterceptor],
+  exports: [AssetsService, AssetRowsService, AccessModule],
+})
+export class AssetsModule {}

@@ -1,0 +1,82 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+
+const TRUE_WORDS = ['true', '1', 'on', 'yes'];
+const FALSE_WORDS = ['false', '0', 'off', 'no'];
+
+/** Multipart text fields arrive as strings: "true"/"false" become booleans, anything else stays and fails. */
+function toBoolean({ value }: { value: unknown }): unknown {
+  if (typeof value !== 'string') return value;
+  const word = value.trim().toLowerCase();
+  if (TRUE_WORDS.includes(word)) return true;
+  if (FALSE_WORDS.includes(word)) return false;
+  return value;
+}
+
+/** "a, b, c" (or repeated fields) into a trimmed list without blanks or duplicates. */
+function toKeywordList({ value }: { value: unknown }): unknown {
+  const entries = (Array.isArray(value) ? value : [value]).flatMap((entry) =>
+    typeof entry === 'string' ? entry.split(',') : [entry],
+  );
+  const words = entries.map((entry) => (typeof entry === 'string' ? entry.trim() : entry)).filter((entry) => entry !== '');
+  return [...new Set(words)];
+}
+
+/** The text fields of `POST assets/upload-csv` (the file itself travels in the `file` part, see UPLOAD_CSV_SCHEMA). */
+export class UploadCsvDto {
+  @ApiProperty({ description: 'Required' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  title?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  description?: string;
+
+  @ApiPropertyOptional({ example: 'Finance' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  category?: string;
+
+  @ApiPropertyOptional({ description: 'Comma-separated', example: 'stocks, prices' })
+  @IsOptional()
+  @Transform(toKeywordList)
+  @IsArray()
+  @ArrayMaxSize(30)
+  @IsString({ each: true })
+  @MaxLength(60, { each: true })
+  keywords?: string[];
+
+  @ApiPropertyOptional({ description: 'Non-negative, at most two decimals; 0 or empty means free', example: '19.99' })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' && value.trim() === '' ? undefined : value))
+  @IsString()
+  @Matches(/^\s*\d{1,10}(\.\d{1,2})?\s*$/, { message: 'Price must be a non-negative amount with at most two decimals.' })
+  price?: string;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'is_public must be true or false' })
+  is_public?: boolean;
+}
+
+/** OpenAPI description of the whole multipart form, file included. */
+export const UPLOAD_CSV_SCHEMA = {
+  type: 'object',
+  required: ['file', 'title'],
+  properties: {
+    file: { type: 'string', format: 'binary', description: 'The .csv file (UTF-8; comma, semicolon or tab separated)' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    category: { type: 'string', example: 'Finance' },
+    keywords: { type: 'string', description: 'Comma-separated' },
+    price: { type: 'string', example: '19.99', description: 'Non-negative, at most two decimals; empty means free' },
+    is_public: { type: 'boolean', default: true },
+  },
+};

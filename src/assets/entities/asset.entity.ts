@@ -1,0 +1,95 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import type { Relation } from 'typeorm';
+import { User } from '../../users/entities/user.entity';
+
+/** A column of a dataset's table: the safe SQL name, the header as uploaded, and the inferred type. */
+export interface AssetColumn {
+  name: string;
+  label: string;
+  type: 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamptz' | 'text' | 'jsonb';
+}
+
+/**
+ * A dataset in the catalogue. Its rows live in the real table `data.<table_name>`; the row only
+ * exists once that table is complete (ingest creates both in one transaction).
+ */
+@Entity({ name: 'assets' })
+@Check('assets_price_check', `price >= 0`)
+@Check('assets_subscriber_count_check', `subscriber_count >= 0`)
+@Index('assets_search_idx', { synchronize: false })
+export class Asset {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Index('assets_owner_id_idx')
+  @Column({ name: 'owner_id', type: 'uuid', nullable: true })
+  ownerId: string | null;
+
+  @ManyToOne(() => User, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'owner_id', foreignKeyConstraintName: 'assets_owner_id_fkey' })
+  owner?: Relation<User>;
+
+  @Column({ type: 'text' })
+  title: string;
+
+  @Column({ type: 'text', default: '' })
+  description: string;
+
+  @Index('assets_category_idx')
+  @Column({ type: 'text', default: 'Other' })
+  category: string;
+
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  keywords: string[];
+
+  /** Amount in `currency`, at most two decimals; 0 means free. */
+  @Column({ type: 'numeric', precision: 12, scale: 2, default: 0 })
+  price: string;
+
+  @Column({ type: 'text', default: 'USD' })
+  currency: string;
+
+  @Index('assets_is_public_idx')
+  @Column({ name: 'is_public', type: 'boolean', default: true })
+  isPublic: boolean;
+
+  @Column({ type: 'text', nullable: true })
+  image: string | null;
+
+  /** Exactly the number of users holding access; kept in step inside the grant/remove transactions. */
+  @Column({ name: 'subscriber_count', type: 'integer', default: 0 })
+  subscriberCount: number;
+
+  @Column({ type: 'text', default: '' })
+  source: string;
+
+  @Column({ type: 'text', default: '' })
+  author: string;
+
+  @Index('assets_table_name_key', { unique: true })
+  @Column({ name: 'table_name', type: 'text' })
+  tableName: string;
+
+  @Column({ name: 'row_count', type: 'bigint', default: 0 })
+  rowCount: string;
+
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  columns: AssetColumn[];
+
+  @Index('assets_created_at_idx')
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,103 @@
+import { CsvRejection } from './csv-rejection';
+import { CsvScanner, ScannerOptions } from './csv-scanner';
+import { columnTypeFor } from './value-kinds';
+
+interface ScanResult {
+  rows: number;
+  forwarded: string;
+  types: string[];
+}
+
+/** Feeds `data` in chunks of `chunkSize` bytes (to exercise values split across chunks). */
+function scan(data: string | Buffer, options: Partial<ScannerOptions> = {}, chunkSize = 1 << 16): ScanResult {
+  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data);
+  const scanner = new CsvScanner({ delimiter: ',', columnCount: 2, lineEnding: 'lf', firstLine: 2, ...options });
+  const parts: Buffer[] = [];
+  for (let start = 0; start < bytes.length; start += chunkSize) {
+    scanner.feed(bytes.subarray(start, start + chunkSize), (part) => parts.push(Buffer.from(part)));
+  }
+  scanner.finish();
+  const types = Array.from(scanner.kinds, (kinds, index) => columnTypeFor(kinds, scanner.sawValue[index] === 1));
+  return { rows: scanner.rows, forwarded: Buffer.concat(parts).toString(), types };
+}
+
+function rejection(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof CsvRejection) return error.message;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('CsvScanner', () => {
+  it('counts rows and infers types', () => {
+    expect(scan('1,a\n2,b\n3,c\n')).toEqual({ rows: 3, forwarded: '1,a\n2,b\n3,c\n', types: ['integer', 'text'] });
+  });
+
+  it.each([1, 2, 3, 5, 7])('gives the same answer when chunks are %i bytes long', (size) => {
+    const data = '"12",2024-01-05\n-3,2024-02-06T10:00:00Z\n"x\ny",\r\n'.replace('\r', '');
+    expect(scan(data, {}, size)).toEqual(scan(data));
+  });
+
+  it('reads a last line without a line break', () => {
+    expect(scan('1,a\n2,b').rows).toBe(2);
+  });
+
+  it('treats quoted line breaks as data and counts physical lines for messages', () => {
+    expect(scan('"multi\nline",1\n2,3\n').rows).toBe(2);
+    expect(rejection(() => scan('"multi\nline",1\n2,3,4\n'))).toBe('Line 4 has 3 fields, but the header has 2 columns.');
+  });
+
+  it('rejects ragged rows naming the line', () => {
+    expect(rejection(() => scan('1,2\n3\n'))).toBe('Line 3 has 1 field, but the header has 2 columns.');
+  });
+
+  it('drops blank lines from what COPY receives', () => {
+    expect(scan('1,2\n\n3,4\n\n')).toMatchObject({ rows: 2, forwarded: '1,2\n3,4\n' });
+    expect(scan('1,2\r\n\r\n3,4\r\n', { lineEnding: 'crlf' }, 1)).toMatchObject({ rows: 2, forwarded: '1,2\r\n3,4\r\n' });
+  });
+
+  it('keeps blank lines as NULL rows in a single-column file', () => {
+    expect(scan('1\n\n3\n', { columnCount: 1 })).toMatchObject({ rows: 3, types: ['integer'] });
+  });
+
+  it('handles CRLF and rejects mixed line endings', () => {
+    expect(scan('1,2\r\n3,4\r\n', { lineEnding: 'crlf' })).toMatchObject({ rows: 2, types: ['integer', 'integer'] });
+    expect(rejection(() => scan('1,2\r\n3,4\n', { lineEnding: 'crlf' }))).toMatch(/^Line 3 ends with LF/);
+    expect(rejection(() => scan('1,2\n3,4\r\n'))).toMatch(/^Line 3 has a carriage return/);
+  });
+
+  it('falls back to text when one value does not fit', () => {
+    expect(scan('1,2024-01-01\n2.5,yesterday\n').types).toEqual(['numeric', 'text']);
+    expect(scan('true,\nfalse,\n').types).toEqual(['boolean', 'text']);
+  });
+
+  it('treats empty and quoted-empty values as NULL for typing', () => {
+    expect(scan('1,""\n,2\n').types).toEqual(['integer', 'integer']);
+  });
+
+  it('uses the chosen delimiter', () => {
+    expect(scan('1;2,5\n', { delimiter: ';' })).toMatchObject({ rows: 1, types: ['integer', 'text'] });
+    expect(scan('1\t2\n', { delimiter: '\t' }).rows).toBe(1);
+  });
+
+  it('rejects an unterminated quote naming the line it started on', () => {
+    expect(rejection(() => scan('1,2\n"open,3\n4,5\n'))).toBe('Line 3: a quoted field is never closed (missing closing quote).');
+  });
+
+  it('rejects invalid UTF-8 with the line, also when a character is split across chunks', () => {
+    expect(rejection(() => scan(Buffer.concat([Buffer.from('1,2\n3,'), Buffer.from([0xff]), Buffer.from('\n')])))).toMatch(
+      /^Line 3 is not valid UTF-8/,
+    );
+    expect(scan('é,ü\n€,😀\n', {}, 1).rows).toBe(2);
+    expect(rejection(() => scan(Buffer.concat([Buffer.from('1,2\n3,'), Buffer.from([0xe2, 0x82])])))).toMatch(/not valid UTF-8/);
+  });
+
+  it('rejects binary content', () => {
+    expect(rejection(() => scan(Buffer.from([0x31, 0x2c, 0x00, 0x0a])))).toBe(
+      'The file is not a CSV text file (it contains binary data).',
+    );
+  });
+});

@@ -1,0 +1,48 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentUser } from '../common/decorators/current-user.decorator';
+import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import { SessionGuard } from '../common/guards/session.guard';
+import type { BlogPostDetail, BlogPostSummary } from './blog-post.response';
+import { BlogService } from './blog.service';
+import { CreateBlogPostDto } from './dto/create-blog-post.dto';
+import { ListBlogPostsQueryDto } from './dto/list-blog-posts-query.dto';
+
+@ApiTags('blog')
+@Controller('blog')
+export class BlogController {
+  constructor(private readonly blog: BlogService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Posts, newest first; the total count is in X-Total-Count' })
+  async list(
+    @Query() query: ListBlogPostsQueryDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<BlogPostSummary[]> {
+    const { posts, total } = await this.blog.list(query);
+    response.setHeader('X-Total-Count', String(total));
+    return posts;
+  }
+
+  @Get(':slug')
+  @ApiOperation({ summary: 'One post; every call counts a view' })
+  read(@Param('slug') slug: string): Promise<BlogPostDetail> {
+    return this.blog.read(slug);
+  }
+
+  @Post()
+  @UseGuards(SessionGuard)
+  @ApiCookieAuth()
+  @ApiOperation({ summary: 'Publish a post (blog editors only)' })
+  create(@CurrentUser() user: AuthenticatedUser, @Body() input: CreateBlogPostDto): Promise<BlogPostDetail> {
+    return this.blog.create(user, input);
+  }
+
+  @Post(':slug/like')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Like a post (no login); answers the new count' })
+  like(@Param('slug') slug: string, @Req() request: Request): Promise<{ likes: number }> {
+    return this.blog.like(slug, request.ip ?? 'unknown');
+  }
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { BlogController } from './blog.controller';
+import { BlogService } from './blog.service';
+
+/** The blog: search and read (counting views), like without login, publish for blog editors. */
+@Module({
+  controllers: [BlogController],
+  providers: [BlogService],
+  exports: [BlogService],
+})
+export class BlogModule {}

@@ -1,0 +1,122 @@
+import { ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-limiter.service';
+import { sanitizeBlogHtml } from './blog-html.sanitizer';
+import { BlogPostDetail, BlogPostRow, BlogPostSummary, toDetail, toSummary } from './blog-post.response';
+import { containsPattern, prefixTsQuery } from './blog-search';
+import { CreateBlogPostDto, SLUG_PATTERN } from './dto/create-blog-post.dto';
+import type { ListBlogPostsQueryDto } from './dto/list-blog-posts-query.dto';
+
+/** The searchable text; exactly the expression of blog_posts_search_idx, so the GIN index serves it. */
+const SEARCH_DOCUMENT = `to_tsvector('simple', p.title || ' ' || regexp_replace(p.content, '<[^>]*>', ' ', 'g'))`;
+/** Likes per visitor (IP) and post: enough for an honest change of mind, not for inflating counts. */
+export const LIKE_RATE_LIMIT: RateLimitRule = { limit: 5, windowSeconds: 3600 };
+const POST_NOT_FOUND = 'Post not found';
+
+export interface BlogPage {
+  posts: BlogPostSummary[];
+  total: number;
+}
+
+@Injectable()
+export class BlogService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly rateLimiter: RateLimiterService,
+  ) {}
+
+  /** Newest first; `search` matches words (as prefixes) of title and text, or any part of the title. */
+  async list(query: ListBlogPostsQueryDto): Promise<BlogPage> {
+    const conditions: string[] = [];
+    const parameters: unknown[] = [];
+    if (query.type) {
+      parameters.push(query.type);
+      conditions.push(`p.type = $${parameters.length}`);
+    }
+    const search = query.search?.trim();
+    if (search) {
+      parameters.push(containsPattern(search));
+      const titleMatch = `p.title ILIKE $${parameters.length}`;
+      const tsQuery = prefixTsQuery(search);
+      if (tsQuery) {
+        parameters.push(tsQuery);
+        conditions.push(
+          `(${SEARCH_DOCUMENT} @@ to_tsquery('simple', $${parameters.length}) OR ${titleMatch})`,
+        );
+      } else {
+        conditions.push(titleMatch);
+      }
+    }
+    const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+    const [{ total }] = await this.dataSource.query(
+      `SELECT count(*)::int AS total FROM blog_posts p ${where}`,
+      parameters,
+    );
+    const rows: BlogPostRow[] = await this.dataSource.query(
+      `SELECT p.id, p.title, p.slug, p.type, p.cover_image, p.created_at, p.updated_at, p.views, p.likes,
+              u.name AS author_name,
+              left(regexp_replace(p.content, '<[^>]*>', ' ', 'g'), 600) AS plain_text
+       FROM blog_posts p LEFT JOIN users u ON u.id = p.author_id
+       ${where}
+       ORDER BY p.created_at DESC, p.id DESC
+       LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`,
+      [...parameters, query.limit, query.offset],
+    );
+    return { posts: rows.map(toSummary), total };
+  }
+
+  /** The post, counting this read: one atomic increment per call. */
+  async read(slug: string): Promise<BlogPostDetail> {
+    if (!SLUG_PATTERN.test(slug)) throw new NotFoundException(POST_NOT_FOUND);
+    const [row] = await this.dataSource.query(
+      `WITH post AS (UPDATE blog_posts SET views = views + 1 WHERE slug = $1 RETURNING *)
+       SELECT post.*, u.name AS author_name FROM post LEFT JOIN users u ON u.id = post.author_id`,
+      [slug],
+    );
+    if (!row) throw new NotFoundException(POST_NOT_FOUND);
+    return toDetail(row);
+  }
+
+  /** Publishes a post; only blog editors may, and the HTML is sanitised whatever the client sent. */
+  async create(author: AuthenticatedUser, input: CreateBlogPostDto): Promise<BlogPostDetail> {
+    if (!author.blogEditor) throw new ForbiddenException('Only blog editors may publish posts');
+    try {
+      const [row] = await this.dataSource.query(
+        `INSERT INTO blog_posts (title, slug, type, cover_image, content, author_id)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+        [
+          input.title,
+          input.slug,
+          input.type ?? 'update',
+          input.cover_image ?? null,
+          sanitizeBlogHtml(input.content ?? ''),
+          author.id,
+        ],
+      );
+      return toDetail({ ...row, author_name: author.name });
+    } catch (error) {
+      if ((error as { driverError?: { code?: string } }).driverError?.code === '23505') {
+        throw new ConflictException('This slug is already taken');
+      }
+      throw error;
+    }
+  }
+
+  /** One more like, counted atomically; each visitor (IP) may like a post only a few times an hour. */
+  async like(slug: string, clientIp: string): Promise<{ likes: number }> {
+    if (!SLUG_PATTERN.test(slug)) throw new NotFoundException(POST_NOT_FOUND);
+    await this.rateLimiter.consume(
+      `blog-like:${clientIp}:${slug}`,
+      LIKE_RATE_LIMIT,
+      'You have liked this post enough for now',
+    );
+    const [row] = await this.dataSource.query(
+      // Wrapped in a CTE so the driver answers rows (a bare UPDATE answers [rows, count]).
+      'WITH liked AS (UPDATE blog_posts SET likes = likes + 1 WHERE slug = $1 RETURNING likes) SELECT likes FROM liked',
+      [slug],
+    );
+    if (!row) throw new NotFoundException(POST_NOT_FOUND);
+    return { likes: row.likes };
+  }
+}

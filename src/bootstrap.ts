@@ -1,0 +1,27 @@
+import { Logger, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module';
+import { configureApp } from './app.setup';
+import type { AppConfig } from './config/app-config';
+
+const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+/** Creates the fully configured (not yet listening) app on an already migrated database. */
+export async function createApp(
+  config: AppConfig,
+  databaseUrl: string,
+  options: { logger?: false } = {},
+): Promise<NestExpressApplication> {
+  const logger = options.logger ?? LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, databaseUrl }), {
+    logger,
+    bodyParser: true,
+    bufferLogs: false,
+  });
+  configureApp(app, config);
+  await app.init();
+  return app;
+}
+
+export const bootLogger = new Logger('Bootstrap');

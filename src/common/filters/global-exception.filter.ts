@@ -1,0 +1,54 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../database-errors';
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+  statusCode: number;
+  errors?: string[];
+}
+
+/**
+ * Owns the error shape of the whole API: `{ error, message, statusCode, errors? }`. The spec's
+ * client reads `error`, and `message` for authentication, so both carry the same text.
+ */
+@Catch()
+export class GlobalExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger(GlobalExceptionFilter.name);
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const context = host.switchToHttp();
+    const response = context.getResponse<Response>();
+    const request = context.getRequest<Request>();
+    const body = this.toBody(exception, request);
+    if (response.headersSent) {
+      // A streamed answer already started: the only honest signal left is to cut the connection.
+      response.destroy();
+      return;
+    }
+    response.status(body.statusCode).json(body);
+  }
+
+  private toBody(exception: unknown, request: Request): ErrorBody {
+    if (exception instanceof HttpException) {
+      const statusCode = exception.getStatus();
+      const payload = exception.getResponse();
+      const raw = typeof payload === 'string' ? payload : (payload as { message?: unknown }).message;
+      const list = Array.isArray(raw) ? raw.map(String) : undefined;
+      const message = list ? list.join('; ') : String(raw ?? exception.message);
+      return { error: message, message, statusCode, ...(list ? { errors: list } : {}) };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`Database unavailable during ${request.method} ${request.path}: ${String(exception)}`);
+      const message = 'Service temporarily unavailable, please retry shortly';
+      return { error: message, message, statusCode: HttpStatus.SERVICE_UNAVAILABLE };
+    }
+    this.logger.error(
+      `Unhandled error during ${request.method} ${request.path}`,
+      exception instanceof Error ? exception.stack : String(exception),
+    );
+    const message = 'Internal server error';
+    return { error: message, message, statusCode: HttpStatus.INTERNAL_SERVER_ERROR };
+  }
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PROJECT_ROOT } from '../common/paths';
+import { ConfigError, parseEnvironment } from './environment';
+
+/** The app's settled configuration: validated values plus defaults and generated local secrets. */
+export interface AppConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  port: number;
+  databaseUrl?: string;
+  appOrigin: string;
+  sessionSecret: string;
+  encryptionKey: Buffer;
+  smtpUrl?: string;
+  mailFrom: string;
+  seed: boolean;
+  maxUploadBytes: number;
+  connectorAllowPrivateNetworks: boolean;
+  contactFormUrl?: string;
+  dataDir: string;
+  /** Folder of the built single-page app served from `/`. */
+  webRoot: string;
+  trustProxy: boolean;
+  logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  schedulerEnabled: boolean;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+interface LocalSecrets {
+  SESSION_SECRET: string;
+  ENCRYPTION_KEY: string;
+}
+
+/**
+ * Secrets for local use are generated once and kept under the data folder, so sessions and
+ * encrypted values survive restarts without anyone having to invent a key.
+ */
+function loadOrCreateLocalSecrets(dataDir: string): LocalSecrets {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) {
+    return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secrets: LocalSecrets = {
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
+  const env = parseEnvironment(raw);
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const isProduction = nodeEnv === 'production';
+  const dataDir = resolve(env.DATA_DIR ?? '.data');
+  const port = env.PORT ?? 3000;
+
+  let sessionSecret = env.SESSION_SECRET;
+  let encryptionKey = env.ENCRYPTION_KEY;
+  if (!sessionSecret || !encryptionKey) {
+    if (isProduction) {
+      const missing = [!sessionSecret && 'SESSION_SECRET', !encryptionKey && 'ENCRYPTION_KEY'].filter(Boolean);
+      throw new ConfigError(`Invalid configuration:\n  ${missing.join(', ')}: required when NODE_ENV=production`);
+    }
+    const local = loadOrCreateLocalSecrets(dataDir);
+    sessionSecret ??= local.SESSION_SECRET;
+    encryptionKey ??= local.ENCRYPTION_KEY;
+  }
+
+  return {
+    nodeEnv,
+    isProduction,
+    port,
+    databaseUrl: env.DATABASE_URL,
+    appOrigin: env.APP_ORIGIN ?? `http://localhost:${port}`,
+    sessionSecret,
+    encryptionKey: Buffer.from(encryptionKey, 'hex'),
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM ?? 'Data Marketplace <no-reply@localhost>',
+    seed: env.SEED ?? true,
+    maxUploadBytes: (env.MAX_UPLOAD_MB ?? 1024) * 1024 * 1024,
+    connectorAllowPrivateNetworks: env.CONNECTOR_ALLOW_PRIVATE_NETWORKS ?? false,
+    contactFormUrl: env.CONTACT_FORM_URL,
+    dataDir,
+    webRoot: resolve(env.WEB_ROOT ?? join(PROJECT_ROOT, 'frontend', 'dist')),
+    trustProxy: env.TRUST_PROXY ?? false,
+    logLevel: env.LOG_LEVEL ?? 'log',
+    schedulerEnabled: env.SCHEDULER_ENABLED ?? true,
+  };
+}

@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from './app-config';
+import { ConfigError, parseEnvironment } from './environment';
+
+const freshDataDir = () => mkdtempSync(join(tmpdir(), 'dm-config-'));
+
+describe('configuration', () => {
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['APP_ORIGIN', 'localhost:3000'],
+    ['SESSION_SECRET', 'too-short'],
+    ['ENCRYPTION_KEY', 'not-hex'],
+    ['SMTP_URL', 'http://mail.example.com'],
+    ['SEED', 'maybe'],
+    ['MAX_UPLOAD_MB', '0'],
+    ['CONNECTOR_ALLOW_PRIVATE_NETWORKS', 'sometimes'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    expect(() => parseEnvironment({ [name]: value })).toThrow(ConfigError);
+    expect(() => parseEnvironment({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));
+  });
+
+  it('accepts a complete valid environment', () => {
+    const env = parseEnvironment({
+      PORT: '8080',
+      DATABASE_URL: 'postgres://user:secret@db:5432/marketplace',
+      APP_ORIGIN: 'https://data.example.com',
+      SESSION_SECRET: 'x'.repeat(40),
+      ENCRYPTION_KEY: 'ab'.repeat(32),
+      SMTP_URL: 'smtps://user:pass@smtp.example.com:465',
+      SEED: 'false',
+    });
+    expect(env).toMatchObject({ PORT: 8080, SEED: false });
+  });
+
+  it('applies defaults and generates local secrets once, then reuses them', () => {
+    const dataDir = freshDataDir();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    expect(first).toMatchObject({ port: 3000, appOrigin: 'http://localhost:3000', seed: true });
+    expect(first.maxUploadBytes).toBe(1024 * 1024 * 1024);
+    expect(first.encryptionKey).toHaveLength(32);
+    const stored = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'));
+    expect(stored.SESSION_SECRET).toBe(first.sessionSecret);
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(second.sessionSecret).toBe(first.sessionSecret);
+    expect(second.encryptionKey.equals(first.encryptionKey)).toBe(true);
+  });
+
+  it('never generates secrets in production: it names the missing ones', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: freshDataDir() })).toThrow(
+      /SESSION_SECRET, ENCRYPTION_KEY: required when NODE_ENV=production/,
+    );
+  });
+});

@@ -1,0 +1,135 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+const toBoolean = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value === 'boolean') return value;
+  const text = String(value).trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(text)) return true;
+  if (['false', '0', 'no', 'off'].includes(text)) return false;
+  return value;
+};
+
+const toInteger = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return undefined;
+  return /^-?\d+$/.test(String(value).trim()) ? Number(value) : value;
+};
+
+/** Every environment variable the app reads, with its rule. Documented in the README. */
+export class EnvironmentVariables {
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV?: 'development' | 'production' | 'test';
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  PORT?: number;
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// connection URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @Matches(/^https?:\/\/[^/]+$/, { message: 'APP_ORIGIN must be scheme://host[:port] without a path' })
+  APP_ORIGIN?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'SESSION_SECRET must be at least 32 characters' })
+  SESSION_SECRET?: string;
+
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'ENCRYPTION_KEY must be 64 hexadecimal characters (32 bytes)' })
+  ENCRYPTION_KEY?: string;
+
+  @IsOptional()
+  @Matches(/^smtps?:\/\/\S+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  MAIL_FROM?: string;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'SEED must be true or false' })
+  SEED?: boolean;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(102400)
+  MAX_UPLOAD_MB?: number;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'CONNECTOR_ALLOW_PRIVATE_NETWORKS must be true or false' })
+  CONNECTOR_ALLOW_PRIVATE_NETWORKS?: boolean;
+
+  @IsOptional()
+  @IsUrl({ require_protocol: true, protocols: ['https', 'http'], require_tld: false })
+  CONTACT_FORM_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  DATA_DIR?: string;
+
+  @IsOptional()
+  @IsString()
+  WEB_ROOT?: string;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'TRUST_PROXY must be true or false' })
+  TRUST_PROXY?: boolean;
+
+  @IsOptional()
+  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
+  LOG_LEVEL?: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'SCHEDULER_ENABLED must be true or false' })
+  SCHEDULER_ENABLED?: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates raw environment values; throws a ConfigError naming every bad variable. */
+export function parseEnvironment(raw: NodeJS.ProcessEnv): EnvironmentVariables {
+  const defined = Object.fromEntries(
+    Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = plainToInstance(EnvironmentVariables, defined);
+  const errors = validateSync(parsed, { whitelist: false, skipMissingProperties: false });
+  if (errors.length > 0) {
+    const lines = errors.map((error) => {
+      const reasons = Object.values(error.constraints ?? {}).join('; ');
+      return `  ${error.property}: ${reasons} (got ${JSON.stringify(String(error.value))})`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed;
+}

@@ -1,0 +1,259 @@
+import { randomBytes } from 'node:crypto';
+import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { SecretBox } from '../common/crypto/secret-box';
+import { InstanceView, normalizeAuthFields, toInstanceView } from './connector-views';
+import { CONNECTOR_NOT_FOUND } from './connectors.service';
+import type { ActivateConnectorDto } from './dto/activate-connector.dto';
+import type { InstanceSettingsDto } from './dto/instance-settings.dto';
+import { valueAtPath } from './engine/template';
+import { Connector } from './entities/connector.entity';
+import { ConnectorInstance } from './entities/connector-instance.entity';
+import { ConnectorRun } from './entities/connector-run.entity';
+import { missingRequired, normalizeSettings } from './fields/schema-fields';
+
+export const INSTANCE_NOT_FOUND = 'Connector instance not found';
+export const PRO_ONLY_INTERVAL = 'Only pro users can set a refresh interval';
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+const FORBIDDEN_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'upgrade',
+  'te',
+  'trailer',
+]);
+const MAX_ITERATION_KEYS = 3;
+
+/** A user's connector instances: activation, settings, removal, owner-only (others get 404). */
+@Injectable()
+export class ConnectorInstancesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly secretBox: SecretBox,
+  ) {}
+
+  private get instances() {
+    return this.dataSource.getRepository(ConnectorInstance);
+  }
+
+  /** The instance when the caller owns it; a foreign instance looks exactly like a missing one. */
+  async requireOwned(userId: string, instanceId: string): Promise<ConnectorInstance> {
+    const instance = await this.instances.findOneBy({ id: instanceId, ownerId: userId });
+    if (!instance) throw new NotFoundException(INSTANCE_NOT_FOUND);
+    return instance;
+  }
+
+  /** Decrypted auth data; only the engine ever sees it. */
+  async authDataOf(instanceId: string): Promise<Record<string, string>> {
+    const row = await this.instances
+      .createQueryBuilder('instance')
+      .addSelect('instance.authDataEncrypted')
+      .where('instance.id = :instanceId', { instanceId })
+      .getOne();
+    if (!row?.authDataEncrypted) return {};
+    return JSON.parse(this.secretBox.open(row.authDataEncrypted)) as Record<string, string>;
+  }
+
+  async mine(userId: string): Promise<InstanceView[]> {
+    const instances = await this.instances.find({ where: { ownerId: userId }, order: { createdAt: 'DESC' } });
+    if (instances.length === 0) return [];
+    const ids = instances.map((instance) => instance.id);
+    const [connectors, lastRuns, secrets] = await Promise.all([
+      this.dataSource
+        .getRepository(Connector)
+        .findBy({ id: In(instances.map((instance) => instance.connectorId)) }),
+      this.dataSource
+        .getRepository(ConnectorRun)
+        .createQueryBuilder('run')
+        .distinctOn(['run.instanceId'])
+        .where('run.instanceId IN (:...ids)', { ids })
+        .orderBy('run.instanceId')
+        .addOrderBy('run.startedAt', 'DESC')
+        .getMany(),
+      this.dataSource.query(
+        `SELECT id FROM connector_instances WHERE id = ANY($1) AND auth_data_encrypted IS NOT NULL`,
+        [ids],
+      ),
+    ]);
+    const titles = new Map(connectors.map((connector) => [connector.id, connector.title]));
+    const runs = new Map(lastRuns.map((run) => [run.instanceId, run]));
+    const withSecrets = new Set((secrets as Array<{ id: string }>).map((row) => row.id));
+    return instances.map((instance) =>
+      toInstanceView(instance, {
+        connectorTitle: titles.get(instance.connectorId),
+        hasAuthData: withSecrets.has(instance.id),
+        lastRun: runs.get(instance.id) ?? null,
+      }),
+    );
+  }
+
+  async activate(userId: string, input: ActivateConnectorDto): Promise<{ id: string }> {
+    const connector = await this.dataSource.getRepository(Connector).findOneBy({ id: input.connector_id });
+    if (!connector) throw new NotFoundException(CONNECTOR_NOT_FOUND);
+    await this.checkInterval(userId, input.refresh_interval);
+    const prepared = this.prepare(connector, input, {}, {});
+    const tableName = outputTableName(connector.title);
+    const id = await this.dataSource.transaction(async (manager) => {
+      const saved = await manager.getRepository(ConnectorInstance).save(
+        manager.getRepository(ConnectorInstance).create({
+          connectorId: connector.id,
+          ownerId: userId,
+          title: input.title?.trim() || connector.title,
+          visibility: input.visibility ?? 'private',
+          refreshInterval: input.refresh_interval ?? 0,
+          settings: prepared.settings,
+          iterations: input.iterations ?? [],
+          method: input.method ?? defaultMethod(connector),
+          headers: prepared.headers ?? {},
+          bodyTemplate: input.body_template ?? null,
+          authDataEncrypted: this.seal(prepared.authData),
+          outputTableName: tableName,
+        }),
+      );
+      await manager.query(
+        `CREATE TABLE data."${tableName}" ("_run_id" uuid NOT NULL, "_fetched_at" timestamptz NOT NULL)`,
+      );
+      await recountSubscribers(manager, connector.id);
+      return saved.id;
+    });
+    return { id };
+  }
+
+  async update(userId: string, instanceId: string, input: InstanceSettingsDto): Promise<InstanceView> {
+    const instance = await this.requireOwned(userId, instanceId);
+    const connector = await this.dataSource
+      .getRepository(Connector)
+      .findOneByOrFail({ id: instance.connectorId });
+    await this.checkInterval(userId, input.refresh_interval);
+    const currentAuth = await this.authDataOf(instance.id);
+    const prepared = this.prepare(connector, input, input.settings ? {} : instance.settings, currentAuth);
+    if (input.iterations === undefined) this.checkIterations(instance.iterations, prepared.settings);
+    await this.instances.save({
+      ...instance,
+      title: input.title?.trim() || instance.title,
+      visibility: input.visibility ?? instance.visibility,
+      refreshInterval: input.refresh_interval ?? instance.refreshInterval,
+      settings: prepared.settings,
+      iterations: input.iterations ?? instance.iterations,
+      method: input.method ?? instance.method,
+      headers: prepared.headers ?? instance.headers,
+      bodyTemplate: input.body_template !== undefined ? input.body_template || null : instance.bodyTemplate,
+      authDataEncrypted: this.seal(prepared.authData),
+    });
+    return (await this.mine(userId)).find((view) => view.id === instanceId)!;
+  }
+
+  /** Deletes the instance, its runs (cascade) and its table, in one transaction. */
+  async remove(userId: string, instanceId: string): Promise<{ message: string }> {
+    const instance = await this.requireOwned(userId, instanceId);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(`DELETE FROM connector_instances WHERE id = $1`, [instance.id]);
+      await manager.query(`DROP TABLE IF EXISTS data."${instance.outputTableName}"`);
+      await recountSubscribers(manager, instance.connectorId);
+    });
+    return { message: 'Connector removed.' };
+  }
+
+  /**
+   * Applies the field rules to incoming values: private fields to auth data, include:false out,
+   * defaults in, required fields present (visible ones only), headers and iterations sane.
+   */
+  prepare(
+    connector: Connector,
+    input: InstanceSettingsDto,
+    baseSettings: Record<string, unknown>,
+    baseAuth: Record<string, string>,
+  ): {
+    settings: Record<string, unknown>;
+    authData: Record<string, string>;
+    headers?: Record<string, string>;
+  } {
+    const fields = connector.schema?.fields ?? [];
+    const authData = { ...baseAuth, ...stringValues(input.auth_data ?? {}) };
+    const normalized = normalizeSettings(fields, input.settings ?? baseSettings, authData);
+    const missing = missingRequired(
+      fields,
+      normalizeAuthFields(connector.authFields),
+      normalized.settings,
+      normalized.authData,
+    );
+    if (missing.length > 0) {
+      throw new BadRequestException({ message: missing.map((label) => `${label} is required`) });
+    }
+    if (input.iterations) this.checkIterations(input.iterations, normalized.settings);
+    return { ...normalized, headers: input.headers ? checkHeaders(input.headers) : undefined };
+  }
+
+  private checkIterations(iterations: string[], settings: Record<string, unknown>): void {
+    if (iterations.length > MAX_ITERATION_KEYS) {
+      throw new BadRequestException(`At most ${MAX_ITERATION_KEYS} settings can be iterated`);
+    }
+    const problems = iterations
+      .filter((key) => !Array.isArray(valueAtPath(settings, key)))
+      .map((key) => `iterations: setting '${key}' must hold an array of values`);
+    if (problems.length > 0) throw new BadRequestException({ message: problems });
+  }
+
+  /** Pro users only may schedule runs (spec §6); the flag is read fresh, not from the session. */
+  private async checkInterval(userId: string, interval: number | undefined): Promise<void> {
+    if (!interval) return;
+    const [user] = await this.dataSource.query(`SELECT pro_user FROM users WHERE id = $1`, [userId]);
+    if (!user?.pro_user) throw new ForbiddenException(PRO_ONLY_INTERVAL);
+  }
+
+  private seal(authData: Record<string, string>): string | null {
+    return Object.keys(authData).length > 0 ? this.secretBox.seal(JSON.stringify(authData)) : null;
+  }
+}
+
+function defaultMethod(connector: Connector): 'GET' | 'POST' {
+  const operations = (connector.spec as { operations?: Array<{ method?: string }> } | null)?.operations;
+  return operations?.[0]?.method === 'POST' ? 'POST' : 'GET';
+}
+
+function stringValues(values: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values)
+      .filter(([, value]) => value !== undefined && value !== null && typeof value !== 'object')
+      .map(([key, value]) => [key, String(value)]),
+  );
+}
+
+function checkHeaders(headers: Record<string, unknown>): Record<string, string> {
+  const problems: string[] = [];
+  const clean: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) problems.push(`headers: '${name}' is not a valid header name`);
+    else if (FORBIDDEN_HEADERS.has(name.toLowerCase())) problems.push(`headers: '${name}' cannot be set`);
+    else if (typeof value !== 'string' && typeof value !== 'number')
+      problems.push(`headers: '${name}' must be text`);
+    else if (/[\r\n\0]/.test(String(value))) problems.push(`headers: '${name}' must not contain line breaks`);
+    else clean[name] = String(value);
+  }
+  if (Object.keys(headers).length > 50) problems.push('headers: at most 50 headers');
+  if (problems.length > 0) throw new BadRequestException({ message: problems });
+  return clean;
+}
+
+/** A unique, safe table name: lower-case letters, digits and underscores. */
+export function outputTableName(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 24)
+    .replace(/_+$/, '');
+  return `ci_${slug || 'connector'}_${randomBytes(5).toString('hex')}`;
+}
+
+async function recountSubscribers(manager: EntityManager, connectorId: string): Promise<void> {
+  await manager.query(
+    `UPDATE connectors SET subscriber_count = (SELECT count(*) FROM connector_instances WHERE connector_id = $1)
+     WHERE id = $1`,
+    [connectorId],
+  );
+}

@@ -1,0 +1,134 @@
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  NotFoundException,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../common/decorators/current-user.decorator';
+import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import { SessionGuard } from '../common/guards/session.guard';
+import { ConnectorInstancesService, INSTANCE_NOT_FOUND } from './connector-instances.service';
+import type { ConnectorView, InstanceView, RunView } from './connector-views';
+import { CONNECTOR_NOT_FOUND, ConnectorsService } from './connectors.service';
+import { ActivateConnectorDto } from './dto/activate-connector.dto';
+import { OptionsQueryDto } from './dto/options-query.dto';
+import { RunInstanceDto } from './dto/run-instance.dto';
+import { UpdateInstanceDto } from './dto/update-instance.dto';
+import { UploadConnectorDto } from './dto/upload-connector.dto';
+import { ConnectorOptionsService, SelectOption } from './options/connector-options.service';
+import { ConnectorRunsService } from './runs/connector-runs.service';
+
+/** A malformed id names nothing that exists: 404 like any other missing resource. */
+const connectorId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException(CONNECTOR_NOT_FOUND) });
+const instanceId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException(INSTANCE_NOT_FOUND) });
+
+@ApiTags('connectors')
+@Controller('connectors')
+export class ConnectorsController {
+  constructor(
+    private readonly connectors: ConnectorsService,
+    private readonly instances: ConnectorInstancesService,
+    private readonly runs: ConnectorRunsService,
+    private readonly optionsService: ConnectorOptionsService,
+  ) {}
+
+  /** Every connector (spec §6), with the caller's instance when logged in. */
+  @Get()
+  list(@CurrentUser() user: AuthenticatedUser | undefined): Promise<ConnectorView[]> {
+    return this.connectors.list(user?.id);
+  }
+
+  /** The caller's instances with their last run. */
+  @Get('my')
+  @UseGuards(SessionGuard)
+  my(@CurrentUser() user: AuthenticatedUser): Promise<InstanceView[]> {
+    return this.instances.mine(user.id);
+  }
+
+  /** Options of a select field with an options_endpoint, given the values it depends on. */
+  @Get('options')
+  @UseGuards(SessionGuard)
+  options(
+    @CurrentUser() user: AuthenticatedUser,
+    @Query() query: OptionsQueryDto,
+  ): Promise<{ options: SelectOption[] }> {
+    return this.optionsService.options(user.id, query);
+  }
+
+  @Get('instance/:id/runs')
+  @UseGuards(SessionGuard)
+  runHistory(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', instanceId) id: string,
+  ): Promise<RunView[]> {
+    return this.runs.history(user.id, id);
+  }
+
+  @Get(':id')
+  detail(
+    @CurrentUser() user: AuthenticatedUser | undefined,
+    @Param('id', connectorId) id: string,
+  ): Promise<ConnectorView> {
+    return this.connectors.get(id, user?.id);
+  }
+
+  @Post('upload')
+  @UseGuards(SessionGuard)
+  upload(@CurrentUser() user: AuthenticatedUser, @Body() input: UploadConnectorDto) {
+    return this.connectors.upload(user.id, input);
+  }
+
+  @Post('activate')
+  @UseGuards(SessionGuard)
+  activate(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() input: ActivateConnectorDto,
+  ): Promise<{ id: string }> {
+    return this.instances.activate(user.id, input);
+  }
+
+  @Patch('instance/:id')
+  @UseGuards(SessionGuard)
+  update(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', instanceId) id: string,
+    @Body() input: UpdateInstanceDto,
+  ): Promise<InstanceView> {
+    return this.instances.update(user.id, id, input);
+  }
+
+  /** Starts a run in the background and answers at once. */
+  @Post('instance/:id/run')
+  @HttpCode(202)
+  @UseGuards(SessionGuard)
+  runInBackground(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', instanceId) id: string,
+    @Body() input: RunInstanceDto,
+  ) {
+    return this.runs.startInBackground(user.id, id, input);
+  }
+
+  /** Runs to the end and answers the row count (Manage tab's Refresh). */
+  @Post('run/:id')
+  @HttpCode(200)
+  @UseGuards(SessionGuard)
+  runNow(@CurrentUser() user: AuthenticatedUser, @Param('id', instanceId) id: string) {
+    return this.runs.runNow(user.id, id);
+  }
+
+  @Post('remove/:instanceId')
+  @HttpCode(200)
+  @UseGuards(SessionGuard)
+  remove(@CurrentUser() user: AuthenticatedUser, @Param('instanceId', instanceId) id: string) {
+    return this.instances.remove(user.id, id);
+  }
+}

@@ -1,0 +1,40 @@
+import { Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { ConnectorInstancesService } from './connector-instances.service';
+import { ConnectorsController } from './connectors.controller';
+import { ConnectorsService } from './connectors.service';
+import { ConnectorEngine } from './engine/connector-engine';
+import { ConnectorTableWriter } from './engine/connector-table-writer';
+import { DEFAULT_ENGINE_LIMITS } from './engine/engine-limits';
+import { ConnectorOptionsService } from './options/connector-options.service';
+import { ConnectorRunsService } from './runs/connector-runs.service';
+import { ConnectorSchedulerService } from './scheduler/connector-scheduler.service';
+
+/** Connector catalogue, DSL upload, instances, the HTTP engine, runs and the scheduler. */
+@Module({
+  controllers: [ConnectorsController],
+  providers: [
+    ConnectorsService,
+    ConnectorInstancesService,
+    ConnectorRunsService,
+    ConnectorOptionsService,
+    ConnectorSchedulerService,
+    {
+      provide: ConnectorEngine,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        new ConnectorEngine({
+          ...DEFAULT_ENGINE_LIMITS,
+          allowPrivateNetworks: config.connectorAllowPrivateNetworks,
+        }),
+    },
+    {
+      provide: ConnectorTableWriter,
+      inject: [DataSource],
+      useFactory: (dataSource: DataSource) => new ConnectorTableWriter(dataSource),
+    },
+  ],
+  exports: [ConnectorsService, ConnectorRunsService, ConnectorSchedulerService],
+})
+export class ConnectorsModule {}

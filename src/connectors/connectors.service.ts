@@ -1,0 +1,128 @@
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ConnectorView, toConnectorView } from './connector-views';
+import type { ConnectorSpec } from './dsl/connector-spec.types';
+import { validateConnectorSpec } from './dsl/connector-spec.validator';
+import { specToConnector } from './dsl/spec-to-connector';
+import { Connector } from './entities/connector.entity';
+import type { UploadConnectorDto } from './dto/upload-connector.dto';
+
+export const CONNECTOR_NOT_FOUND = 'Connector not found';
+const INVALID_SPEC_JSON = 'Invalid JSON in connector spec.';
+
+export interface SeedConnector {
+  title: string;
+  description: string;
+  price?: number;
+  image?: string | null;
+  source?: string;
+  author?: string;
+  spec: ConnectorSpec;
+}
+
+/** The connector catalogue (every connector is listed, spec §6) and the DSL upload. */
+@Injectable()
+export class ConnectorsService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private get connectors() {
+    return this.dataSource.getRepository(Connector);
+  }
+
+  /** The caller's newest instance per connector, for the Connect/Manage button. */
+  private async instanceIdsOf(userId: string | undefined): Promise<Map<string, string>> {
+    if (!userId) return new Map();
+    const rows: Array<{ connector_id: string; id: string }> = await this.dataSource.query(
+      `SELECT DISTINCT ON (connector_id) connector_id, id FROM connector_instances
+       WHERE owner_id = $1 ORDER BY connector_id, created_at DESC`,
+      [userId],
+    );
+    return new Map(rows.map((row) => [row.connector_id, row.id]));
+  }
+
+  async list(userId: string | undefined): Promise<ConnectorView[]> {
+    const [connectors, instances] = await Promise.all([
+      this.connectors.find({ order: { title: 'ASC', id: 'ASC' } }),
+      this.instanceIdsOf(userId),
+    ]);
+    return connectors.map((connector) =>
+      toConnectorView(connector, { userId, instanceId: instances.get(connector.id) }),
+    );
+  }
+
+  async get(id: string, userId: string | undefined): Promise<ConnectorView> {
+    const connector = await this.require(id);
+    const instances = await this.instanceIdsOf(userId);
+    return toConnectorView(connector, { userId, instanceId: instances.get(id) }, true);
+  }
+
+  async require(id: string): Promise<Connector> {
+    const connector = await this.connectors.findOneBy({ id });
+    if (!connector) throw new NotFoundException(CONNECTOR_NOT_FOUND);
+    return connector;
+  }
+
+  /** Validates the DSL (every problem with its path) and stores it as a connector. */
+  async upload(userId: string, input: UploadConnectorDto): Promise<{ id: string; redirectUrl: string }> {
+    const spec = parseSpec(input.spec);
+    const problems = validateConnectorSpec(spec);
+    if (problems.length > 0) throw new BadRequestException({ message: problems });
+    const definition = specToConnector(spec as ConnectorSpec);
+    const connector = await this.connectors.save(
+      this.connectors.create({
+        ownerId: userId,
+        title: input.title.trim(),
+        description: input.description ?? (spec as ConnectorSpec).description ?? '',
+        category: input.category?.trim() || definition.category,
+        price: String(input.price ?? 0),
+        isPublic: input.is_public ?? true,
+        image: input.image ?? null,
+        fetchUrlTemplate: definition.fetchUrlTemplate,
+        schema: { fields: definition.schemaFields },
+        specificationSchema: { fields: definition.specificationFields },
+        authFields: definition.authFields,
+        spec: spec as Record<string, unknown>,
+      }),
+    );
+    return { id: connector.id, redirectUrl: `/connector_profile/${connector.id}` };
+  }
+
+  /** Creates or refreshes a seeded connector, found by owner and title (idempotent). */
+  async upsertSeed(ownerId: string, seed: SeedConnector): Promise<string> {
+    const problems = validateConnectorSpec(seed.spec);
+    if (problems.length > 0)
+      throw new Error(`Seed connector "${seed.title}" is invalid: ${problems.join('; ')}`);
+    const definition = specToConnector(seed.spec);
+    const values = {
+      ownerId,
+      title: seed.title,
+      description: seed.description,
+      category: definition.category,
+      price: String(seed.price ?? 0),
+      isPublic: true,
+      image: seed.image ?? null,
+      source: seed.source ?? '',
+      author: seed.author ?? '',
+      fetchUrlTemplate: definition.fetchUrlTemplate,
+      schema: { fields: definition.schemaFields },
+      specificationSchema: { fields: definition.specificationFields },
+      authFields: definition.authFields,
+      spec: seed.spec as unknown as Record<string, unknown>,
+    };
+    const existing = await this.connectors.findOneBy({ ownerId, title: seed.title });
+    if (existing) {
+      await this.connectors.save({ ...existing, ...values });
+      return existing.id;
+    }
+    return (await this.connectors.save(this.connectors.create(values))).id;
+  }
+}
+
+function parseSpec(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new BadRequestException(INVALID_SPEC_JSON);
+  }
+}

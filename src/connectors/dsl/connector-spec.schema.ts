@@ -1,0 +1,145 @@
+/**
+ * JSON Schema (draft 2020-12 subset understood by ajv) of the connector upload DSL, spec §3.
+ * Unsupported features of spec §9 are refused by name before this schema runs.
+ */
+const templateMap = {
+  type: 'object',
+  additionalProperties: { type: ['string', 'number', 'boolean'] },
+} as const;
+
+export const CONNECTOR_SPEC_SCHEMA = {
+  $id: 'https://data-marketplace.local/schemas/connector-spec.json',
+  type: 'object',
+  required: ['operations'],
+  additionalProperties: false,
+  properties: {
+    title: { type: 'string', maxLength: 200 },
+    description: { type: 'string', maxLength: 5000 },
+    category: { type: 'string', maxLength: 100 },
+    version: { type: ['string', 'number'] },
+    protocol: { enum: ['http', 'https', 'rest', 'REST', 'HTTP', 'HTTPS'] },
+    base_url: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    auth: {
+      type: 'object',
+      required: ['type'],
+      additionalProperties: false,
+      properties: {
+        type: { enum: ['none', 'bearer', 'api_key', 'basic', 'header', 'oauth2'] },
+        in: { enum: ['header', 'query'] },
+        name: { type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" },
+        format: { type: 'string', maxLength: 500 },
+        fields: { type: 'array', maxItems: 10, items: { $ref: '#/$defs/authField' } },
+      },
+    },
+    fields: { type: 'array', maxItems: 200, items: { $ref: '#/$defs/field' } },
+    operations: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 50,
+      items: {
+        type: 'object',
+        required: ['id', 'url_path'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,100}$' },
+          name: { type: 'string', maxLength: 200 },
+          description: { type: 'string', maxLength: 2000 },
+          method: { enum: ['GET', 'POST'] },
+          url_path: { type: 'string', minLength: 1, maxLength: 2000 },
+          headers: templateMap,
+          query: templateMap,
+          body: { type: ['object', 'array', 'string'] },
+          params_fields: { type: 'array', maxItems: 200, items: { $ref: '#/$defs/field' } },
+          pagination: {
+            type: 'object',
+            required: ['type'],
+            additionalProperties: false,
+            properties: {
+              type: { enum: ['none', 'page', 'cursor', 'offset'] },
+              page_param: { type: 'string', minLength: 1 },
+              start_page: { type: 'integer', minimum: 0 },
+              size_param: { type: 'string', minLength: 1 },
+              page_size: { type: 'integer', minimum: 1, maximum: 100000 },
+              offset_param: { type: 'string', minLength: 1 },
+              limit_param: { type: 'string', minLength: 1 },
+              cursor_param: { type: 'string', minLength: 1 },
+              cursor_path: { type: 'string', minLength: 1 },
+              total_path: { type: 'string', minLength: 1 },
+              max_pages: { type: 'integer', minimum: 1 },
+            },
+            allOf: [
+              { if: { properties: { type: { const: 'cursor' } } }, then: { required: ['cursor_path'] } },
+            ],
+          },
+          response_path: { type: 'string', maxLength: 500 },
+        },
+      },
+    },
+  },
+  $defs: {
+    authField: {
+      type: 'object',
+      required: ['key'],
+      additionalProperties: false,
+      properties: {
+        key: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_-]*$' },
+        label: { type: 'string' },
+        required: { type: 'boolean' },
+      },
+    },
+    option: {
+      anyOf: [
+        { type: ['string', 'number', 'boolean'] },
+        {
+          type: 'object',
+          required: ['value'],
+          additionalProperties: false,
+          properties: { label: { type: 'string' }, value: { type: ['string', 'number', 'boolean'] } },
+        },
+      ],
+    },
+    optionsEndpoint: {
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            operation: { type: 'string' },
+            url: { type: 'string' },
+            response_path: { type: 'string' },
+            value_key: { type: 'string' },
+            label_key: { type: 'string' },
+          },
+        },
+      ],
+    },
+    field: {
+      type: 'object',
+      required: ['key', 'type'],
+      additionalProperties: false,
+      properties: {
+        key: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_-]*$' },
+        label: { type: 'string' },
+        description: { type: 'string' },
+        type: { enum: ['text', 'number', 'date', 'bool', 'boolean', 'select', 'group'] },
+        options: { type: 'array', items: { $ref: '#/$defs/option' } },
+        fields: { type: 'array', items: { $ref: '#/$defs/field' } },
+        conditions: { type: 'object' },
+        private: { type: 'boolean' },
+        include: { type: 'boolean' },
+        required: { type: 'boolean' },
+        default: {},
+        options_endpoint: { $ref: '#/$defs/optionsEndpoint' },
+        depends_on: { type: 'array', items: { type: 'string' } },
+      },
+      allOf: [
+        { if: { properties: { type: { const: 'group' } } }, then: { required: ['fields'] } },
+        {
+          if: { properties: { type: { const: 'select' } } },
+          then: { anyOf: [{ required: ['options'] }, { required: ['options_endpoint'] }] },
+        },
+      ],
+    },
+  },
+} as const;

@@ -1,0 +1,55 @@
+import type { SpecAuth } from '../dsl/connector-spec.types';
+import { fillText } from './template';
+
+/**
+ * Applies the spec's auth (spec §9 types) to a request. OAuth2 means a supplied access token
+ * used as a bearer token: there is no token exchange.
+ */
+export function applyAuth(
+  auth: SpecAuth | null | undefined,
+  authData: Record<string, string>,
+  url: URL,
+  headers: Record<string, string>,
+): void {
+  if (!auth || auth.type === 'none') return;
+  const firstKey = auth.fields?.[0]?.key;
+  const credential = (fallbackKey: string, defaultFormat: (key: string) => string) => {
+    const key = firstKey ?? fallbackKey;
+    if (!auth.format && !authData[key]) return undefined;
+    const value = fillText(auth.format ?? defaultFormat(key), authData);
+    return value.trim() === '' ? undefined : value;
+  };
+
+  switch (auth.type) {
+    case 'bearer':
+    case 'oauth2': {
+      const value = credential(
+        auth.type === 'oauth2' ? 'access_token' : 'token',
+        (key) => `Bearer {{${key}}}`,
+      );
+      if (value) headers[auth.name ?? 'Authorization'] = value;
+      return;
+    }
+    case 'api_key': {
+      const value = credential('api_key', (key) => `{{${key}}}`);
+      if (!value) return;
+      if (auth.in === 'query') url.searchParams.set(auth.name ?? 'api_key', value);
+      else headers[auth.name ?? 'X-API-Key'] = value;
+      return;
+    }
+    case 'header': {
+      const value = credential('value', (key) => `{{${key}}}`);
+      if (value) headers[auth.name ?? 'Authorization'] = value;
+      return;
+    }
+    case 'basic': {
+      const userKey = auth.fields?.[0]?.key ?? 'username';
+      const passwordKey = auth.fields?.[1]?.key ?? 'password';
+      const user = authData[userKey];
+      if (user === undefined) return;
+      const token = Buffer.from(`${user}:${authData[passwordKey] ?? ''}`).toString('base64');
+      headers.Authorization = `Basic ${token}`;
+      return;
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import type { Relation } from 'typeorm';
+import { User } from '../../users/entities/user.entity';
+import { Connector } from './connector.entity';
+
+/** A user's connection to a connector: its settings and the table its runs fill. */
+@Entity({ name: 'connector_instances' })
+@Check('connector_instances_visibility_check', `visibility IN ('private', 'public')`)
+@Check('connector_instances_refresh_interval_check', `refresh_interval >= 0`)
+@Check('connector_instances_method_check', `method IN ('GET', 'POST')`)
+@Index('connector_instances_due_idx', ['refreshInterval', 'lastRunStartedAt'])
+export class ConnectorInstance {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Index('connector_instances_connector_id_idx')
+  @Column({ name: 'connector_id', type: 'uuid' })
+  connectorId: string;
+
+  @ManyToOne(() => Connector, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'connector_id', foreignKeyConstraintName: 'connector_instances_connector_id_fkey' })
+  connector?: Relation<Connector>;
+
+  @Index('connector_instances_owner_id_idx')
+  @Column({ name: 'owner_id', type: 'uuid' })
+  ownerId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'owner_id', foreignKeyConstraintName: 'connector_instances_owner_id_fkey' })
+  owner?: Relation<User>;
+
+  @Column({ type: 'text' })
+  title: string;
+
+  @Column({ type: 'text', default: 'private' })
+  visibility: 'private' | 'public';
+
+  /** Minutes between scheduled runs; 0 means manual only. */
+  @Column({ name: 'refresh_interval', type: 'integer', default: 0 })
+  refreshInterval: number;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  settings: Record<string, unknown>;
+
+  /** Setting keys whose array values each get their own request sequence. */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  iterations: string[];
+
+  @Column({ type: 'text', default: 'GET' })
+  method: 'GET' | 'POST';
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  headers: Record<string, string>;
+
+  @Column({ name: 'body_template', type: 'text', nullable: true })
+  bodyTemplate: string | null;
+
+  /** auth_data encrypted with ENCRYPTION_KEY; never returned by any call. */
+  @Column({ name: 'auth_data_encrypted', type: 'text', nullable: true, select: false })
+  authDataEncrypted: string | null;
+
+  @Index('connector_instances_output_table_name_key', { unique: true })
+  @Column({ name: 'output_table_name', type: 'text' })
+  outputTableName: string;
+
+  @Column({ name: 'last_run_started_at', type: 'timestamptz', nullable: true })
+  lastRunStartedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

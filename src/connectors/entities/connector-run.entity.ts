@@ -1,0 +1,57 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import type { Relation } from 'typeorm';
+import { ConnectorInstance } from './connector-instance.entity';
+
+export type RunStatus = 'running' | 'succeeded' | 'failed';
+
+/** One execution of a connector instance, kept for the run history. */
+@Entity({ name: 'connector_runs' })
+@Check('connector_runs_trigger_check', `trigger IN ('manual', 'schedule')`)
+@Check('connector_runs_status_check', `status IN ('running', 'succeeded', 'failed')`)
+@Index('connector_runs_instance_started_idx', ['instanceId', 'startedAt'])
+// Partial unique index (status = 'running') created by migration 1795282000000; TypeORM cannot diff its predicate.
+@Index('connector_runs_one_running_key', { synchronize: false })
+export class ConnectorRun {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'instance_id', type: 'uuid' })
+  instanceId: string;
+
+  @ManyToOne(() => ConnectorInstance, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'instance_id', foreignKeyConstraintName: 'connector_runs_instance_id_fkey' })
+  instance?: Relation<ConnectorInstance>;
+
+  @Column({ type: 'text' })
+  trigger: 'manual' | 'schedule';
+
+  @Index('connector_runs_status_idx')
+  @Column({ type: 'text', default: 'running' })
+  status: RunStatus;
+
+  @Column({ type: 'boolean', default: false })
+  override: boolean;
+
+  @Column({ name: 'started_at', type: 'timestamptz', default: () => 'now()' })
+  startedAt: Date;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt: Date | null;
+
+  @Column({ name: 'row_count', type: 'integer', default: 0 })
+  rowCount: number;
+
+  @Column({ name: 'pages_fetched', type: 'integer', default: 0 })
+  pagesFetched: number;
+
+  @Column({ type: 'text', nullable: true })
+  error: string | null;
+
+  /** Boot id of the process executing the run. */
+  @Column({ name: 'runner_id', type: 'text', nullable: true })
+  runnerId: string | null;
+
+  /** Refreshed while the run is alive; a stale heartbeat means its process died. */
+  @Column({ name: 'heartbeat_at', type: 'timestamptz', nullable: true })
+  heartbeatAt: Date | null;
+}

@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BadGatewayException,
+  BeforeApplicationShutdown,
+  ConflictException,
+  Inject,
+  Injectable,
+  Logger,
+  OnModuleDestroy,
+} from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { toRunView, RunView } from '../connector-views';
+import { ConnectorInstancesService } from '../connector-instances.service';
+import { ConnectorEngine, RunProgress } from '../engine/connector-engine';
+import { ConnectorFetchError } from '../engine/connector-fetch-error';
+import { ConnectorTableWriter, InstanceRemovedError } from '../engine/connector-table-writer';
+import { prefetch } from '../engine/prefetch';
+import { Connector } from '../entities/connector.entity';
+import { ConnectorInstance } from '../entities/connector-instance.entity';
+import { ConnectorRun } from '../entities/connector-run.entity';
+import { normalizeSettings } from '../fields/schema-fields';
+import { buildRunPlan } from './build-run-plan';
+
+export const RUN_IN_PROGRESS = 'A run is already in progress for this connector';
+const HEARTBEAT_MS = 10_000;
+/** A running run whose heartbeat is older than this belongs to a process that died. */
+export const STALE_AFTER_SECONDS = 60;
+const INTERRUPTED = 'Run interrupted: the process running it stopped before it finished';
+const UNIQUE_VIOLATION = '23505';
+
+export interface RunRequest {
+  runId: string;
+  instanceId: string;
+  override: boolean;
+  /** Settings for this run only (Run Now with the form's current values). */
+  settings?: Record<string, unknown>;
+  authData?: Record<string, string>;
+}
+
+/**
+ * Starts, executes and records connector runs. A partial unique index allows one running run
+ * per instance; runs carry this process's boot id and a heartbeat so a run whose process died
+ * is marked failed by the next process that looks.
+ */
+@Injectable()
+export class ConnectorRunsService implements OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger(ConnectorRunsService.name);
+  /** Identifies this process on the runs it executes. */
+  readonly runnerId = randomUUID();
+  /** Background runs, awaited (bounded) at shutdown. */
+  private readonly launched = new Map<string, Promise<void>>();
+  /** Every run this process is executing, background or synchronous: they get heartbeats. */
+  private readonly executing = new Set<string>();
+  private heartbeat?: NodeJS.Timeout;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly engine: ConnectorEngine,
+    private readonly writer: ConnectorTableWriter,
+    @Inject(ConnectorInstancesService) private readonly instances: ConnectorInstancesService,
+  ) {}
+
+  get activeCount(): number {
+    return this.executing.size;
+  }
+
+  /** Records a new running run; 409 when one is already running for the instance. */
+  async start(instanceId: string, trigger: 'manual' | 'schedule', override: boolean): Promise<ConnectorRun> {
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const [row] = await manager.query(
+          `INSERT INTO connector_runs (instance_id, trigger, override, runner_id, heartbeat_at)
+           VALUES ($1, $2, $3, $4, now()) RETURNING id`,
+          [instanceId, trigger, override, this.runnerId],
+        );
+        await manager.query(`UPDATE connector_instances SET last_run_started_at = now() WHERE id = $1`, [
+          instanceId,
+        ]);
+        return manager.getRepository(ConnectorRun).findOneByOrFail({ id: row.id });
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION)
+        throw new ConflictException(RUN_IN_PROGRESS);
+      throw error;
+    }
+  }
+
+  /** Manual run in the background: answers at once with the run id. */
+  async startInBackground(
+    userId: string,
+    instanceId: string,
+    input: { settings?: Record<string, unknown>; override?: boolean },
+  ): Promise<{ run_id: string; status: 'running' }> {
+    const instance = await this.instances.requireOwned(userId, instanceId);
+    const request = await this.prepareOverride(instance, input);
+    const run = await this.start(instance.id, 'manual', request.override);
+    this.launch({ ...request, runId: run.id, instanceId: instance.id });
+    return { run_id: run.id, status: 'running' };
+  }
+
+  /** Manual run awaited to the end (Manage tab's Refresh). */
+  async runNow(userId: string, instanceId: string): Promise<{ rowCount: number; run_id: string }> {
+    const instance = await this.instances.requireOwned(userId, instanceId);
+    const run = await this.start(instance.id, 'manual', instance.settings?.override === true);
+    await this.execute({ runId: run.id, instanceId: instance.id, override: run.override });
+    const finished = await this.dataSource.getRepository(ConnectorRun).findOneByOrFail({ id: run.id });
+    if (finished.status !== 'succeeded')
+      throw new BadGatewayException(`Run failed: ${finished.error ?? 'unknown error'}`);
+    return { rowCount: finished.rowCount, run_id: finished.id };
+  }
+
+  async history(userId: string, instanceId: string): Promise<RunView[]> {
+    const instance = await this.instances.requireOwned(userId, instanceId);
+    const runs = await this.dataSource
+      .getRepository(ConnectorRun)
+      .find({ where: { instanceId: instance.id }, order: { startedAt: 'DESC', id: 'DESC' }, take: 200 });
+    return runs.map(toRunView);
+  }
+
+  /**
+   * Claims due scheduled instances (interval > 0, last start older than it, nothing running)
+   * with FOR UPDATE SKIP LOCKED: concurrent processes never claim the same instance, and the
+   * last start moves in the same transaction, so each due refresh runs exactly once.
+   */
+  async claimDue(limit: number): Promise<RunRequest[]> {
+    if (limit <= 0) return [];
+    return this.dataSource.transaction(async (manager) => {
+      const due: Array<{ id: string; override: boolean }> = await manager.query(
+        `SELECT i.id, coalesce(i.settings -> 'override' = 'true'::jsonb, false) AS override
+         FROM connector_instances i
+         WHERE i.refresh_interval > 0
+           AND (i.last_run_started_at IS NULL
+                OR i.last_run_started_at <= now() - make_interval(mins => i.refresh_interval))
+           AND NOT EXISTS (SELECT 1 FROM connector_runs r WHERE r.instance_id = i.id AND r.status = 'running')
+         ORDER BY i.last_run_started_at NULLS FIRST
+         LIMIT $1
+         FOR UPDATE OF i SKIP LOCKED`,
+        [limit],
+      );
+      if (due.length === 0) return [];
+      const ids = due.map((row) => row.id);
+      await manager.query(`UPDATE connector_instances SET last_run_started_at = now() WHERE id = ANY($1)`, [
+        ids,
+      ]);
+      const runs: Array<{ id: string; instance_id: string; override: boolean }> = await manager.query(
+        `INSERT INTO connector_runs (instance_id, trigger, override, runner_id, heartbeat_at)
+         SELECT due.id, 'schedule', due.override, $3, now()
+         FROM unnest($1::uuid[], $2::boolean[]) AS due(id, override)
+         ON CONFLICT (instance_id) WHERE status = 'running' DO NOTHING
+         RETURNING id, instance_id, override`,
+        [ids, due.map((row) => row.override), this.runnerId],
+      );
+      return runs.map((run) => ({ runId: run.id, instanceId: run.instance_id, override: run.override }));
+    });
+  }
+
+  /** Marks failed every running run whose process stopped sending heartbeats. */
+  async recoverAbandoned(): Promise<number> {
+    const rows: Array<{ id: string; output_table_name: string }> = await this.dataSource.query(
+      `UPDATE connector_runs r SET status = 'failed', finished_at = now(), error = $1
+       FROM connector_instances i
+       WHERE r.instance_id = i.id AND r.status = 'running'
+         AND coalesce(r.heartbeat_at, r.started_at) < now() - make_interval(secs => $2)
+       RETURNING r.id, i.output_table_name`,
+      [INTERRUPTED, STALE_AFTER_SECONDS],
+    );
+    for (const row of rows)
+      await this.writer.dropStaging(row.output_table_name, row.id).catch(() => undefined);
+    if (rows.length > 0) this.logger.warn(`Marked ${rows.length} interrupted connector run(s) as failed`);
+    return rows.length;
+  }
+
+  /** Executes a claimed or started run without waiting for it. */
+  launch(request: RunRequest): void {
+    const done = this.execute(request).finally(() => this.launched.delete(request.runId));
+    this.launched.set(request.runId, done);
+  }
+
+  /** Fetches, writes and records the outcome of one run; never throws. */
+  async execute(request: RunRequest): Promise<void> {
+    this.executing.add(request.runId);
+    try {
+      await this.executeTracked(request);
+    } finally {
+      this.executing.delete(request.runId);
+    }
+  }
+
+  private async executeTracked(request: RunRequest): Promise<void> {
+    this.startHeartbeat();
+    const progress: RunProgress = { pages: 0, rows: 0 };
+    let outcome: { status: 'succeeded' | 'failed'; rowCount: number; error: string | null };
+    try {
+      const instance = await this.dataSource
+        .getRepository(ConnectorInstance)
+        .findOneByOrFail({ id: request.instanceId });
+      const connector = await this.dataSource
+        .getRepository(Connector)
+        .findOneByOrFail({ id: instance.connectorId });
+      const authData = { ...(await this.instances.authDataOf(instance.id)), ...(request.authData ?? {}) };
+      const plan = buildRunPlan(connector, instance, request.settings ?? instance.settings, authData);
+      const rowCount = await this.writer.write({
+        tableName: instance.outputTableName,
+        runId: request.runId,
+        override: request.override,
+        pages: prefetch(this.engine.pages(plan, progress), 2),
+      });
+      outcome = { status: 'succeeded', rowCount, error: null };
+    } catch (error) {
+      outcome = { status: 'failed', rowCount: 0, error: this.describeFailure(error, request.runId) };
+    }
+    await this.dataSource
+      .query(
+        `UPDATE connector_runs SET status = $2, finished_at = now(), row_count = $3, pages_fetched = $4, error = $5
+         WHERE id = $1`,
+        [request.runId, outcome.status, outcome.rowCount, progress.pages, outcome.error],
+      )
+      .catch((error) =>
+        this.logger.error(`Could not record the end of run ${request.runId}: ${String(error)}`),
+      );
+  }
+
+  private describeFailure(error: unknown, runId: string): string {
+    if (error instanceof ConnectorFetchError || error instanceof InstanceRemovedError) return error.message;
+    const message = error instanceof Error ? error.message : String(error);
+    this.logger.error(`Connector run ${runId} failed while storing rows: ${message}`);
+    return `Could not store the fetched rows: ${message}`;
+  }
+
+  /** Run-only settings: private values become auth data for this run, `override` is read out. */
+  private async prepareOverride(
+    instance: ConnectorInstance,
+    input: { settings?: Record<string, unknown>; override?: boolean },
+  ): Promise<Omit<RunRequest, 'runId' | 'instanceId'>> {
+    const settingsOverride = input.settings?.override;
+    const override =
+      input.override ??
+      (typeof settingsOverride === 'boolean' ? settingsOverride : instance.settings?.override === true);
+    if (!input.settings) return { override };
+    const connector = await this.dataSource
+      .getRepository(Connector)
+      .findOneByOrFail({ id: instance.connectorId });
+    const normalized = normalizeSettings(connector.schema?.fields ?? [], input.settings, {});
+    return { override, settings: normalized.settings, authData: normalized.authData };
+  }
+
+  private startHeartbeat(): void {
+    if (this.heartbeat) return;
+    this.heartbeat = setInterval(() => {
+      if (this.executing.size === 0) return;
+      this.dataSource
+        .query(`UPDATE connector_runs SET heartbeat_at = now() WHERE runner_id = $1 AND status = 'running'`, [
+          this.runnerId,
+        ])
+        .catch((error) => this.logger.warn(`Run heartbeat failed: ${String(error)}`));
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  /** Lets runs in flight finish (bounded) before the database connection closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    const pending = [...this.launched.values()];
+    if (pending.length === 0) return;
+    await Promise.race([
+      Promise.allSettled(pending),
+      new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
+    ]);
+  }
+
+  onModuleDestroy(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.engine.destroy();
+  }
+}

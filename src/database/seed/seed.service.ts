@@ -1,0 +1,50 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { BlogSeeder } from './blog.seeder';
+import { ConnectorsSeeder } from './connectors.seeder';
+import { DatasetsSeeder } from './datasets.seeder';
+import { DemoUserSeeder } from './demo-user.seeder';
+import { DEMO_USER } from './seed-context';
+
+const SEED_LOCK_ID = 727_100_002;
+
+/**
+ * Fills a new database with a living product (demo user, datasets, connectors, blog posts).
+ * Every seeder is idempotent; the advisory lock keeps concurrently starting processes apart.
+ */
+@Injectable()
+export class SeedService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(SeedService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly demoUser: DemoUserSeeder,
+    private readonly datasets: DatasetsSeeder,
+    private readonly connectors: ConnectorsSeeder,
+    private readonly blog: BlogSeeder,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.seed) return;
+    await this.seed();
+    this.logger.log(`Demo login: ${DEMO_USER.email} / ${DEMO_USER.password}`);
+  }
+
+  async seed(): Promise<void> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query('SELECT pg_advisory_lock($1)', [SEED_LOCK_ID]);
+      const demoUserId = await this.demoUser.run();
+      const context = { demoUserId };
+      await this.datasets.run(context);
+      await this.connectors.run(context);
+      await this.blog.run(context);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [SEED_LOCK_ID]).catch(() => undefined);
+      await runner.release();
+    }
+  }
+}

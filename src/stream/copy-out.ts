@@ -1,0 +1,80 @@
+import { once } from 'node:events';
+import type { Socket } from 'node:net';
+import type { Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Pool, PoolClient } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import type { CopyToStreamQuery } from 'pg-copy-streams';
+
+/**
+ * Session settings for one stream: UTC and ISO dates so every client sees the same values; no
+ * synchronised or parallel scans, so LIMIT/OFFSET pages follow the table's physical order and
+ * a BI tool paging through an unchanged table sees every row exactly once.
+ */
+const STREAM_SETTINGS = [
+  `SET LOCAL TimeZone = 'UTC'`,
+  `SET LOCAL DateStyle = 'ISO, YMD'`,
+  `SET LOCAL IntervalStyle = 'iso_8601'`,
+  `SET LOCAL synchronize_seqscans = off`,
+  `SET LOCAL max_parallel_workers_per_gather = 0`,
+].join('; ');
+
+export interface CopyOutOptions {
+  /** Called once Postgres has started answering, before the first byte goes out. */
+  onStart(): void;
+  /** Written before the rows (e.g. a CSV header). */
+  prefix?: string;
+  transform?: Transform;
+}
+
+function isClientGone(error: unknown): boolean {
+  return (error as { code?: string })?.code === 'ERR_STREAM_PREMATURE_CLOSE';
+}
+
+/**
+ * Runs `COPY ... TO STDOUT` on its own pooled connection and pipes the bytes to `destination`
+ * with back-pressure, so memory stays flat whatever the table size. A failure before the first
+ * byte rejects (the error filter answers it); a client that hangs up ends the query quietly.
+ */
+export async function copyOut(
+  pool: Pool,
+  copySql: string,
+  destination: Writable,
+  options: CopyOutOptions,
+): Promise<void> {
+  const client = await pool.connect();
+  let clean = false;
+  let rows: CopyToStreamQuery | undefined;
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(STREAM_SETTINGS);
+    rows = client.query(copyTo(copySql));
+    // Waits for the first data (or the end) so an error in the query can still become a JSON answer.
+    await once(rows, 'readable');
+    options.onStart();
+    if (options.prefix) destination.write(options.prefix);
+    try {
+      if (options.transform) await pipeline(rows, options.transform, destination);
+      else await pipeline(rows, destination);
+    } catch (error) {
+      if (isClientGone(error)) return;
+      throw error;
+    }
+    await client.query('COMMIT');
+    clean = true;
+  } finally {
+    if (clean) client.release();
+    else discard(client, rows);
+  }
+}
+
+/**
+ * Drops a connection whose COPY was cut short. Closing the socket makes the server abort the
+ * query at its next write instead of blocking on a reader that went away.
+ */
+function discard(client: PoolClient, rows: CopyToStreamQuery | undefined): void {
+  // The closing connection fails the COPY once more; nobody is left to hear it.
+  rows?.on('error', () => undefined);
+  client.release(new Error('Stream connection discarded'));
+  (client as unknown as { connection?: { stream?: Socket } }).connection?.stream?.destroy();
+}

@@ -1,0 +1,32 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import type { StreamFormat } from '../stream-source';
+
+export class StreamQueryDto {
+  @ApiPropertyOptional({ description: 'Personal API key (or send it in the X-API-Key header)' })
+  @IsOptional()
+  @IsString()
+  api_key?: string;
+
+  @ApiPropertyOptional({ enum: ['json', 'csv'], default: 'json' })
+  @IsOptional()
+  @IsIn(['json', 'csv'], { message: 'format must be json or csv' })
+  format: StreamFormat = 'json';
+
+  @ApiPropertyOptional({ description: 'Rows to return at most (every row when left out)', minimum: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be a whole number' })
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'Rows to skip first', minimum: 0, default: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'offset must be a whole number' })
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  offset: number = 0;
+}

@@ -1,0 +1,26 @@
+/** One column of a streamed table: its SQL name, the label users know it by, and its Postgres type name. */
+export interface SourceColumn {
+  name: string;
+  label: string;
+  /** pg_type.typname, e.g. int4, numeric, bool, date, timestamptz, jsonb, text. */
+  pgType: string;
+}
+
+/** A table the key's owner may read: a dataset or one of their connector instance outputs. */
+export interface StreamSource {
+  kind: 'asset' | 'instance';
+  id: string;
+  title: string;
+  /** Table name inside the `data` schema. */
+  tableName: string;
+  /** Empty when the table does not exist (yet), e.g. a connector instance that never ran. */
+  columns: SourceColumn[];
+}
+
+export type StreamFormat = 'json' | 'csv';
+
+export interface StreamPage {
+  /** Undefined means every row. */
+  limit?: number;
+  offset: number;
+}

@@ -1,0 +1,145 @@
+import { escapeIdentifier, escapeLiteral } from 'pg';
+import type { SourceColumn, StreamPage, StreamSource } from './stream-source';
+
+export const DATA_SCHEMA = 'data';
+/** Tags every row of the general link with the dataset it came from. */
+export const DATASET_ID_KEY = 'dataset_id';
+export const DATASET_TITLE_KEY = 'dataset_title';
+/** Postgres truncates identifiers (and so column aliases) longer than this many bytes. */
+const MAX_IDENTIFIER_BYTES = 63;
+
+/**
+ * COPY options for rows that are already one JSON document each. The CSV format never escapes
+ * backslashes (the text format would double those inside JSON strings); quote and delimiter are
+ * control characters that JSON text cannot contain unescaped, so Postgres never quotes a row.
+ */
+const JSON_LINES_COPY_OPTIONS = `(FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`;
+
+export function qualifiedTable(tableName: string): string {
+  return `${escapeIdentifier(DATA_SCHEMA)}.${escapeIdentifier(tableName)}`;
+}
+
+/**
+ * Column value as CSV text that spreadsheets read well: booleans as true/false (not t/f) and
+ * timestamps in ISO 8601 (the session runs in UTC, so they end in +00:00).
+ */
+export function csvExpression(column: SourceColumn): string {
+  const identifier = escapeIdentifier(column.name);
+  if (column.pgType === 'bool') return `${identifier}::text`;
+  if (column.pgType === 'timestamptz' || column.pgType === 'timestamp')
+    return `(to_json(${identifier}) #>> '{}')`;
+  return identifier;
+}
+
+/** Column value for row_to_json: `json` is normalised to jsonb so no raw newline can end up in a row. */
+export function jsonExpression(column: SourceColumn): string {
+  const identifier = escapeIdentifier(column.name);
+  return column.pgType === 'json' ? `${identifier}::jsonb` : identifier;
+}
+
+/**
+ * JSON object keys for the columns: the original labels where Postgres can carry them as an alias
+ * (unique, at most 63 bytes), else the column's SQL name, suffixed until unique.
+ */
+export function jsonKeys(columns: SourceColumn[], reserved: string[] = []): string[] {
+  const used = new Set(reserved);
+  const fits = (key: string) =>
+    key.length > 0 && Buffer.byteLength(key) <= MAX_IDENTIFIER_BYTES && !used.has(key);
+  return columns.map((column) => {
+    let key = [column.label, column.name].find(fits);
+    for (let suffix = 2; key === undefined; suffix++) {
+      const candidate = `${column.name.slice(0, MAX_IDENTIFIER_BYTES - 8)}_${suffix}`;
+      if (fits(candidate)) key = candidate;
+    }
+    used.add(key);
+    return key;
+  });
+}
+
+function pageClause(page: StreamPage): string {
+  const offset = page.offset > 0 ? ` OFFSET ${Math.trunc(page.offset)}` : '';
+  const limit = page.limit === undefined ? '' : ` LIMIT ${Math.trunc(page.limit)}`;
+  return `${offset}${limit}`;
+}
+
+/** One dataset as CSV rows (the header is written separately, from the labels). */
+export function sourceCsvCopy(source: StreamSource, page: StreamPage): string {
+  const select = source.columns.map(csvExpression).join(', ');
+  return `COPY (SELECT ${select} FROM ${qualifiedTable(source.tableName)}${pageClause(page)}) TO STDOUT (FORMAT csv)`;
+}
+
+/** One dataset as one JSON object per line, keyed by the column labels. */
+export function sourceJsonCopy(source: StreamSource, page: StreamPage): string {
+  const keys = jsonKeys(source.columns);
+  const select = source.columns.map(
+    (column, index) => `${jsonExpression(column)} AS ${escapeIdentifier(keys[index])}`,
+  );
+  const rows = `SELECT ${select.join(', ')} FROM ${qualifiedTable(source.tableName)}${pageClause(page)}`;
+  return `COPY (SELECT row_to_json(r) FROM (${rows}) r) TO STDOUT ${JSON_LINES_COPY_OPTIONS}`;
+}
+
+function tagColumns(source: StreamSource): string[] {
+  return [
+    `${escapeLiteral(source.id)}::uuid AS ${escapeIdentifier(DATASET_ID_KEY)}`,
+    `${escapeLiteral(source.title)}::text AS ${escapeIdentifier(DATASET_TITLE_KEY)}`,
+  ];
+}
+
+/** Rows a branch of the general link may need: no more than the page can show. */
+function branchLimit(page: StreamPage): string {
+  return page.limit === undefined ? '' : ` LIMIT ${Math.trunc(page.offset) + Math.trunc(page.limit)}`;
+}
+
+/**
+ * Every dataset's rows one after another (Append keeps branch order without parallel workers), each
+ * row a JSON object that starts with its dataset's id and title.
+ */
+export function generalJsonCopy(sources: StreamSource[], page: StreamPage): string {
+  const branches = sources.map((source) => {
+    const keys = jsonKeys(source.columns, [DATASET_ID_KEY, DATASET_TITLE_KEY]);
+    const select = [
+      ...tagColumns(source),
+      ...source.columns.map(
+        (column, index) => `${jsonExpression(column)} AS ${escapeIdentifier(keys[index])}`,
+      ),
+    ];
+    const rows = `SELECT ${select.join(', ')} FROM ${qualifiedTable(source.tableName)}${branchLimit(page)}`;
+    return `(SELECT row_to_json(r) AS row FROM (${rows}) r)`;
+  });
+  return `COPY (SELECT row FROM (${branches.join(' UNION ALL ')}) rows${pageClause(page)}) TO STDOUT ${JSON_LINES_COPY_OPTIONS}`;
+}
+
+/** Labels of the general CSV: the tags, then every distinct column label in order of first appearance. */
+export function generalCsvLabels(sources: StreamSource[]): string[] {
+  const labels = new Set<string>();
+  for (const source of sources) for (const column of source.columns) labels.add(columnLabel(column));
+  return [DATASET_ID_KEY, DATASET_TITLE_KEY, ...labels];
+}
+
+/** One CSV with a shared header: a dataset leaves the columns it lacks empty. */
+export function generalCsvCopy(sources: StreamSource[], page: StreamPage): string {
+  const labels = generalCsvLabels(sources).slice(2);
+  const branches = sources.map((source) => {
+    const byLabel = new Map<string, SourceColumn>();
+    for (const column of source.columns)
+      if (!byLabel.has(columnLabel(column))) byLabel.set(columnLabel(column), column);
+    const cells = labels.map((label) => {
+      const column = byLabel.get(label);
+      return column ? `(${csvExpression(column)})::text` : 'NULL::text';
+    });
+    const select = [`${escapeLiteral(source.id)}::text`, `${escapeLiteral(source.title)}::text`, ...cells];
+    return `(SELECT ${select.join(', ')} FROM ${qualifiedTable(source.tableName)}${branchLimit(page)})`;
+  });
+  return `COPY (SELECT * FROM (${branches.join(' UNION ALL ')}) rows${pageClause(page)}) TO STDOUT (FORMAT csv)`;
+}
+
+export function columnLabel(column: SourceColumn): string {
+  return column.label || column.name;
+}
+
+/** One RFC 4180 header line, quoted the way Postgres quotes the data rows below it. */
+export function csvHeaderLine(labels: string[]): string {
+  const cell = (value: string) =>
+    /[",\r\n]/.test(value) || value.trim() !== value ? `"${value.replace(/"/g, '""')}"` : value;
+  return `${labels.map(cell).join(',')}\n`;
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module';
+import { UsersModule } from '../users/users.module';
+import { ApiKeyGuard } from './api-key.guard';
+import { StreamAccessService } from './stream-access.service';
+import { StreamController } from './stream.controller';
+import { StreamService } from './stream.service';
+
+/** BI-tool streaming of datasets and connector tables, authenticated by personal API key. */
+@Module({
+  imports: [UsersModule, AccessModule],
+  controllers: [StreamController],
+  providers: [StreamService, StreamAccessService, ApiKeyGuard],
+})
+export class StreamModule {}

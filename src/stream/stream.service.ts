@@ -1,0 +1,113 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import type { Response } from 'express';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { copyOut } from './copy-out';
+import { JsonArrayTransform } from './json-array.transform';
+import { StreamAccessService } from './stream-access.service';
+import {
+  columnLabel,
+  csvHeaderLine,
+  generalCsvCopy,
+  generalCsvLabels,
+  generalJsonCopy,
+  sourceCsvCopy,
+  sourceJsonCopy,
+} from './stream-sql';
+import type { StreamFormat, StreamPage } from './stream-source';
+
+/** Spec §9: the general stream link answers at most this many rows. */
+export const GENERAL_STREAM_MAX_ROWS = 5000;
+
+export interface StreamRequest extends StreamPage {
+  format: StreamFormat;
+}
+
+/** Streams whole tables to BI tools straight out of Postgres (COPY), never holding rows in memory. */
+@Injectable()
+export class StreamService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: StreamAccessService,
+  ) {}
+
+  /** Every row of one dataset or connector instance table the user may read. */
+  async streamSource(
+    userId: string,
+    reference: string,
+    request: StreamRequest,
+    response: Response,
+  ): Promise<void> {
+    const source = await this.access.findReadableSource(userId, reference);
+    if (!source) throw new NotFoundException('Dataset not found');
+    if (source.columns.length === 0) return this.sendEmpty(response, request.format, []);
+    const page = { limit: request.limit, offset: request.offset };
+    if (request.format === 'csv') {
+      await this.copy(response, sourceCsvCopy(source, page), 'csv', fileName(source.title), {
+        prefix: csvHeaderLine(source.columns.map(columnLabel)),
+      });
+    } else {
+      await this.copy(response, sourceJsonCopy(source, page), 'json', fileName(source.title));
+    }
+  }
+
+  /** The general link: rows of every dataset the user holds, tagged with its id and title, capped. */
+  async streamHeldDatasets(userId: string, request: StreamRequest, response: Response): Promise<void> {
+    const sources = (await this.access.heldDatasets(userId)).filter((source) => source.columns.length > 0);
+    const limit = Math.min(request.limit ?? GENERAL_STREAM_MAX_ROWS, GENERAL_STREAM_MAX_ROWS);
+    const page = { limit, offset: request.offset };
+    if (sources.length === 0 || limit === 0) {
+      return this.sendEmpty(response, request.format, generalCsvLabels(sources));
+    }
+    if (request.format === 'csv') {
+      await this.copy(response, generalCsvCopy(sources, page), 'csv', 'datasets', {
+        prefix: csvHeaderLine(generalCsvLabels(sources)),
+      });
+    } else {
+      await this.copy(response, generalJsonCopy(sources, page), 'json', 'datasets');
+    }
+  }
+
+  private get pool(): Pool {
+    return (this.dataSource.driver as unknown as { master: Pool }).master;
+  }
+
+  private async copy(
+    response: Response,
+    copySql: string,
+    format: StreamFormat,
+    name: string,
+    options: { prefix?: string } = {},
+  ): Promise<void> {
+    await copyOut(this.pool, copySql, response, {
+      prefix: options.prefix,
+      transform: format === 'json' ? new JsonArrayTransform() : undefined,
+      onStart: () => setStreamHeaders(response, format, name),
+    });
+  }
+
+  private sendEmpty(response: Response, format: StreamFormat, labels: string[]): void {
+    setStreamHeaders(response, format, 'datasets');
+    response.end(format === 'json' ? '[]' : labels.length > 0 ? csvHeaderLine(labels) : '');
+  }
+}
+
+function setStreamHeaders(response: Response, format: StreamFormat, name: string): void {
+  response.status(200);
+  response.setHeader('Cache-Control', 'no-store');
+  if (format === 'csv') {
+    response.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    response.setHeader('Content-Disposition', `inline; filename="${name}.csv"`);
+  } else {
+    response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  }
+}
+
+/** A download name that is safe inside a quoted header value. */
+function fileName(title: string): string {
+  const safe = title
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+  return safe || 'dataset';
+}

@@ -1,0 +1,58 @@
+import { BadRequestException, HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-limiter.service';
+import { hashPassword, verifyPassword } from './auth/passwords';
+import { User } from './entities/user.entity';
+
+/** Wrong current passwords allowed per user: a stolen session must not become a password oracle. */
+const WRONG_CURRENT_PASSWORD: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
+
+/** Changes to one's own account made from the Account screen. */
+@Injectable()
+export class AccountService {
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly dataSource: DataSource,
+    private readonly rateLimiter: RateLimiterService,
+  ) {}
+
+  /** Checks the current password, stores the new hash and logs out every other session. */
+  async changePassword(
+    userId: string,
+    currentSessionId: string,
+    currentPassword: string,
+    newPassword: string,
+  ) {
+    const limitKey = `change-password-failures:user:${userId}`;
+    if ((await this.rateLimiter.peek(limitKey, WRONG_CURRENT_PASSWORD)) >= WRONG_CURRENT_PASSWORD.limit) {
+      throw new HttpException(
+        'Too many attempts. Please try again in a few minutes.',
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
+    const user = await this.users
+      .createQueryBuilder('user')
+      .addSelect('user.passwordHash')
+      .where('user.id = :userId', { userId })
+      .getOneOrFail();
+    if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+      await this.rateLimiter.hit(limitKey, WRONG_CURRENT_PASSWORD);
+      throw new BadRequestException('Current password is incorrect');
+    }
+    if (currentPassword === newPassword) {
+      throw new BadRequestException('The new password must differ from the current one');
+    }
+    await this.rateLimiter.reset(limitKey);
+
+    const passwordHash = await hashPassword(newPassword);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(User, { id: userId }, { passwordHash });
+      // Same expression as the session_user_idx index, so this is an index look-up.
+      await manager.query(`DELETE FROM session WHERE (sess -> 'passport' ->> 'user') = $1 AND sid <> $2`, [
+        userId,
+        currentSessionId,
+      ]);
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import { ForbiddenException, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { Repository } from 'typeorm';
+import { SecretBox, sha256Hex } from '../../common/crypto/secret-box';
+import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
+import { User } from '../entities/user.entity';
+
+/** 32 random bytes: far beyond guessing, URL-safe for ?api_key= links. */
+const API_KEY_BYTES = 32;
+
+/** Personal API keys for streaming to BI tools: one per user, replaced on every generation. */
+@Injectable()
+export class ApiKeyService {
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly secretBox: SecretBox,
+  ) {}
+
+  /** POST dev/apikey: only for the caller's own e-mail. */
+  async generateFor(caller: AuthenticatedUser, email: string): Promise<string> {
+    if (email.trim().toLowerCase() !== caller.email.toLowerCase()) {
+      throw new ForbiddenException('You can only generate an API key for your own account');
+    }
+    return this.rotate(caller.id);
+  }
+
+  /**
+   * Replaces the user's key; the old one stops working at once because its hash is overwritten.
+   * Only the hash (for look-up) and an encrypted copy (to show its owner) are stored.
+   */
+  async rotate(userId: string): Promise<string> {
+    const key = randomBytes(API_KEY_BYTES).toString('base64url');
+    await this.users.update(
+      { id: userId },
+      { apiKeyHash: sha256Hex(key), apiKeyEncrypted: this.secretBox.seal(key) },
+    );
+    return key;
+  }
+}

@@ -1,0 +1,60 @@
+import {
+  ForbiddenException,
+  HttpException,
+  HttpStatus,
+  Injectable,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { RateLimiterService, RateLimitRule } from '../../common/rate-limit/rate-limiter.service';
+import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
+import { UsersService } from '../users.service';
+import { verifyAgainstDecoy, verifyPassword } from './passwords';
+
+/** Failed logins allowed per e-mail address before it is locked for the rest of the window. */
+export const LOGIN_FAILURES_PER_EMAIL: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
+/** Failed logins allowed per client address (guessing across many accounts). */
+export const LOGIN_FAILURES_PER_IP: RateLimitRule = { limit: 50, windowSeconds: 15 * 60 };
+
+/** Wrong e-mail and wrong password share one message so nobody can probe which accounts exist. */
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
+export const UNVERIFIED_MESSAGE =
+  'Please verify your email before logging in. Check your inbox for the verification link.';
+export const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many failed login attempts. Please try again in a few minutes.';
+
+/** Checks e-mail + password for the local passport strategy, with failure rate limits. */
+@Injectable()
+export class CredentialsService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly rateLimiter: RateLimiterService,
+  ) {}
+
+  async authenticate(email: string, password: string, clientIp: string): Promise<AuthenticatedUser> {
+    const emailKey = `login-failures:email:${email.trim().toLowerCase()}`;
+    const ipKey = `login-failures:ip:${clientIp}`;
+    const [emailFailures, ipFailures] = await Promise.all([
+      this.rateLimiter.peek(emailKey, LOGIN_FAILURES_PER_EMAIL),
+      this.rateLimiter.peek(ipKey, LOGIN_FAILURES_PER_IP),
+    ]);
+    if (emailFailures >= LOGIN_FAILURES_PER_EMAIL.limit || ipFailures >= LOGIN_FAILURES_PER_IP.limit) {
+      throw new HttpException(TOO_MANY_ATTEMPTS_MESSAGE, HttpStatus.TOO_MANY_REQUESTS);
+    }
+
+    const user = await this.users.findByEmailWithPassword(email.trim());
+    const passwordMatches = user
+      ? await verifyPassword(user.passwordHash, password)
+      : await verifyAgainstDecoy(password);
+    if (!user || !passwordMatches) {
+      await Promise.all([
+        this.rateLimiter.hit(emailKey, LOGIN_FAILURES_PER_EMAIL),
+        this.rateLimiter.hit(ipKey, LOGIN_FAILURES_PER_IP),
+      ]);
+      throw new UnauthorizedException(INVALID_CREDENTIALS_MESSAGE);
+    }
+    // Told only to someone who knows the password, so it reveals nothing to a stranger.
+    if (!user.emailVerifiedAt) throw new ForbiddenException(UNVERIFIED_MESSAGE);
+
+    await this.rateLimiter.reset(emailKey);
+    return UsersService.toAuthenticatedUser(user);
+  }
+}

@@ -1,0 +1,46 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createTransport, Transporter } from 'nodemailer';
+import { Repository } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { MailOutboxMessage } from '../entities/mail-outbox-message.entity';
+import type { MailMessage } from './mail-message';
+
+/**
+ * Sends mail over SMTP when SMTP_URL is set. Without it the message goes to the log and to the
+ * mail_outbox table, so a local user (and the tests) can still follow the links it contains.
+ */
+@Injectable()
+export class MailService implements OnModuleDestroy {
+  private readonly logger = new Logger(MailService.name);
+  private readonly transport?: Transporter;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectRepository(MailOutboxMessage) private readonly outbox: Repository<MailOutboxMessage>,
+  ) {
+    if (config.smtpUrl) this.transport = createTransport(config.smtpUrl);
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    if (this.transport) {
+      await this.transport.sendMail({ from: this.config.mailFrom, ...message });
+      this.logger.log(`Mail "${message.subject}" sent over SMTP`);
+      return;
+    }
+    await this.outbox.insert({
+      recipient: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html ?? null,
+    });
+    // Without SMTP the log is the only delivery channel an operator has.
+    this.logger.log(
+      `No SMTP_URL set; mail to ${message.to} kept in the outbox:\n${message.subject}\n${message.text}`,
+    );
+  }
+
+  onModuleDestroy(): void {
+    this.transport?.close();
+  }
+}

@@ -1,0 +1,39 @@
+import { Body, Controller, Get, HttpCode, Post, Req, UnauthorizedException, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { CurrentUser } from '../common/decorators/current-user.decorator';
+import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import { SessionGuard } from '../common/guards/session.guard';
+import { AccountService } from './account.service';
+import { ChangePasswordDto } from './dto/change-password.dto';
+import type { MeResponse } from './me-response';
+import { UsersService } from './users.service';
+
+@ApiTags('users')
+@Controller('users')
+@UseGuards(SessionGuard)
+export class UsersController {
+  constructor(
+    private readonly users: UsersService,
+    private readonly account: AccountService,
+  ) {}
+
+  @Get('me')
+  async me(@CurrentUser() user: AuthenticatedUser): Promise<MeResponse> {
+    const profile = await this.users.profile(user.id);
+    if (!profile) throw new UnauthorizedException('Please log in to continue');
+    return profile;
+  }
+
+  /** Keeps this session logged in and ends every other session of the user. */
+  @Post('change-password')
+  @HttpCode(200)
+  async changePassword(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() input: ChangePasswordDto,
+    @Req() request: Request,
+  ): Promise<{ message: string }> {
+    await this.account.changePassword(user.id, request.sessionID, input.current_password, input.new_password);
+    return { message: 'Password changed' };
+  }
+}

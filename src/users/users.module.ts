@@ -1,0 +1,43 @@
+import { Module } from '@nestjs/common';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountService } from './account.service';
+import { ApiKeyController } from './api-keys/api-key.controller';
+import { ApiKeyService } from './api-keys/api-key.service';
+import { AuthController } from './auth.controller';
+import { CredentialsService } from './auth/credentials.service';
+import { LocalStrategy } from './auth/local.strategy';
+import { SessionSerializer } from './auth/session.serializer';
+import { EmailVerificationToken } from './entities/email-verification-token.entity';
+import { MailOutboxMessage } from './entities/mail-outbox-message.entity';
+import { User } from './entities/user.entity';
+import { MailService } from './mail/mail.service';
+import { OutboxController } from './mail/outbox.controller';
+import { RegistrationController } from './registration.controller';
+import { RegistrationService } from './registration.service';
+import { UsersController } from './users.controller';
+import { UsersService } from './users.service';
+
+/**
+ * Accounts: registration with e-mail verification, passport-local login into Postgres-backed
+ * sessions, personal API keys. UsersService.findByApiKey serves the stream module's API-key guard.
+ */
+@Module({
+  imports: [
+    PassportModule.register({ session: true }),
+    TypeOrmModule.forFeature([User, EmailVerificationToken, MailOutboxMessage]),
+  ],
+  controllers: [RegistrationController, AuthController, UsersController, ApiKeyController, OutboxController],
+  providers: [
+    UsersService,
+    RegistrationService,
+    CredentialsService,
+    AccountService,
+    ApiKeyService,
+    MailService,
+    LocalStrategy,
+    SessionSerializer,
+  ],
+  exports: [UsersService, ApiKeyService, MailService],
+})
+export class UsersModule {}

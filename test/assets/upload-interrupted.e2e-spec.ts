@@ -1,0 +1,110 @@
+import { ClientRequest, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { assetCount, dataTables, expectNoIngestConnections } from '../factories/asset.factory';
+import { createUser } from '../factories/user.factory';
+import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+
+const BOUNDARY = '----dm-test-boundary';
+
+async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The ingest connection while it is receiving COPY data. */
+async function copyInProgress(testApp: TestApp): Promise<{ pid: number } | undefined> {
+  const rows: { pid: number }[] = await testApp.dataSource.query(
+    `SELECT pid FROM pg_stat_activity
+      WHERE application_name = 'dataset-ingest' AND datname = current_database() AND query LIKE 'COPY%'`,
+  );
+  return rows[0];
+}
+
+describe('an interrupted upload leaves nothing behind', () => {
+  let testApp: TestApp;
+  let port: number;
+  let cookie: string;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    const server = testApp.app.getHttpServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    const user = await createUser(testApp.dataSource);
+    const login = await testApp.http
+      .post('/api/users/login')
+      .set('Origin', TEST_ORIGIN)
+      .send({ email: user.email, password: user.password })
+      .expect(200);
+    cookie = (login.headers['set-cookie'] as unknown as string[]).map((entry) => entry.split(';')[0]).join('; ');
+  });
+  afterAll(() => testApp.close());
+
+  /** Starts a multipart upload that declares a large file and sends only its first part. */
+  function startUpload(onResponse: (status: number) => void): ClientRequest {
+    const head = Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="title"\r\n\r\nInterrupted\r\n` +
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n` +
+        'name,amount\n',
+    );
+    const request = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/assets/upload-csv',
+      headers: {
+        Origin: TEST_ORIGIN,
+        Cookie: cookie,
+        'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+        'Content-Length': String(50 * 1024 * 1024),
+      },
+    });
+    request.on('response', (response) => {
+      onResponse(response.statusCode ?? 0);
+      response.resume();
+    });
+    request.on('error', () => undefined);
+    request.write(head);
+    request.write(Buffer.from('row value,1\n'.repeat(20_000)));
+    return request;
+  }
+
+  it('when the client goes away mid-stream: no asset, no table, no open transaction', async () => {
+    const assetsBefore = await assetCount(testApp.dataSource);
+    const tablesBefore = await dataTables(testApp.dataSource);
+    const request = startUpload(() => undefined);
+    await waitFor(async () => (await copyInProgress(testApp)) !== undefined, 'the COPY to start');
+    request.destroy();
+    await expectNoIngestConnections(testApp);
+    expect(await assetCount(testApp.dataSource)).toBe(assetsBefore);
+    expect(await dataTables(testApp.dataSource)).toEqual(tablesBefore);
+  });
+
+  it('when the ingest connection dies mid-stream (as when the server is killed): Postgres keeps nothing', async () => {
+    const assetsBefore = await assetCount(testApp.dataSource);
+    const tablesBefore = await dataTables(testApp.dataSource);
+    const request = startUpload(() => undefined);
+    await waitFor(async () => (await copyInProgress(testApp)) !== undefined, 'the COPY to start');
+    const copy = await copyInProgress(testApp);
+    await testApp.dataSource.query(`SELECT pg_terminate_backend($1)`, [copy!.pid]);
+    await expectNoIngestConnections(testApp);
+    expect(await assetCount(testApp.dataSource)).toBe(assetsBefore);
+    expect(await dataTables(testApp.dataSource)).toEqual(tablesBefore);
+    request.destroy();
+  });
+
+  it('keeps working for the next upload afterwards', async () => {
+    const user = await createUser(testApp.dataSource);
+    const agent = testApp.agent();
+    await agent.post('/api/users/login').set('Origin', TEST_ORIGIN).send({ email: user.email, password: user.password }).expect(200);
+    await agent
+      .post('/api/assets/upload-csv')
+      .set('Origin', TEST_ORIGIN)
+      .field('title', 'After')
+      .attach('file', Buffer.from('a\n1\n'), 'a.csv')
+      .expect(201);
+  });
+});

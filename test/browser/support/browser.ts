@@ -1,0 +1,55 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+
+export const SCREENSHOTS = resolve(__dirname, '..', '..', '..', 'test-artifacts', 'screenshots');
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+
+export function baseUrl(): string {
+  const url = process.env.BROWSER_BASE_URL;
+  if (!url) throw new Error('BROWSER_BASE_URL missing: run through npm run test:e2e');
+  return url;
+}
+
+/** Debian's Chromium, headless, with a fresh profile and no background traffic. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'dm-chromium-'))}`,
+    ],
+  });
+}
+
+/** A new browser context (own cookies) at the given width, with page errors collected. */
+export async function openPage(
+  browser: Browser,
+  viewport: ViewportName = 'desktop',
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: VIEWPORTS[viewport], baseURL: baseUrl() });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page, errors };
+}
+
+/** Saves a full-page screenshot as a test artefact: test-artifacts/screenshots/<name>-<viewport>.png. */
+export async function screenshot(page: Page, name: string, viewport: ViewportName): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}-${viewport}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

@@ -1,0 +1,187 @@
+import { ConnectorRunsService } from '../../src/connectors/runs/connector-runs.service';
+import { ConnectorSchedulerService } from '../../src/connectors/scheduler/connector-scheduler.service';
+import { createConnector, simpleSpec } from '../factories/connector.factory';
+import { createUser } from '../factories/user.factory';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/bootstrap';
+import { runMigrations } from '../../src/database/migrate';
+import { createTestDatabase, TestDatabase } from '../setup/test-database';
+import { createTestApp, TestApp, testConfig } from '../support/test-app';
+import { FakeUpstream, sendJson, startFakeUpstream } from './support/fake-upstream';
+
+/** Inserts an instance (with its table) straight into the database. */
+async function insertInstance(
+  testApp: TestApp,
+  connectorId: string,
+  ownerId: string,
+  refreshInterval: number,
+  lastStartedMinutesAgo: number | null,
+): Promise<string> {
+  const table = `ci_sched_${Math.random().toString(16).slice(2, 12)}`;
+  const [row] = await testApp.dataSource.query(
+    `INSERT INTO connector_instances (connector_id, owner_id, title, refresh_interval, output_table_name, last_run_started_at)
+     VALUES ($1, $2, 'Scheduled', $3, $4, CASE WHEN $5::int IS NULL THEN NULL ELSE now() - make_interval(mins => $5::int) END)
+     RETURNING id`,
+    [connectorId, ownerId, refreshInterval, table, lastStartedMinutesAgo],
+  );
+  await testApp.dataSource.query(
+    `CREATE TABLE data."${table}" (_run_id uuid NOT NULL, _fetched_at timestamptz NOT NULL)`,
+  );
+  return row.id;
+}
+
+/**
+ * An app on a database of its own: the scheduler claims every due instance it can see, so it
+ * must not see (and run) instances other suites create in the shared test database.
+ */
+async function isolatedApp(url: string, env: Record<string, string>): Promise<TestApp> {
+  const config = testConfig(env);
+  const app = await createApp(config, url, { logger: false });
+  const server = app.getHttpServer();
+  return {
+    app,
+    config,
+    dataSource: app.get(DataSource),
+    http: request(server),
+    agent: () => request.agent(server),
+    close: () => app.close(),
+  };
+}
+
+describe('connectors: scheduler across processes', () => {
+  let database: TestDatabase;
+  let first: TestApp;
+  let second: TestApp;
+  let upstream: FakeUpstream;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream(async (_request, response) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      sendJson(response, [{ value: 1 }]);
+    });
+    database = await createTestDatabase('dm_scheduler');
+    await runMigrations(database.url);
+    const env = { SCHEDULER_ENABLED: 'true', CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' };
+    [first, second] = await Promise.all([isolatedApp(database.url, env), isolatedApp(database.url, env)]);
+  });
+  afterAll(async () => {
+    await Promise.all([first?.close(), second?.close()]);
+    await upstream.close();
+    await database?.drop();
+  });
+
+  async function waitUntilIdle(ids: string[]): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const [row] = await first.dataSource.query(
+        `SELECT count(*)::int AS running FROM connector_runs WHERE instance_id = ANY($1) AND status = 'running'`,
+        [ids],
+      );
+      if (row.running === 0) return;
+      if (Date.now() > deadline) throw new Error('scheduled runs did not finish');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('two app instances ticking at once run each due instance exactly once, and skip what is not due', async () => {
+    const owner = await createUser(first.dataSource, { proUser: true });
+    const connector = await createConnector(first.dataSource, { spec: simpleSpec(upstream.origin) });
+    const due = [];
+    for (let index = 0; index < 6; index++)
+      due.push(await insertInstance(first, connector.id, owner.id, 5, index % 2 === 0 ? null : 10));
+    const notDue = await insertInstance(first, connector.id, owner.id, 60, 10);
+    const manual = await insertInstance(first, connector.id, owner.id, 0, null);
+    upstream.requests.splice(0);
+
+    const schedulers = [first, second].map((app) => app.app.get(ConnectorSchedulerService));
+    // Four ticks racing: two per process (the per-process cap of 4 concurrent runs leaves work for the other).
+    const started = (
+      await Promise.all([...schedulers, ...schedulers].map((scheduler) => scheduler.tick()))
+    ).flat();
+    await waitUntilIdle([...due, notDue, manual]);
+    // A later tick finds nothing due any more.
+    expect((await Promise.all(schedulers.map((scheduler) => scheduler.tick()))).flat()).toEqual([]);
+
+    expect(started).toHaveLength(6);
+    const runs: Array<{ instance_id: string; n: number; status: string }> = await first.dataSource.query(
+      `SELECT instance_id, count(*)::int AS n, min(status) AS status FROM connector_runs
+       WHERE instance_id = ANY($1) AND trigger = 'schedule' GROUP BY instance_id`,
+      [[...due, notDue, manual]],
+    );
+    expect(runs.map((run) => run.instance_id).sort()).toEqual([...due].sort());
+    expect(runs.every((run) => run.n === 1 && run.status === 'succeeded')).toBe(true);
+    expect(upstream.requests).toHaveLength(6);
+  });
+
+  it('concurrent claims from both processes never hand out the same instance', async () => {
+    const owner = await createUser(first.dataSource, { proUser: true });
+    const connector = await createConnector(first.dataSource, { spec: simpleSpec(upstream.origin) });
+    const ids = [];
+    for (let index = 0; index < 20; index++)
+      ids.push(await insertInstance(first, connector.id, owner.id, 1, null));
+    const services = [first, second].map((app) => app.app.get(ConnectorRunsService));
+    const claims = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => services[index % 2].claimDue(5)),
+    );
+    const claimed = claims.flat().map((claim) => claim.instanceId);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect([...claimed].sort()).toEqual([...ids].sort());
+    // Claimed runs are executed by whoever claimed them.
+    claims.forEach((list, index) => list.forEach((request) => services[index % 2].launch(request)));
+    await waitUntilIdle(ids);
+  });
+
+  it('refuses to schedule for an instance that already has a running run', async () => {
+    const owner = await createUser(first.dataSource, { proUser: true });
+    const connector = await createConnector(first.dataSource, { spec: simpleSpec(upstream.origin) });
+    const id = await insertInstance(first, connector.id, owner.id, 1, null);
+    await first.dataSource.query(
+      `INSERT INTO connector_runs (instance_id, trigger, status, runner_id, heartbeat_at) VALUES ($1, 'manual', 'running', 'x', now())`,
+      [id],
+    );
+    const claimed = await first.app.get(ConnectorRunsService).claimDue(100);
+    expect(claimed.map((claim) => claim.instanceId)).not.toContain(id);
+    await first.dataSource.query(`DELETE FROM connector_runs WHERE instance_id = $1`, [id]);
+  });
+});
+
+describe('connectors: runs left behind by a dead process', () => {
+  it('are marked failed when an app process starts, while live runs stay running', async () => {
+    const setup = await createTestApp();
+    const owner = await createUser(setup.dataSource);
+    const connector = await createConnector(setup.dataSource);
+    const deadInstance = await insertInstance(setup, connector.id, owner.id, 0, null);
+    const liveInstance = await insertInstance(setup, connector.id, owner.id, 0, null);
+    const [dead] = await setup.dataSource.query(
+      `INSERT INTO connector_runs (instance_id, trigger, status, started_at, runner_id, heartbeat_at)
+       VALUES ($1, 'schedule', 'running', now() - interval '10 minutes', 'process-that-died', now() - interval '9 minutes')
+       RETURNING id`,
+      [deadInstance],
+    );
+    const [live] = await setup.dataSource.query(
+      `INSERT INTO connector_runs (instance_id, trigger, status, runner_id, heartbeat_at)
+       VALUES ($1, 'manual', 'running', 'process-still-alive', now()) RETURNING id`,
+      [liveInstance],
+    );
+    await setup.close();
+
+    const restarted = await createTestApp();
+    try {
+      const [deadRun] = await restarted.dataSource.query(
+        `SELECT status, error, finished_at FROM connector_runs WHERE id = $1`,
+        [dead.id],
+      );
+      expect(deadRun.status).toBe('failed');
+      expect(deadRun.error).toBe('Run interrupted: the process running it stopped before it finished');
+      expect(deadRun.finished_at).not.toBeNull();
+      const [liveRun] = await restarted.dataSource.query(`SELECT status FROM connector_runs WHERE id = $1`, [
+        live.id,
+      ]);
+      expect(liveRun.status).toBe('running');
+    } finally {
+      await restarted.dataSource.query(`DELETE FROM connector_runs WHERE id = $1`, [live.id]);
+      await restarted.close();
+    }
+  });
+});

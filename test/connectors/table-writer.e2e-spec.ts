@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { ConnectorTableWriter } from '../../src/connectors/engine/connector-table-writer';
+import type { FetchedPage } from '../../src/connectors/engine/run-plan';
+import { createConnector } from '../factories/connector.factory';
+import { createUser } from '../factories/user.factory';
+import { createTestApp, TestApp } from '../support/test-app';
+
+async function* pagesOf(...pages: Array<Record<string, unknown>[] | Error>): AsyncGenerator<FetchedPage> {
+  for (const page of pages) {
+    if (page instanceof Error) throw page;
+    yield { records: page, iteration: {} };
+  }
+}
+
+describe('connector table writer', () => {
+  let testApp: TestApp;
+  let writer: ConnectorTableWriter;
+  let connectorId: string;
+  let ownerId: string;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    writer = new ConnectorTableWriter(testApp.dataSource);
+    connectorId = (await createConnector(testApp.dataSource)).id;
+    ownerId = (await createUser(testApp.dataSource)).id;
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  async function newTable(): Promise<string> {
+    const table = `ci_writer_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await testApp.dataSource.query(
+      `INSERT INTO connector_instances (connector_id, owner_id, title, output_table_name) VALUES ($1, $2, 'W', $3)`,
+      [connectorId, ownerId, table],
+    );
+    await writer.createEmptyTable(table);
+    return table;
+  }
+
+  const columnsOf = async (table: string) =>
+    Object.fromEntries(
+      (
+        await testApp.dataSource.query(
+          `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'data' AND table_name = $1`,
+          [table],
+        )
+      ).map((row: { column_name: string; data_type: string }) => [row.column_name, row.data_type]),
+    );
+
+  it('makes top-level keys safe columns, nested values jsonb, and adds columns for new keys', async () => {
+    const table = await newTable();
+    const count = await writer.write({
+      tableName: table,
+      runId: randomUUID(),
+      override: false,
+      pages: pagesOf(
+        [
+          {
+            'First Name': 'Ann',
+            'über-Score': 1.5,
+            ok: true,
+            meta: { a: [1] },
+            'quote"d': 'x"y',
+            _private: 'p',
+          },
+        ],
+        [{ 'First Name': 'Bob', late: 'added later', list: [1, 2] }],
+      ),
+    });
+    expect(count).toBe(2);
+    expect(await columnsOf(table)).toEqual({
+      _run_id: 'uuid',
+      _fetched_at: 'timestamp with time zone',
+      first_name: 'text',
+      uber_score: 'numeric',
+      ok: 'boolean',
+      meta: 'jsonb',
+      quote_d: 'text',
+      private: 'text',
+      late: 'text',
+      list: 'jsonb',
+    });
+    const rows = await testApp.dataSource.query(`SELECT * FROM data."${table}" ORDER BY first_name`);
+    expect(rows[0]).toMatchObject({
+      first_name: 'Ann',
+      uber_score: '1.5',
+      ok: true,
+      meta: { a: [1] },
+      quote_d: 'x"y',
+      late: null,
+    });
+    expect(rows[1]).toMatchObject({ first_name: 'Bob', late: 'added later', list: [1, 2] });
+  });
+
+  it('widens a column when later values do not fit its type, also across appended runs', async () => {
+    const table = await newTable();
+    await writer.write({
+      tableName: table,
+      runId: randomUUID(),
+      override: false,
+      pages: pagesOf([{ code: 1, flag: true, info: 5 }]),
+    });
+    await writer.write({
+      tableName: table,
+      runId: randomUUID(),
+      override: false,
+      pages: pagesOf([{ code: 'A-7', flag: 'maybe', info: { deep: 1 } }]),
+    });
+    expect(await columnsOf(table)).toMatchObject({ code: 'text', flag: 'text', info: 'jsonb' });
+    const rows = await testApp.dataSource.query(
+      `SELECT code, flag, info FROM data."${table}" ORDER BY _fetched_at`,
+    );
+    expect(rows).toEqual([
+      { code: '1', flag: 'true', info: 5 },
+      { code: 'A-7', flag: 'maybe', info: { deep: 1 } },
+    ]);
+  });
+
+  it('tags rows with their iteration value in a _<key> column', async () => {
+    const table = await newTable();
+    async function* iterated(): AsyncGenerator<FetchedPage> {
+      yield { records: [{ temp: 1 }], iteration: { city: 'Berlin' } };
+      yield { records: [{ temp: 2 }], iteration: { city: 'Paris' } };
+    }
+    await writer.write({ tableName: table, runId: randomUUID(), override: true, pages: iterated() });
+    const rows = await testApp.dataSource.query(`SELECT temp, _city FROM data."${table}" ORDER BY temp`);
+    expect(rows).toEqual([
+      { temp: '1', _city: 'Berlin' },
+      { temp: '2', _city: 'Paris' },
+    ]);
+  });
+
+  it('override: readers see the old rows until the new ones commit', async () => {
+    const table = await newTable();
+    await writer.write({
+      tableName: table,
+      runId: randomUUID(),
+      override: true,
+      pages: pagesOf([{ v: 'old-1' }, { v: 'old-2' }]),
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    async function* slowPages(): AsyncGenerator<FetchedPage> {
+      yield { records: [{ v: 'new-1' }], iteration: {} };
+      await gate;
+      yield { records: [{ v: 'new-2' }], iteration: {} };
+    }
+    const writing = writer.write({
+      tableName: table,
+      runId: randomUUID(),
+      override: true,
+      pages: slowPages(),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const during = await testApp.dataSource.query(`SELECT v FROM data."${table}" ORDER BY v`);
+    expect(during).toEqual([{ v: 'old-1' }, { v: 'old-2' }]);
+    release();
+    await writing;
+    expect(await testApp.dataSource.query(`SELECT v FROM data."${table}" ORDER BY v`)).toEqual([
+      { v: 'new-1' },
+      { v: 'new-2' },
+    ]);
+  });
+
+  it('a failed run leaves the old rows and no staging table, with or without override', async () => {
+    const table = await newTable();
+    await writer.write({
+      tableName: table,
+      runId: randomUUID(),
+      override: true,
+      pages: pagesOf([{ v: 'kept' }]),
+    });
+    for (const override of [true, false]) {
+      const runId = randomUUID();
+      await expect(
+        writer.write({
+          tableName: table,
+          runId,
+          override,
+          pages: pagesOf([{ v: 'partial' }], new Error('upstream died')),
+        }),
+      ).rejects.toThrow('upstream died');
+    }
+    expect(await testApp.dataSource.query(`SELECT v FROM data."${table}"`)).toEqual([{ v: 'kept' }]);
+    const leftovers = await testApp.dataSource.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'data' AND table_name LIKE $1`,
+      [`${table}__s%`],
+    );
+    expect(leftovers).toEqual([]);
+  });
+
+  it('an override run with no records empties the table', async () => {
+    const table = await newTable();
+    await writer.write({ tableName: table, runId: randomUUID(), override: true, pages: pagesOf([{ v: 1 }]) });
+    expect(
+      await writer.write({ tableName: table, runId: randomUUID(), override: true, pages: pagesOf() }),
+    ).toBe(0);
+    expect(await testApp.dataSource.query(`SELECT * FROM data."${table}"`)).toEqual([]);
+  });
+
+  it('does not recreate the table of an instance removed during the run', async () => {
+    const table = await newTable();
+    await testApp.dataSource.query(`DELETE FROM connector_instances WHERE output_table_name = $1`, [table]);
+    await writer.dropTable(table);
+    await expect(
+      writer.write({ tableName: table, runId: randomUUID(), override: true, pages: pagesOf([{ v: 1 }]) }),
+    ).rejects.toThrow('The connector instance was removed during the run');
+    const [exists] = await testApp.dataSource.query(`SELECT to_regclass($1) AS oid`, [`data.${table}`]);
+    expect(exists.oid).toBeNull();
+  });
+});

@@ -1,0 +1,56 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/bootstrap';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
+
+export const TEST_ORIGIN = 'http://localhost:3000';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  dataSource: DataSource;
+  /** A supertest agent without cookies. */
+  http: ReturnType<typeof request>;
+  /** A new cookie-keeping agent, like one browser. */
+  agent(): ReturnType<typeof request.agent>;
+  close(): Promise<void>;
+}
+
+export function testDatabaseUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is missing: run the tests through jest (global setup)');
+  return url;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): AppConfig {
+  return loadConfig({
+    NODE_ENV: 'test',
+    SEED: 'false',
+    APP_ORIGIN: TEST_ORIGIN,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'dm-test-data-')),
+    SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
+    ENCRYPTION_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+    SCHEDULER_ENABLED: 'false',
+    LOG_LEVEL: 'error',
+    ...overrides,
+  });
+}
+
+/** Boots the whole app (every module, real Postgres) the way main.ts does, without listening. */
+export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const config = testConfig(overrides);
+  const app = await createApp(config, testDatabaseUrl(), { logger: false });
+  const server = app.getHttpServer();
+  return {
+    app,
+    config,
+    dataSource: app.get(DataSource),
+    http: request(server),
+    agent: () => request.agent(server),
+    close: () => app.close(),
+  };
+}
