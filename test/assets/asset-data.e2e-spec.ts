@@ -10,7 +10,8 @@ type Agent = TestAgent<Test>;
 /** 25 rows: id 1..25, score descending from 250, a text name, some NULL notes. */
 function sampleCsv(): string {
   const lines = ['id,score,name,note'];
-  for (let id = 1; id <= 25; id++) lines.push(`${id},${260 - id * 10},name ${String(id).padStart(2, '0')},${id % 5 === 0 ? '' : `n${id}`}`);
+  for (let id = 1; id <= 25; id++)
+    lines.push(`${id},${260 - id * 10},name ${String(id).padStart(2, '0')},${id % 5 === 0 ? '' : `n${id}`}`);
   return lines.join('\n') + '\n';
 }
 
@@ -28,8 +29,16 @@ describe('GET assets/{id}/data: sample preview and paged rows', () => {
     buyer = await createLoggedInUser(testApp);
     stranger = await createLoggedInUser(testApp);
     publicId = await uploadDataset(owner.agent, { title: 'Scores', price: '3.50' }, sampleCsv());
-    privateId = await uploadDataset(owner.agent, { title: 'Private scores', is_public: 'false' }, sampleCsv());
-    await buyer.agent.post('/api/access/grant').set('Origin', TEST_ORIGIN).send({ assetId: publicId }).expect(200);
+    privateId = await uploadDataset(
+      owner.agent,
+      { title: 'Private scores', is_public: 'false' },
+      sampleCsv(),
+    );
+    await buyer.agent
+      .post('/api/access/grant')
+      .set('Origin', TEST_ORIGIN)
+      .send({ assetId: publicId })
+      .expect(200);
   });
   afterAll(() => testApp.close());
 
@@ -39,7 +48,12 @@ describe('GET assets/{id}/data: sample preview and paged rows', () => {
       expect(response.body).toMatchObject({ sample: true, total: 25, limit: 10, offset: 0 });
       expect(response.body.rows).toHaveLength(10);
       expect(response.body.rows[0]).toEqual({ id: 1, score: 250, name: 'name 01', note: 'n1' });
-      expect(response.body.columns.map((column: { name: string }) => column.name)).toEqual(['id', 'score', 'name', 'note']);
+      expect(response.body.columns.map((column: { name: string }) => column.name)).toEqual([
+        'id',
+        'score',
+        'name',
+        'note',
+      ]);
       const paged = await agent.get(`/api/assets/${publicId}/data?limit=1000&offset=10&sort=-id`).expect(200);
       expect(paged.body.rows.map((row: { id: number }) => row.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       expect(paged.body.sample).toBe(true);
@@ -64,23 +78,36 @@ describe('GET assets/{id}/data: sample preview and paged rows', () => {
   it('sorts by a real column in either direction, NULLs last', async () => {
     const ascending = await owner.agent.get(`/api/assets/${publicId}/data?sort=score&limit=3`).expect(200);
     expect(ascending.body.rows.map((row: { score: number }) => row.score)).toEqual([10, 20, 30]);
-    const descending = await owner.agent.get(`/api/assets/${publicId}/data?sort=score&direction=desc&limit=3`).expect(200);
+    const descending = await owner.agent
+      .get(`/api/assets/${publicId}/data?sort=score&direction=desc&limit=3`)
+      .expect(200);
     expect(descending.body.rows.map((row: { score: number }) => row.score)).toEqual([250, 240, 230]);
     const shorthand = await owner.agent.get(`/api/assets/${publicId}/data?sort=-name&limit=2`).expect(200);
     expect(shorthand.body.rows.map((row: { name: string }) => row.name)).toEqual(['name 25', 'name 24']);
     const nulls = await owner.agent.get(`/api/assets/${publicId}/data?sort=note&limit=25`).expect(200);
-    expect(nulls.body.rows.slice(-5).map((row: { note: string | null }) => row.note)).toEqual([null, null, null, null, null]);
+    expect(nulls.body.rows.slice(-5).map((row: { note: string | null }) => row.note)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('refuses to sort by anything but a column of the dataset', async () => {
-    const response = await owner.agent.get(`/api/assets/${publicId}/data?sort=${encodeURIComponent('id; DROP TABLE assets')}`).expect(400);
+    const response = await owner.agent
+      .get(`/api/assets/${publicId}/data?sort=${encodeURIComponent('id; DROP TABLE assets')}`)
+      .expect(400);
     expect(response.body.error).toBe('Cannot sort by "id; DROP TABLE assets": no such column');
     await owner.agent.get(`/api/assets/${publicId}/data?sort=_row_id`).expect(400);
   });
 
-  it.each(['limit=1001', 'limit=0', 'offset=-5', 'direction=sideways'])('rejects %s with 400', async (query) => {
-    await owner.agent.get(`/api/assets/${publicId}/data?${query}`).expect(400);
-  });
+  it.each(['limit=1001', 'limit=0', 'offset=-5', 'direction=sideways'])(
+    'rejects %s with 400',
+    async (query) => {
+      await owner.agent.get(`/api/assets/${publicId}/data?${query}`).expect(400);
+    },
+  );
 
   it('answers 404 for a private dataset to visitors and users without access, and for unknown ids', async () => {
     await testApp.http.get(`/api/assets/${privateId}/data`).expect(404);
@@ -94,9 +121,17 @@ describe('GET assets/{id}/data: sample preview and paged rows', () => {
 
   it('goes back to the sample once access is removed', async () => {
     const other = await createLoggedInUser(testApp);
-    await other.agent.post('/api/access/grant').set('Origin', TEST_ORIGIN).send({ assetId: publicId }).expect(200);
+    await other.agent
+      .post('/api/access/grant')
+      .set('Origin', TEST_ORIGIN)
+      .send({ assetId: publicId })
+      .expect(200);
     expect((await other.agent.get(`/api/assets/${publicId}/data`).expect(200)).body.sample).toBe(false);
-    await other.agent.post('/api/access/remove').set('Origin', TEST_ORIGIN).send({ assetId: publicId }).expect(200);
+    await other.agent
+      .post('/api/access/remove')
+      .set('Origin', TEST_ORIGIN)
+      .send({ assetId: publicId })
+      .expect(200);
     expect((await other.agent.get(`/api/assets/${publicId}/data`).expect(200)).body.sample).toBe(true);
   });
 });
@@ -130,7 +165,9 @@ describe('GET assets/table/{output_table_name}: a connector instance table, for 
          FROM generate_series(1, 150) AS n`,
     );
     await testApp.dataSource.query(`CREATE TABLE data."${withoutFetchedAt}" (city text)`);
-    await testApp.dataSource.query(`INSERT INTO data."${withoutFetchedAt}" SELECT 'City ' || n FROM generate_series(1, 120) AS n`);
+    await testApp.dataSource.query(
+      `INSERT INTO data."${withoutFetchedAt}" SELECT 'City ' || n FROM generate_series(1, 120) AS n`,
+    );
   });
   afterAll(() => testApp.close());
 

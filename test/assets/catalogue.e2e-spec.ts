@@ -25,7 +25,11 @@ describe('GET assets and GET assets/{id}: what each caller sees', () => {
     ids.privateOwn = await uploadDataset(owner.agent, { title: 'Private own', category, is_public: 'false' });
     // Bought while public, then the owner made it private: the buyer keeps seeing it.
     ids.heldPrivate = await uploadDataset(owner.agent, { title: 'Held private', category, price: '5' });
-    await buyer.agent.post('/api/access/grant').set('Origin', TEST_ORIGIN).send({ assetId: ids.heldPrivate }).expect(200);
+    await buyer.agent
+      .post('/api/access/grant')
+      .set('Origin', TEST_ORIGIN)
+      .send({ assetId: ids.heldPrivate })
+      .expect(200);
     await testApp.dataSource.query(`UPDATE assets SET is_public = false WHERE id = $1`, [ids.heldPrivate]);
   });
   afterAll(() => testApp.close());
@@ -44,7 +48,12 @@ describe('GET assets and GET assets/{id}: what each caller sees', () => {
   });
 
   it('shows the owner their private datasets too', async () => {
-    expect(await titlesSeenBy(owner.agent)).toEqual(['Held private', 'Private own', 'Public free', 'Public paid']);
+    expect(await titlesSeenBy(owner.agent)).toEqual([
+      'Held private',
+      'Private own',
+      'Public free',
+      'Public paid',
+    ]);
   });
 
   it('shows a buyer the private dataset they hold', async () => {
@@ -52,7 +61,9 @@ describe('GET assets and GET assets/{id}: what each caller sees', () => {
   });
 
   it('gives each item what the card and the detail screen need, personalised for the caller', async () => {
-    const response = await owner.agent.get(`/api/assets?category=${encodeURIComponent(category)}`).expect(200);
+    const response = await owner.agent
+      .get(`/api/assets?category=${encodeURIComponent(category)}`)
+      .expect(200);
     const item = (response.body as { title: string }[]).find((entry) => entry.title === 'Public paid');
     expect(item).toEqual({
       id: ids.publicPaid,
@@ -74,16 +85,28 @@ describe('GET assets and GET assets/{id}: what each caller sees', () => {
       owned: true,
       has_access: true,
     });
-    const seenByBuyer = await buyer.agent.get(`/api/assets?category=${encodeURIComponent(category)}`).expect(200);
+    const seenByBuyer = await buyer.agent
+      .get(`/api/assets?category=${encodeURIComponent(category)}`)
+      .expect(200);
     const flags = Object.fromEntries(
       (seenByBuyer.body as { title: string; owned: boolean; has_access: boolean }[]).map((entry) => [
         entry.title,
         [entry.owned, entry.has_access],
       ]),
     );
-    expect(flags).toEqual({ 'Held private': [false, true], 'Public free': [false, false], 'Public paid': [false, false] });
-    const seenByVisitor = await testApp.http.get(`/api/assets?category=${encodeURIComponent(category)}`).expect(200);
-    expect(seenByVisitor.body.every((entry: { owned: boolean; has_access: boolean }) => !entry.owned && !entry.has_access)).toBe(true);
+    expect(flags).toEqual({
+      'Held private': [false, true],
+      'Public free': [false, false],
+      'Public paid': [false, false],
+    });
+    const seenByVisitor = await testApp.http
+      .get(`/api/assets?category=${encodeURIComponent(category)}`)
+      .expect(200);
+    expect(
+      seenByVisitor.body.every(
+        (entry: { owned: boolean; has_access: boolean }) => !entry.owned && !entry.has_access,
+      ),
+    ).toBe(true);
   });
 
   it('answers the detail with the columns for callers who can see it', async () => {
@@ -124,21 +147,37 @@ describe('GET assets: search, category filter and paging', () => {
   beforeAll(async () => {
     testApp = await createTestApp();
     owner = await createLoggedInUser(testApp);
-    await insertAssetRows(testApp.dataSource, owner.user.id, 25, { titlePrefix: `Weather ${token}`, category: `Science-${token}` });
-    await insertAssetRows(testApp.dataSource, owner.user.id, 5, { titlePrefix: `Stocks ${token}`, category: `Finance-${token}` });
-    await insertAssetRows(testApp.dataSource, owner.user.id, 3, { titlePrefix: `Hidden ${token}`, category: `Finance-${token}`, isPublic: false });
+    await insertAssetRows(testApp.dataSource, owner.user.id, 25, {
+      titlePrefix: `Weather ${token}`,
+      category: `Science-${token}`,
+    });
+    await insertAssetRows(testApp.dataSource, owner.user.id, 5, {
+      titlePrefix: `Stocks ${token}`,
+      category: `Finance-${token}`,
+    });
+    await insertAssetRows(testApp.dataSource, owner.user.id, 3, {
+      titlePrefix: `Hidden ${token}`,
+      category: `Finance-${token}`,
+      isPublic: false,
+    });
   });
   afterAll(() => testApp.close());
 
   it('searches titles case-insensitively and counts all matches in X-Total-Count', async () => {
-    const response = await testApp.http.get(`/api/assets?search=${encodeURIComponent(`weather ${token}`)}&limit=10`).expect(200);
+    const response = await testApp.http
+      .get(`/api/assets?search=${encodeURIComponent(`weather ${token}`)}&limit=10`)
+      .expect(200);
     expect(response.body).toHaveLength(10);
     expect(response.headers['x-total-count']).toBe('25');
-    expect(response.body.every((item: { title: string }) => item.title.startsWith(`Weather ${token}`))).toBe(true);
+    expect(response.body.every((item: { title: string }) => item.title.startsWith(`Weather ${token}`))).toBe(
+      true,
+    );
   });
 
   it('treats % and _ in the search text literally', async () => {
-    const response = await testApp.http.get(`/api/assets?search=${encodeURIComponent(`%${token}`)}`).expect(200);
+    const response = await testApp.http
+      .get(`/api/assets?search=${encodeURIComponent(`%${token}`)}`)
+      .expect(200);
     expect(response.body).toEqual([]);
     expect(response.headers['x-total-count']).toBe('0');
   });
@@ -146,16 +185,22 @@ describe('GET assets: search, category filter and paging', () => {
   it('filters by one or several categories', async () => {
     const one = await testApp.http.get(`/api/assets?category=Finance-${token}`).expect(200);
     expect(one.headers['x-total-count']).toBe('5');
-    const several = await testApp.http.get(`/api/assets?category=Finance-${token}&category=Science-${token}&limit=1`).expect(200);
+    const several = await testApp.http
+      .get(`/api/assets?category=Finance-${token}&category=Science-${token}&limit=1`)
+      .expect(200);
     expect(several.headers['x-total-count']).toBe('30');
-    const commaSeparated = await testApp.http.get(`/api/assets?category=Finance-${token},Science-${token}&limit=1`).expect(200);
+    const commaSeparated = await testApp.http
+      .get(`/api/assets?category=Finance-${token},Science-${token}&limit=1`)
+      .expect(200);
     expect(commaSeparated.headers['x-total-count']).toBe('30');
   });
 
   it('pages with limit and offset without repeating or skipping items', async () => {
     const seen: string[] = [];
     for (let offset = 0; offset < 30; offset += 7) {
-      const page = await testApp.http.get(`/api/assets?category=Science-${token},Finance-${token}&limit=7&offset=${offset}`).expect(200);
+      const page = await testApp.http
+        .get(`/api/assets?category=Science-${token},Finance-${token}&limit=7&offset=${offset}`)
+        .expect(200);
       expect(page.headers['x-total-count']).toBe('30');
       seen.push(...page.body.map((item: { id: string }) => item.id));
     }
@@ -173,13 +218,19 @@ describe('GET assets: search, category filter and paging', () => {
     expect(visitor.body).toEqual([]);
   });
 
-  it.each(['limit=0', 'limit=1001', 'offset=-1', 'limit=abc', 'scope=everything', 'unknown=1'])('rejects the query %s with 400', async (query) => {
-    const response = await testApp.http.get(`/api/assets?${query}`).expect(400);
-    expect(response.body.error).toEqual(expect.any(String));
-  });
+  it.each(['limit=0', 'limit=1001', 'offset=-1', 'limit=abc', 'scope=everything', 'unknown=1'])(
+    'rejects the query %s with 400',
+    async (query) => {
+      const response = await testApp.http.get(`/api/assets?${query}`).expect(400);
+      expect(response.body.error).toEqual(expect.any(String));
+    },
+  );
 
   it('stays fast with 10,000 datasets', async () => {
-    await insertAssetRows(testApp.dataSource, owner.user.id, 10_000, { titlePrefix: `Scale ${token}`, category: `Scale-${token}` });
+    await insertAssetRows(testApp.dataSource, owner.user.id, 10_000, {
+      titlePrefix: `Scale ${token}`,
+      category: `Scale-${token}`,
+    });
     await testApp.dataSource.query('ANALYZE assets');
     await owner.agent.get('/api/assets?limit=100').expect(200);
     const started = Date.now();
@@ -187,7 +238,9 @@ describe('GET assets: search, category filter and paging', () => {
       const page = await owner.agent.get(`/api/assets?limit=100&offset=${request * 100}`).expect(200);
       expect(page.body).toHaveLength(100);
     }
-    const search = await testApp.http.get(`/api/assets?search=${encodeURIComponent(`Scale ${token} 99`)}&limit=100`).expect(200);
+    const search = await testApp.http
+      .get(`/api/assets?search=${encodeURIComponent(`Scale ${token} 99`)}&limit=100`)
+      .expect(200);
     expect(search.headers['x-total-count']).toBe('111');
     expect(Date.now() - started).toBeLessThan(3000);
     // Other suites share this database: take the bulk rows away again.

@@ -1,6 +1,11 @@
 import type TestAgent from 'supertest/lib/agent';
 import type { Test } from 'supertest';
-import { assetCount, dataTables, expectNoIngestConnections, postCsv } from '../factories/asset.factory';
+import {
+  assetCount,
+  orphanDatasetTables,
+  expectNoIngestConnections,
+  postCsv,
+} from '../factories/asset.factory';
 import { createLoggedInUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
 
@@ -13,21 +18,31 @@ interface Column {
 describe('POST assets/upload-csv: streaming CSV ingest', () => {
   let testApp: TestApp;
   let agent: TestAgent<Test>;
+  let uploaderId: string;
 
   beforeAll(async () => {
     testApp = await createTestApp();
-    ({ agent } = await createLoggedInUser(testApp, { name: 'Ada Uploader' }));
+    const uploader = await createLoggedInUser(testApp, { name: 'Ada Uploader' });
+    agent = uploader.agent;
+    uploaderId = uploader.user.id;
   });
   afterAll(() => testApp.close());
 
   /** Uploads and returns the new dataset's detail and all its rows. */
   async function ingest(csv: string | Buffer, fields: Record<string, string> = {}, fieldsAfterFile = false) {
     const response = await postCsv(agent, csv, { title: 'Shapes', ...fields }, 'data.csv', fieldsAfterFile);
-    expect(response.body).toEqual({ id: expect.any(String), redirectUrl: `/dataset_profile/${response.body.id}` });
+    expect(response.body).toEqual({
+      id: expect.any(String),
+      redirectUrl: `/dataset_profile/${response.body.id}`,
+    });
     expect(response.status).toBe(201);
     const detail = await agent.get(`/api/assets/${response.body.id}`).expect(200);
     const data = await agent.get(`/api/assets/${response.body.id}/data?limit=1000`).expect(200);
-    return { detail: detail.body, columns: detail.body.columns as Column[], rows: data.body.rows as Record<string, unknown>[] };
+    return {
+      detail: detail.body,
+      columns: detail.body.columns as Column[],
+      rows: data.body.rows as Record<string, unknown>[],
+    };
   }
 
   /** Expects a refusal with this status and message, and that nothing was left behind. */
@@ -36,14 +51,13 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
     status: number,
     message: string | RegExp,
   ) {
-    const assetsBefore = await assetCount(testApp.dataSource);
-    const tablesBefore = await dataTables(testApp.dataSource);
+    const assetsBefore = await assetCount(testApp.dataSource, uploaderId);
     const response = await send();
     expect(response.status).toBe(status);
     if (typeof message === 'string') expect(response.body.error).toBe(message);
     else expect(response.body.error).toMatch(message);
-    expect(await assetCount(testApp.dataSource)).toBe(assetsBefore);
-    expect(await dataTables(testApp.dataSource)).toEqual(tablesBefore);
+    expect(await assetCount(testApp.dataSource, uploaderId)).toBe(assetsBefore);
+    expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
     await expectNoIngestConnections(testApp);
   }
 
@@ -70,14 +84,20 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
         author: 'Ada Uploader',
         row_count: 2,
       });
-      const [grant] = await testApp.dataSource.query(`SELECT reason FROM access_grants WHERE asset_id = $1`, [detail.id]);
+      const [grant] = await testApp.dataSource.query(`SELECT reason FROM access_grants WHERE asset_id = $1`, [
+        detail.id,
+      ]);
       expect(grant.reason).toBe('owner');
     });
 
     it('stores every row in a real table in schema data', async () => {
       const { detail } = await ingest('name,amount\nalpha,1\nbeta,2\ngamma,3\n');
-      const [asset] = await testApp.dataSource.query(`SELECT table_name FROM assets WHERE id = $1`, [detail.id]);
-      const rows = await testApp.dataSource.query(`SELECT name, amount FROM data."${asset.table_name}" ORDER BY _row_id`);
+      const [asset] = await testApp.dataSource.query(`SELECT table_name FROM assets WHERE id = $1`, [
+        detail.id,
+      ]);
+      const rows = await testApp.dataSource.query(
+        `SELECT name, amount FROM data."${asset.table_name}" ORDER BY _row_id`,
+      );
       expect(rows).toEqual([
         { name: 'alpha', amount: '1' },
         { name: 'beta', amount: '2' },
@@ -86,7 +106,12 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
     });
 
     it('reads UTF-8 with a byte order mark and keeps non-ASCII text', async () => {
-      const { columns, rows } = await ingest(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Stadt,Einwohner\nMünchen,1512491\nKöln,1084831\n')]));
+      const { columns, rows } = await ingest(
+        Buffer.concat([
+          Buffer.from([0xef, 0xbb, 0xbf]),
+          Buffer.from('Stadt,Einwohner\nMünchen,1512491\nKöln,1084831\n'),
+        ]),
+      );
       expect(columns.map((column) => column.name)).toEqual(['stadt', 'einwohner']);
       expect(rows).toEqual([
         { stadt: 'München', einwohner: 1512491 },
@@ -196,7 +221,12 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
   describe('rejections leave no asset, no table and no open transaction behind', () => {
     it('refuses a visitor with 401 before reading the file', async () => {
       await expectRejected(
-        () => testApp.http.post('/api/assets/upload-csv').set('Origin', TEST_ORIGIN).field('title', 'x').attach('file', Buffer.from('a\n1\n'), 'a.csv'),
+        () =>
+          testApp.http
+            .post('/api/assets/upload-csv')
+            .set('Origin', TEST_ORIGIN)
+            .field('title', 'x')
+            .attach('file', Buffer.from('a\n1\n'), 'a.csv'),
         401,
         'Please log in to continue',
       );
@@ -229,7 +259,11 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
     });
 
     it('rejects a header without data rows', async () => {
-      await expectRejected(() => postCsv(agent, 'a,b\n', { title: 'Header only' }), 400, 'The file has a header line but no data rows.');
+      await expectRejected(
+        () => postCsv(agent, 'a,b\n', { title: 'Header only' }),
+        400,
+        'The file has a header line but no data rows.',
+      );
     });
 
     it('rejects a file without a header line', async () => {
@@ -246,7 +280,11 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
         400,
         'Line 5 has 3 fields, but the header has 2 columns.',
       );
-      await expectRejected(() => postCsv(agent, 'a,b\n1\n', { title: 'Short' }), 400, 'Line 2 has 1 field, but the header has 2 columns.');
+      await expectRejected(
+        () => postCsv(agent, 'a,b\n1\n', { title: 'Short' }),
+        400,
+        'Line 2 has 1 field, but the header has 2 columns.',
+      );
     });
 
     it('rejects an unclosed quote naming its line', async () => {
@@ -258,7 +296,11 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
     });
 
     it('rejects invalid UTF-8 naming the line', async () => {
-      const latin1 = Buffer.concat([Buffer.from('city,n\nBerlin,1\nK'), Buffer.from([0xf6]), Buffer.from('ln,2\n')]);
+      const latin1 = Buffer.concat([
+        Buffer.from('city,n\nBerlin,1\nK'),
+        Buffer.from([0xf6]),
+        Buffer.from('ln,2\n'),
+      ]);
       await expectRejected(
         () => postCsv(agent, latin1, { title: 'Latin-1' }),
         400,
@@ -267,13 +309,25 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
     });
 
     it('rejects mixed line endings naming the line', async () => {
-      await expectRejected(() => postCsv(agent, 'a,b\r\n1,2\r\n3,4\n', { title: 'Mixed' }), 400, /^Line 3 ends with LF/);
+      await expectRejected(
+        () => postCsv(agent, 'a,b\r\n1,2\r\n3,4\n', { title: 'Mixed' }),
+        400,
+        /^Line 3 ends with LF/,
+      );
     });
 
     it('rejects binary content and files that are not .csv', async () => {
       const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-      await expectRejected(() => postCsv(agent, png, { title: 'Image' }), 415, 'The file is not a CSV text file (it contains binary data).');
-      await expectRejected(() => postCsv(agent, 'a\n1\n', { title: 'Text' }, 'notes.txt'), 415, 'Only CSV files (.csv) can be uploaded.');
+      await expectRejected(
+        () => postCsv(agent, png, { title: 'Image' }),
+        415,
+        'The file is not a CSV text file (it contains binary data).',
+      );
+      await expectRejected(
+        () => postCsv(agent, 'a\n1\n', { title: 'Text' }, 'notes.txt'),
+        415,
+        'Only CSV files (.csv) can be uploaded.',
+      );
       const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a,b\n1,2\n', 'utf16le')]);
       await expectRejected(() => postCsv(agent, utf16, { title: 'UTF-16' }), 415, /UTF-16/);
     });
@@ -293,7 +347,11 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
     });
 
     it('rejects unknown form fields after staging the file, and rolls it back', async () => {
-      await expectRejected(() => postCsv(agent, 'a\n1\n', { title: 'Extra', owner: 'someone' } as never, 'a.csv', true), 400, 'property owner should not exist');
+      await expectRejected(
+        () => postCsv(agent, 'a\n1\n', { title: 'Extra', owner: 'someone' } as never, 'a.csv', true),
+        400,
+        'property owner should not exist',
+      );
     });
   });
 });
@@ -309,19 +367,20 @@ describe('POST assets/upload-csv: size limit', () => {
   it.each([
     ['while streaming (multer limit)', 1.2],
     ['from the declared length, before reading', 3],
-  ])('answers 413 naming the limit for a file over MAX_UPLOAD_MB %s, leaving nothing behind', async (_how, megabytes) => {
-    const { agent } = await createLoggedInUser(testApp);
-    const assetsBefore = await assetCount(testApp.dataSource);
-    const tablesBefore = await dataTables(testApp.dataSource);
-    const row = 'some text value,12345\n';
-    const csv = 'label,n\n' + row.repeat(Math.ceil((megabytes * 1024 * 1024) / row.length));
-    const response = await postCsv(agent, csv, { title: 'Too big' });
-    expect(response.status).toBe(413);
-    expect(response.body.error).toBe('The file is larger than the upload limit of 1 MB.');
-    expect(await assetCount(testApp.dataSource)).toBe(assetsBefore);
-    expect(await dataTables(testApp.dataSource)).toEqual(tablesBefore);
-    await expectNoIngestConnections(testApp);
-  });
+  ])(
+    'answers 413 naming the limit for a file over MAX_UPLOAD_MB %s, leaving nothing behind',
+    async (_how, megabytes) => {
+      const { agent, user } = await createLoggedInUser(testApp);
+      const row = 'some text value,12345\n';
+      const csv = 'label,n\n' + row.repeat(Math.ceil((megabytes * 1024 * 1024) / row.length));
+      const response = await postCsv(agent, csv, { title: 'Too big' });
+      expect(response.status).toBe(413);
+      expect(response.body.error).toBe('The file is larger than the upload limit of 1 MB.');
+      expect(await assetCount(testApp.dataSource, user.id)).toBe(0);
+      expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
+      await expectNoIngestConnections(testApp);
+    },
+  );
 
   it('accepts a file just under the limit', async () => {
     const { agent } = await createLoggedInUser(testApp);

@@ -16,8 +16,16 @@ describe('DatasetsSeeder', () => {
     await seeder.run({ demoUserId: demo.id });
     await seeder.run({ demoUserId: demo.id });
 
-    const assets: { title: string; category: string; price: string; is_public: boolean; row_count: string; table_name: string; columns: { type: string }[]; subscriber_count: number }[] =
-      await testApp.dataSource.query(`SELECT * FROM assets WHERE owner_id = $1`, [demo.id]);
+    const assets: {
+      title: string;
+      category: string;
+      price: string;
+      is_public: boolean;
+      row_count: string;
+      table_name: string;
+      columns: { type: string }[];
+      subscriber_count: number;
+    }[] = await testApp.dataSource.query(`SELECT * FROM assets WHERE owner_id = $1`, [demo.id]);
     expect(assets).toHaveLength(SEED_DATASETS.length);
     expect(assets.length).toBeGreaterThanOrEqual(10);
     expect(new Set(assets.map((asset) => asset.category))).toEqual(
@@ -30,7 +38,9 @@ describe('DatasetsSeeder', () => {
       expect(Number(asset.row_count)).toBeGreaterThanOrEqual(30);
       expect(Number(asset.row_count)).toBeLessThanOrEqual(500);
       expect(asset.subscriber_count).toBe(1);
-      const [{ count }] = await testApp.dataSource.query(`SELECT count(*)::int AS count FROM data."${asset.table_name}"`);
+      const [{ count }] = await testApp.dataSource.query(
+        `SELECT count(*)::int AS count FROM data."${asset.table_name}"`,
+      );
       expect(count).toBe(Number(asset.row_count));
       // Every file has typed columns (numbers, dates or booleans), not text only.
       expect(asset.columns.some((column) => column.type !== 'text')).toBe(true);

@@ -1,6 +1,6 @@
 import { ClientRequest, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { assetCount, dataTables, expectNoIngestConnections } from '../factories/asset.factory';
+import { assetCount, expectNoIngestConnections, orphanDatasetTables } from '../factories/asset.factory';
 import { createUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
 
@@ -27,6 +27,7 @@ describe('an interrupted upload leaves nothing behind', () => {
   let testApp: TestApp;
   let port: number;
   let cookie: string;
+  let uploaderId: string;
 
   beforeAll(async () => {
     testApp = await createTestApp();
@@ -34,12 +35,15 @@ describe('an interrupted upload leaves nothing behind', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
     const user = await createUser(testApp.dataSource);
+    uploaderId = user.id;
     const login = await testApp.http
       .post('/api/users/login')
       .set('Origin', TEST_ORIGIN)
       .send({ email: user.email, password: user.password })
       .expect(200);
-    cookie = (login.headers['set-cookie'] as unknown as string[]).map((entry) => entry.split(';')[0]).join('; ');
+    cookie = (login.headers['set-cookie'] as unknown as string[])
+      .map((entry) => entry.split(';')[0])
+      .join('; ');
   });
   afterAll(() => testApp.close());
 
@@ -73,33 +77,33 @@ describe('an interrupted upload leaves nothing behind', () => {
   }
 
   it('when the client goes away mid-stream: no asset, no table, no open transaction', async () => {
-    const assetsBefore = await assetCount(testApp.dataSource);
-    const tablesBefore = await dataTables(testApp.dataSource);
     const request = startUpload(() => undefined);
     await waitFor(async () => (await copyInProgress(testApp)) !== undefined, 'the COPY to start');
     request.destroy();
     await expectNoIngestConnections(testApp);
-    expect(await assetCount(testApp.dataSource)).toBe(assetsBefore);
-    expect(await dataTables(testApp.dataSource)).toEqual(tablesBefore);
+    expect(await assetCount(testApp.dataSource, uploaderId)).toBe(0);
+    expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
   });
 
   it('when the ingest connection dies mid-stream (as when the server is killed): Postgres keeps nothing', async () => {
-    const assetsBefore = await assetCount(testApp.dataSource);
-    const tablesBefore = await dataTables(testApp.dataSource);
     const request = startUpload(() => undefined);
     await waitFor(async () => (await copyInProgress(testApp)) !== undefined, 'the COPY to start');
     const copy = await copyInProgress(testApp);
     await testApp.dataSource.query(`SELECT pg_terminate_backend($1)`, [copy!.pid]);
     await expectNoIngestConnections(testApp);
-    expect(await assetCount(testApp.dataSource)).toBe(assetsBefore);
-    expect(await dataTables(testApp.dataSource)).toEqual(tablesBefore);
+    expect(await assetCount(testApp.dataSource, uploaderId)).toBe(0);
+    expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
     request.destroy();
   });
 
   it('keeps working for the next upload afterwards', async () => {
     const user = await createUser(testApp.dataSource);
     const agent = testApp.agent();
-    await agent.post('/api/users/login').set('Origin', TEST_ORIGIN).send({ email: user.email, password: user.password }).expect(200);
+    await agent
+      .post('/api/users/login')
+      .set('Origin', TEST_ORIGIN)
+      .send({ email: user.email, password: user.password })
+      .expect(200);
     await agent
       .post('/api/assets/upload-csv')
       .set('Origin', TEST_ORIGIN)

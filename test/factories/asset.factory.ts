@@ -49,15 +49,26 @@ export async function uploadDataset(
 }
 
 /** Names of the tables currently in schema `data`. */
-export async function dataTables(dataSource: DataSource): Promise<string[]> {
+/**
+ * Dataset tables in `data` without a catalogue row. A table and its asset commit in one transaction,
+ * so anything listed here is debris of a failed upload; other suites running at the same time
+ * cannot make this list longer, unlike a plain before/after count of tables.
+ */
+export async function orphanDatasetTables(dataSource: DataSource): Promise<string[]> {
   const rows: { table_name: string }[] = await dataSource.query(
-    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'data' ORDER BY table_name`,
+    `SELECT table_name FROM information_schema.tables
+      WHERE table_schema = 'data' AND table_name LIKE 'ds\\_%'
+        AND table_name NOT IN (SELECT table_name FROM assets WHERE table_name IS NOT NULL)
+      ORDER BY table_name`,
   );
   return rows.map((row) => row.table_name);
 }
 
-export async function assetCount(dataSource: DataSource): Promise<number> {
-  const [row] = await dataSource.query(`SELECT count(*)::int AS count FROM assets`);
+/** Assets owned by one user: unaffected by suites that add assets at the same time. */
+export async function assetCount(dataSource: DataSource, ownerId: string): Promise<number> {
+  const [row] = await dataSource.query(`SELECT count(*)::int AS count FROM assets WHERE owner_id = $1`, [
+    ownerId,
+  ]);
   return row.count;
 }
 
@@ -72,7 +83,13 @@ export async function insertAssetRows(
     `INSERT INTO assets (owner_id, title, category, is_public, table_name)
      SELECT $1, $2 || ' ' || n, $3, $4, 'bulk_' || replace(gen_random_uuid()::text, '-', '')
        FROM generate_series(1, $5) AS n`,
-    [ownerId, options.titlePrefix ?? 'Bulk dataset', options.category ?? 'Other', options.isPublic ?? true, count],
+    [
+      ownerId,
+      options.titlePrefix ?? 'Bulk dataset',
+      options.category ?? 'Other',
+      options.isPublic ?? true,
+      count,
+    ],
   );
 }
 

@@ -25,7 +25,8 @@ async function freePort(): Promise<number> {
 async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The app exited with code ${child.exitCode}; see test-artifacts/app.log`);
+    if (child.exitCode !== null)
+      throw new Error(`The app exited with code ${child.exitCode}; see test-artifacts/app.log`);
     try {
       const response = await fetch(`${url}/api/health`);
       if (response.ok) return;
@@ -39,7 +40,10 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 120_0
 
 /** Starts the built app (dist/) with seed data on a throw-away database. */
 export default async function startApp(): Promise<void> {
-  if (!existsSync(join(ROOT, 'dist', 'src', 'main.js')) || !existsSync(join(ROOT, 'frontend', 'dist', 'index.html'))) {
+  if (
+    !existsSync(join(ROOT, 'dist', 'src', 'main.js')) ||
+    !existsSync(join(ROOT, 'frontend', 'dist', 'index.html'))
+  ) {
     throw new Error('Build the app first: npm run build (npm run test:e2e does it)');
   }
   mkdirSync(ARTIFACTS, { recursive: true });

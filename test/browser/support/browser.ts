@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 
@@ -16,7 +15,10 @@ export function baseUrl(): string {
   return url;
 }
 
-/** Debian's Chromium, headless, with a fresh profile and no background traffic. */
+/**
+ * Debian's Chromium, headless, with no background traffic. Playwright gives every launch a fresh
+ * temporary profile (its own --user-data-dir) and refuses the flag from callers.
+ */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -29,7 +31,6 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'dm-chromium-'))}`,
     ],
   });
 }

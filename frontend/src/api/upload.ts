@@ -1,0 +1,39 @@
+import { ApiError, errorText } from './client';
+
+export interface UploadAnswer {
+  id: string;
+  redirectUrl: string;
+}
+
+/**
+ * POST a multipart form to `/api/<path>` with upload progress. fetch() cannot report request-body
+ * progress, so this one call uses XMLHttpRequest; errors come back as ApiError like every other call.
+ */
+export function uploadWithProgress<T = UploadAnswer>(
+  path: string,
+  form: FormData,
+  onProgress: (loaded: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', `/api/${path.replace(/^\//, '')}`);
+    request.withCredentials = true;
+    request.setRequestHeader('Accept', 'application/json');
+    request.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : 0);
+    request.onload = () => {
+      let body: unknown = undefined;
+      try {
+        body = request.responseText ? JSON.parse(request.responseText) : undefined;
+      } catch {
+        body = request.responseText;
+      }
+      if (request.status >= 200 && request.status < 300) resolve(body as T);
+      else reject(new ApiError(request.status, errorText(body) ?? request.statusText, body));
+    };
+    request.onerror = () => reject(new TypeError('Network error'));
+    request.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
+    signal?.addEventListener('abort', () => request.abort(), { once: true });
+    request.send(form);
+  });
+}

@@ -1,0 +1,67 @@
+import {
+  checkDatasetUpload,
+  DatasetUploadForm,
+  PRICE_INVALID,
+  TITLE_AND_FILE_REQUIRED,
+  uploadPercent,
+} from './datasetUpload';
+
+const csv = { name: 'prices.csv' } as File;
+const form: DatasetUploadForm = {
+  title: ' Prices ',
+  description: ' Daily ',
+  category: 'Finance',
+  keywords: 'a, b',
+  price: '',
+  isPublic: false,
+  file: csv,
+};
+
+describe('checkDatasetUpload', () => {
+  it("says 'Add title & CSV file.' without a title", () => {
+    expect(checkDatasetUpload({ ...form, title: '  ' }).error).toBe(TITLE_AND_FILE_REQUIRED);
+  });
+
+  it("says 'Add title & CSV file.' without a file", () => {
+    expect(checkDatasetUpload({ ...form, file: null }).error).toBe(TITLE_AND_FILE_REQUIRED);
+  });
+
+  it("says 'Add title & CSV file.' for a file that is not .csv", () => {
+    expect(checkDatasetUpload({ ...form, file: { name: 'prices.xlsx' } as File }).error).toBe(
+      TITLE_AND_FILE_REQUIRED,
+    );
+  });
+
+  it('refuses a negative price or one with three decimals', () => {
+    expect(checkDatasetUpload({ ...form, price: '-1' }).error).toBe(PRICE_INVALID);
+    expect(checkDatasetUpload({ ...form, price: '1.999' }).error).toBe(PRICE_INVALID);
+  });
+
+  it('builds the text parts, an empty price meaning free', () => {
+    expect(checkDatasetUpload(form).fields).toEqual({
+      title: 'Prices',
+      description: 'Daily',
+      category: 'Finance',
+      keywords: 'a, b',
+      price: '0',
+      is_public: 'false',
+    });
+  });
+
+  it('accepts an upper-case extension and a price with two decimals', () => {
+    expect(
+      checkDatasetUpload({ ...form, file: { name: 'A.CSV' } as File, price: '19.99' }).fields?.price,
+    ).toBe('19.99');
+  });
+});
+
+describe('uploadPercent', () => {
+  it('rounds to whole percent within 0..100', () => {
+    expect(uploadPercent(1, 3)).toBe(33);
+    expect(uploadPercent(5, 4)).toBe(100);
+  });
+
+  it('is 0 while the total is unknown', () => {
+    expect(uploadPercent(10, 0)).toBe(0);
+  });
+});

@@ -1,0 +1,46 @@
+/** Client-side checks of the Upload Dataset form (spec §5) and the multipart body of POST assets/upload-csv. */
+
+export const TITLE_AND_FILE_REQUIRED = 'Add title & CSV file.';
+export const PRICE_INVALID = 'Price must be a non-negative amount with at most two decimals.';
+
+export interface DatasetUploadForm {
+  title: string;
+  description: string;
+  category: string;
+  keywords: string;
+  price: string;
+  isPublic: boolean;
+  file: File | null;
+}
+
+export type DatasetUploadCheck =
+  { fields: Record<string, string>; error?: undefined } | { fields?: undefined; error: string };
+
+/** A file counts as CSV by its extension, as the spec says (.csv); the server checks the content. */
+export function isCsvFileName(name: string): boolean {
+  return /\.csv$/i.test(name.trim());
+}
+
+/** The text parts of the multipart form, or the message to show instead of uploading. */
+export function checkDatasetUpload(form: DatasetUploadForm): DatasetUploadCheck {
+  if (!form.title.trim() || !form.file || !isCsvFileName(form.file.name))
+    return { error: TITLE_AND_FILE_REQUIRED };
+  const price = form.price.trim();
+  if (price !== '' && !/^\d{1,10}(\.\d{1,2})?$/.test(price)) return { error: PRICE_INVALID };
+  return {
+    fields: {
+      title: form.title.trim(),
+      description: form.description.trim(),
+      category: form.category.trim(),
+      keywords: form.keywords.trim(),
+      price: price === '' ? '0' : price,
+      is_public: String(form.isPublic),
+    },
+  };
+}
+
+/** Whole percent of an upload for the progress bar; unknown totals show as 0. */
+export function uploadPercent(loaded: number, total: number): number {
+  if (!(total > 0)) return 0;
+  return Math.min(100, Math.max(0, Math.round((loaded / total) * 100)));
+}

@@ -1,0 +1,164 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import InputAdornment from '@mui/material/InputAdornment';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { FormEvent, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { ApiError } from '../../api/client';
+import { useNotify } from '../../components/useNotify';
+import { afterUploadPath } from '../../features/upload/connectorUpload';
+import { checkDatasetUpload, DatasetUploadForm } from '../../features/upload/datasetUpload';
+import { useDatasetUpload } from '../../features/upload/useDatasetUpload';
+
+const EMPTY: DatasetUploadForm = {
+  title: '',
+  description: '',
+  category: '',
+  keywords: '',
+  price: '',
+  isPublic: true,
+  file: null,
+};
+
+/** Upload Dataset: a CSV file and its catalogue details; the file streams to the server with a progress bar. */
+export function UploadDatasetTab() {
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const upload = useDatasetUpload();
+  const [form, setForm] = useState(EMPTY);
+  const [error, setError] = useState<string | null>(null);
+  const set = (change: Partial<DatasetUploadForm>) => setForm({ ...form, ...change });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = checkDatasetUpload(form);
+    if (checked.error !== undefined) {
+      setError(checked.error);
+      notify(checked.error, 'warning');
+      return;
+    }
+    setError(null);
+    upload.mutate(
+      { fields: checked.fields, file: form.file as File },
+      {
+        onSuccess: (answer) =>
+          navigate(
+            answer.redirectUrl
+              ? afterUploadPath(answer, window.location.origin)
+              : `/dataset_profile/${answer.id}`,
+          ),
+        onError: (failure) => {
+          const detail = failure instanceof ApiError && failure.message ? failure.message : '';
+          setError(detail ? `Upload failed: ${detail}` : 'Upload failed');
+          notify('Upload failed', 'error');
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack component="form" spacing={2.5} onSubmit={submit} noValidate aria-label="Upload dataset">
+      <Typography color="text.secondary">
+        Upload a CSV file (UTF-8; comma, semicolon or tab separated, first row the column names). It becomes a
+        table you can preview, share, sell and stream.
+      </Typography>
+      <TextField
+        label="Title"
+        required
+        value={form.title}
+        onChange={(event) => set({ title: event.target.value })}
+      />
+      <TextField
+        label="Description"
+        multiline
+        minRows={2}
+        value={form.description}
+        onChange={(event) => set({ description: event.target.value })}
+      />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <TextField
+          label="Category"
+          fullWidth
+          value={form.category}
+          onChange={(event) => set({ category: event.target.value })}
+        />
+        <TextField
+          label="Keywords"
+          helperText="Comma-separated"
+          fullWidth
+          value={form.keywords}
+          onChange={(event) => set({ keywords: event.target.value })}
+        />
+      </Stack>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+        <TextField
+          label="Price"
+          type="number"
+          helperText="0 or empty means free"
+          value={form.price}
+          onChange={(event) => set({ price: event.target.value })}
+          slotProps={{
+            htmlInput: { min: 0, step: 0.01 },
+            input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
+          }}
+          sx={{ maxWidth: { sm: 200 } }}
+        />
+        <FormControlLabel
+          control={
+            <Switch checked={form.isPublic} onChange={(event) => set({ isPublic: event.target.checked })} />
+          }
+          label="Public (listed for everyone)"
+        />
+      </Stack>
+      <Box>
+        <Button variant="outlined" component="label">
+          Choose CSV file
+          <input
+            hidden
+            type="file"
+            accept=".csv,text/csv"
+            aria-label="CSV file"
+            onChange={(event) => set({ file: event.target.files?.[0] ?? null })}
+          />
+        </Button>
+        <Typography component="span" sx={{ ml: 2 }} color={form.file ? 'text.primary' : 'text.secondary'}>
+          {form.file ? `${form.file.name} (${formatSize(form.file.size)})` : 'No file chosen'}
+        </Typography>
+      </Box>
+      {upload.isPending && (
+        <Box aria-live="polite">
+          <LinearProgress variant="determinate" value={upload.percent} aria-label="Upload progress" />
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+            {upload.percent < 100 ? `Uploading… ${upload.percent}%` : 'Processing the file…'}
+          </Typography>
+        </Box>
+      )}
+      {error && (
+        <Alert severity="error" role="alert">
+          {error}
+        </Alert>
+      )}
+      <Button
+        type="submit"
+        variant="contained"
+        size="large"
+        disabled={upload.isPending}
+        sx={{ alignSelf: 'flex-start' }}
+      >
+        {upload.isPending ? 'Uploading…' : 'Upload Dataset'}
+      </Button>
+    </Stack>
+  );
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
