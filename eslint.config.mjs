@@ -5,7 +5,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'frontend/dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'test-artifacts/**', 'bench/results/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'frontend/dist/**',
+      'node_modules/**',
+      '.data/**',
+      'coverage/**',
+      'test-artifacts/**',
+      'bench/results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

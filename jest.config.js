@@ -32,7 +32,15 @@ const swcWeb = [
   },
 ];
 
-const esmPackages = ['@nestjs', 'file-type', 'strtok3', 'token-types', 'uint8array-extras', '@tokenizer', 'load-esm'];
+const esmPackages = [
+  '@nestjs',
+  'file-type',
+  'strtok3',
+  'token-types',
+  'uint8array-extras',
+  '@tokenizer',
+  'load-esm',
+];
 
 const shared = {
   testEnvironment: 'node',

@@ -3,7 +3,20 @@ import { once } from 'node:events';
 
 const CATEGORIES = ['Electronics', 'Garden', 'Books', 'Toys', 'Grocery', 'Fashion', 'Health', 'Sports'];
 const REGIONS = ['North', 'South', 'East', 'West', 'Central'];
-const WORDS = ['fast', 'delivery', 'great', 'value', 'broken', 'box', 'arrived', 'late', 'would', 'buy', 'again', 'colour'];
+const WORDS = [
+  'fast',
+  'delivery',
+  'great',
+  'value',
+  'broken',
+  'box',
+  'arrived',
+  'late',
+  'would',
+  'buy',
+  'again',
+  'colour',
+];
 
 /** Small deterministic PRNG (mulberry32) so every run benchmarks the same bytes. */
 function random(seed: number): () => number {
@@ -44,7 +57,10 @@ export async function generateCsv(path: string, rows: number): Promise<{ path: s
   const start = Date.UTC(2020, 0, 1);
   let buffer = '';
   for (let index = 1; index <= rows; index++) {
-    const words = Array.from({ length: 3 + Math.floor(next() * 6) }, () => WORDS[Math.floor(next() * WORDS.length)]);
+    const words = Array.from(
+      { length: 3 + Math.floor(next() * 6) },
+      () => WORDS[Math.floor(next() * WORDS.length)],
+    );
     const note = `"${words.slice(0, 3).join(' ')}, ${words.slice(3).join(' ')} ""ok"""`;
     const date = new Date(start + Math.floor(next() * 1800) * 86_400_000).toISOString().slice(0, 10);
     buffer +=

@@ -27,7 +27,10 @@ export function rssMb(pid: number): number {
 }
 
 /** Samples a process's RSS while `work` runs; answers the work's seconds and the peak MB seen. */
-export async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; seconds: number; peakMb: number }> {
+export async function withPeakRss<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; seconds: number; peakMb: number }> {
   let peakMb = rssMb(pid);
   const timer = setInterval(() => {
     try {

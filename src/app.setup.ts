@@ -15,7 +15,6 @@ import type { AppConfig } from './config/app-config';
 export const SESSION_COOKIE = 'dm.sid';
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 
-
 function contentSecurityPolicy(config: AppConfig) {
   const contactFrame = config.contactFormUrl ? [new URL(config.contactFormUrl).origin] : [];
   return {
@@ -54,7 +53,12 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
     session({
       name: SESSION_COOKIE,
       secret: config.sessionSecret,
-      store: new PgSessionStore({ pool, tableName: 'session', createTableIfMissing: false, pruneSessionInterval: 15 * 60 }),
+      store: new PgSessionStore({
+        pool,
+        tableName: 'session',
+        createTableIfMissing: false,
+        pruneSessionInterval: 15 * 60,
+      }),
       resave: false,
       saveUninitialized: false,
       rolling: true,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { bootLogger, createApp } from './bootstrap';
-import { ConfigError, } from './config/environment';
+import { ConfigError } from './config/environment';
 import { loadConfig } from './config/app-config';
 import { provideDatabase } from './database/database-server';
 import { runMigrations } from './database/migrate';

@@ -92,14 +92,21 @@ export class AccessService {
     let failure: string | undefined;
     const result = await inTransaction(this.dataSource, async (client) => {
       // One grant attempt per user and dataset at a time, so a double click cannot charge twice.
-      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`grant:${userId}:${assetId}`]);
+      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+        `grant:${userId}:${assetId}`,
+      ]);
       const asset = await this.visibleAssetForGrant(client, userId, assetId);
       const existing = await client.query<{ reason: GrantResult['reason'] }>(
         `SELECT reason FROM access_grants WHERE user_id = $1 AND asset_id = $2`,
         [userId, assetId],
       );
       if (existing.rows.length > 0) {
-        return { granted: true, already: true, assetId, reason: existing.rows[0].reason } satisfies GrantResult;
+        return {
+          granted: true,
+          already: true,
+          assetId,
+          reason: existing.rows[0].reason,
+        } satisfies GrantResult;
       }
       if (asset.owner_id === userId) {
         await this.insertGrant(client, userId, assetId, 'owner');
@@ -115,10 +122,17 @@ export class AccessService {
         return null;
       }
       await this.insertGrant(client, userId, assetId, 'purchase');
-      return { granted: true, already: false, assetId, reason: 'purchase', purchase: purchase.view } satisfies GrantResult;
+      return {
+        granted: true,
+        already: false,
+        assetId,
+        reason: 'purchase',
+        purchase: purchase.view,
+      } satisfies GrantResult;
     });
     // The failed order stays recorded (committed above); the buyer gets a clear answer.
-    if (!result) throw new HttpException(`Payment failed: ${failure ?? 'declined'}`, HttpStatus.PAYMENT_REQUIRED);
+    if (!result)
+      throw new HttpException(`Payment failed: ${failure ?? 'declined'}`, HttpStatus.PAYMENT_REQUIRED);
     return result;
   }
 
@@ -135,7 +149,9 @@ export class AccessService {
         [userId, assetId],
       );
       if (deleted.rows.length === 0) return { removed: false, assetId };
-      await client.query(`UPDATE assets SET subscriber_count = subscriber_count - 1 WHERE id = $1`, [assetId]);
+      await client.query(`UPDATE assets SET subscriber_count = subscriber_count - 1 WHERE id = $1`, [
+        assetId,
+      ]);
       return { removed: true, assetId };
     });
   }
@@ -176,7 +192,11 @@ export class AccessService {
     };
   }
 
-  private async visibleAssetForGrant(client: PoolClient, userId: string, assetId: string): Promise<AssetForGrant> {
+  private async visibleAssetForGrant(
+    client: PoolClient,
+    userId: string,
+    assetId: string,
+  ): Promise<AssetForGrant> {
     const { rows } = await client.query<AssetForGrant>(
       `SELECT asset.id, asset.owner_id, asset.price, asset.currency FROM assets asset
         WHERE asset.id = $1 AND ${accessSql.visible('asset', '$2')}`,
@@ -187,14 +207,21 @@ export class AccessService {
   }
 
   /** Adds the grant and, only if it is new, counts the subscriber: the count cannot drift. */
-  private async insertGrant(runner: SqlRunner, userId: string, assetId: string, reason: GrantResult['reason']) {
+  private async insertGrant(
+    runner: SqlRunner,
+    userId: string,
+    assetId: string,
+    reason: GrantResult['reason'],
+  ) {
     const inserted = await runner.query(
       `INSERT INTO access_grants (user_id, asset_id, reason) VALUES ($1, $2, $3)
        ON CONFLICT (user_id, asset_id) DO NOTHING RETURNING asset_id`,
       [userId, assetId, reason],
     );
     if (inserted.rows.length > 0) {
-      await runner.query(`UPDATE assets SET subscriber_count = subscriber_count + 1 WHERE id = $1`, [assetId]);
+      await runner.query(`UPDATE assets SET subscriber_count = subscriber_count + 1 WHERE id = $1`, [
+        assetId,
+      ]);
     }
   }
 
@@ -214,10 +241,21 @@ export class AccessService {
     const { rows } = await client.query<{ created_at: Date }>(
       `INSERT INTO purchases (id, user_id, asset_id, amount, currency, status, provider, payment_reference)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING created_at`,
-      [purchaseId, userId, asset.id, asset.price, asset.currency, charge.status, this.payments.name, charge.reference],
+      [
+        purchaseId,
+        userId,
+        asset.id,
+        asset.price,
+        asset.currency,
+        charge.status,
+        this.payments.name,
+        charge.reference,
+      ],
     );
     if (charge.status !== 'paid') {
-      this.logger.warn(`Payment ${purchaseId} for asset ${asset.id} failed at provider ${this.payments.name}`);
+      this.logger.warn(
+        `Payment ${purchaseId} for asset ${asset.id} failed at provider ${this.payments.name}`,
+      );
     }
     return {
       status: charge.status,

@@ -15,7 +15,10 @@ export function pgPool(dataSource: DataSource): Pool {
 }
 
 /** Runs `work` in one transaction on one pooled connection; rolls back on any error. */
-export async function inTransaction<T>(dataSource: DataSource, work: (client: PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  dataSource: DataSource,
+  work: (client: PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pgPool(dataSource).connect();
   try {
     await client.query('BEGIN');

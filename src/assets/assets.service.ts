@@ -84,7 +84,10 @@ export class AssetsService {
   ) {}
 
   /** One page of the catalogue the caller may see, newest first, with the total for paging. */
-  async list(userId: string | undefined, query: ListAssetsQueryDto): Promise<{ items: AssetSummary[]; total: number }> {
+  async list(
+    userId: string | undefined,
+    query: ListAssetsQueryDto,
+  ): Promise<{ items: AssetSummary[]; total: number }> {
     const params: unknown[] = [userId ?? null];
     const conditions = [accessSql.visible('asset', '$1')];
     if (query.search?.trim()) {
@@ -178,10 +181,10 @@ export class AssetsService {
 
   /** Whether the owner already has a dataset with this exact title (keeps the seed idempotent). */
   async ownerHasTitle(ownerId: string, title: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM assets WHERE owner_id = $1 AND title = $2`, [
-      ownerId,
-      title,
-    ]);
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM assets WHERE owner_id = $1 AND title = $2`,
+      [ownerId, title],
+    );
     return rows.length > 0;
   }
 

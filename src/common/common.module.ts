@@ -8,7 +8,11 @@ import { RateLimiterService } from './rate-limit/rate-limiter.service';
 @Module({
   providers: [
     RateLimiterService,
-    { provide: SecretBox, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SecretBox(config.encryptionKey) },
+    {
+      provide: SecretBox,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new SecretBox(config.encryptionKey),
+    },
   ],
   exports: [RateLimiterService, SecretBox],
 })

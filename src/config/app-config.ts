@@ -63,8 +63,12 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
   let encryptionKey = env.ENCRYPTION_KEY;
   if (!sessionSecret || !encryptionKey) {
     if (isProduction) {
-      const missing = [!sessionSecret && 'SESSION_SECRET', !encryptionKey && 'ENCRYPTION_KEY'].filter(Boolean);
-      throw new ConfigError(`Invalid configuration:\n  ${missing.join(', ')}: required when NODE_ENV=production`);
+      const missing = [!sessionSecret && 'SESSION_SECRET', !encryptionKey && 'ENCRYPTION_KEY'].filter(
+        Boolean,
+      );
+      throw new ConfigError(
+        `Invalid configuration:\n  ${missing.join(', ')}: required when NODE_ENV=production`,
+      );
     }
     const local = loadOrCreateLocalSecrets(dataDir);
     sessionSecret ??= local.SESSION_SECRET;

@@ -16,16 +16,23 @@ describe('access: my, grant, remove', () => {
   let paidId: string;
   let privateId: string;
 
-  const grant = (agent: Agent, assetId: unknown) => agent.post('/api/access/grant').set('Origin', TEST_ORIGIN).send({ assetId });
-  const remove = (agent: Agent, assetId: unknown) => agent.post('/api/access/remove').set('Origin', TEST_ORIGIN).send({ assetId });
+  const grant = (agent: Agent, assetId: unknown) =>
+    agent.post('/api/access/grant').set('Origin', TEST_ORIGIN).send({ assetId });
+  const remove = (agent: Agent, assetId: unknown) =>
+    agent.post('/api/access/remove').set('Origin', TEST_ORIGIN).send({ assetId });
 
   async function subscriberCount(assetId: string): Promise<number> {
-    const [row] = await testApp.dataSource.query(`SELECT subscriber_count FROM assets WHERE id = $1`, [assetId]);
+    const [row] = await testApp.dataSource.query(`SELECT subscriber_count FROM assets WHERE id = $1`, [
+      assetId,
+    ]);
     return row.subscriber_count;
   }
 
   async function grantRows(assetId: string): Promise<number> {
-    const [row] = await testApp.dataSource.query(`SELECT count(*)::int AS count FROM access_grants WHERE asset_id = $1`, [assetId]);
+    const [row] = await testApp.dataSource.query(
+      `SELECT count(*)::int AS count FROM access_grants WHERE asset_id = $1`,
+      [assetId],
+    );
     return row.count;
   }
 
@@ -66,7 +73,10 @@ describe('access: my, grant, remove', () => {
       expect(response.body).toEqual({ granted: true, already: false, assetId: freeId, reason: 'free' });
       expect(await subscriberCount(freeId)).toBe(before + 1);
       expect((await user.agent.get('/api/access/my').expect(200)).body).toEqual([freeId]);
-      const [purchases] = await testApp.dataSource.query(`SELECT count(*)::int AS count FROM purchases WHERE user_id = $1`, [user.user.id]);
+      const [purchases] = await testApp.dataSource.query(
+        `SELECT count(*)::int AS count FROM purchases WHERE user_id = $1`,
+        [user.user.id],
+      );
       expect(purchases.count).toBe(0);
     });
 
@@ -103,10 +113,10 @@ describe('access: my, grant, remove', () => {
           payment_reference: response.body.purchase.payment_reference,
         },
       ]);
-      const [grantRow] = await testApp.dataSource.query(`SELECT reason FROM access_grants WHERE user_id = $1 AND asset_id = $2`, [
-        buyer.user.id,
-        paidId,
-      ]);
+      const [grantRow] = await testApp.dataSource.query(
+        `SELECT reason FROM access_grants WHERE user_id = $1 AND asset_id = $2`,
+        [buyer.user.id, paidId],
+      );
       expect(grantRow.reason).toBe('purchase');
     });
 
@@ -115,7 +125,9 @@ describe('access: my, grant, remove', () => {
       const assetId = await uploadDataset(owner.agent, { title: 'Repriced', price: '10.00' });
       const response = await grant(user.agent, assetId).expect(200);
       await testApp.dataSource.query(`UPDATE assets SET price = 25 WHERE id = $1`, [assetId]);
-      const [order] = await testApp.dataSource.query(`SELECT amount FROM purchases WHERE id = $1`, [response.body.purchase.id]);
+      const [order] = await testApp.dataSource.query(`SELECT amount FROM purchases WHERE id = $1`, [
+        response.body.purchase.id,
+      ]);
       expect(order.amount).toBe('10.00');
     });
 
@@ -170,7 +182,10 @@ describe('access: my, grant, remove', () => {
     it('is harmless for access the caller does not hold', async () => {
       const user = await createLoggedInUser(testApp);
       const count = await subscriberCount(freeId);
-      expect((await remove(user.agent, freeId).expect(200)).body).toEqual({ removed: false, assetId: freeId });
+      expect((await remove(user.agent, freeId).expect(200)).body).toEqual({
+        removed: false,
+        assetId: freeId,
+      });
       expect(await subscriberCount(freeId)).toBe(count);
     });
 
@@ -225,9 +240,14 @@ describe('access: my, grant, remove', () => {
     it('never double-charges two simultaneous purchases by the same user', async () => {
       const assetId = await uploadDataset(owner.agent, { title: 'Double click', price: '4.00' });
       const user = await createLoggedInUser(testApp);
-      const answers = await Promise.all(Array.from({ length: 5 }, () => grant(user.agent, assetId).expect(200)));
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => grant(user.agent, assetId).expect(200)),
+      );
       expect(answers.filter((answer) => answer.body.already === false)).toHaveLength(1);
-      const [orders] = await testApp.dataSource.query(`SELECT count(*)::int AS count FROM purchases WHERE asset_id = $1`, [assetId]);
+      const [orders] = await testApp.dataSource.query(
+        `SELECT count(*)::int AS count FROM purchases WHERE asset_id = $1`,
+        [assetId],
+      );
       expect(orders.count).toBe(1);
       expect(await subscriberCount(assetId)).toBe(2);
     });
@@ -245,7 +265,12 @@ describe('AccessService with another payment provider behind the same interface'
   it('records a declined payment, grants nothing and answers 402 with the reason', async () => {
     const declining = {
       name: 'acme-pay',
-      charge: async () => ({ status: 'failed' as const, reference: 'acme_123', testMode: false, failureMessage: 'card declined' }),
+      charge: async () => ({
+        status: 'failed' as const,
+        reference: 'acme_123',
+        testMode: false,
+        failureMessage: 'card declined',
+      }),
     };
     const service = new AccessService(testApp.dataSource, declining);
     const owner = await createLoggedInUser(testApp);
@@ -255,10 +280,17 @@ describe('AccessService with another payment provider behind the same interface'
       status: 402,
       message: 'Payment failed: card declined',
     });
-    const orders = await testApp.dataSource.query(`SELECT status, provider, payment_reference, amount FROM purchases WHERE asset_id = $1`, [assetId]);
-    expect(orders).toEqual([{ status: 'failed', provider: 'acme-pay', payment_reference: 'acme_123', amount: '7.00' }]);
+    const orders = await testApp.dataSource.query(
+      `SELECT status, provider, payment_reference, amount FROM purchases WHERE asset_id = $1`,
+      [assetId],
+    );
+    expect(orders).toEqual([
+      { status: 'failed', provider: 'acme-pay', payment_reference: 'acme_123', amount: '7.00' },
+    ]);
     expect(await service.hasAccess(buyer.user.id, assetId)).toBe(false);
-    const [asset] = await testApp.dataSource.query(`SELECT subscriber_count FROM assets WHERE id = $1`, [assetId]);
+    const [asset] = await testApp.dataSource.query(`SELECT subscriber_count FROM assets WHERE id = $1`, [
+      assetId,
+    ]);
     expect(asset.subscriber_count).toBe(1);
   });
 });

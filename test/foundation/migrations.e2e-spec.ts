@@ -46,7 +46,9 @@ describe('migrations', () => {
 
     for (let index = 0; index < applied.length; index++) await dataSource.undoLastMigration();
     expect(await appTables(dataSource)).toEqual([]);
-    const [dataSchema] = await dataSource.query(`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'data'`);
+    const [dataSchema] = await dataSource.query(
+      `SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'data'`,
+    );
     expect(dataSchema.n).toBe(0);
 
     await dataSource.destroy();

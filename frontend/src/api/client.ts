@@ -43,7 +43,12 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
       ...(options.body !== undefined && !isForm ? { 'Content-Type': 'application/json' } : {}),
       ...options.headers,
     },
-    body: options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body),
+    body:
+      options.body === undefined
+        ? undefined
+        : isForm
+          ? (options.body as FormData)
+          : JSON.stringify(options.body),
     signal: options.signal,
   });
   const text = await response.text();

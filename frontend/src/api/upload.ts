@@ -22,12 +22,7 @@ export function uploadWithProgress<T = UploadAnswer>(
     request.setRequestHeader('Accept', 'application/json');
     request.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : 0);
     request.onload = () => {
-      let body: unknown = undefined;
-      try {
-        body = request.responseText ? JSON.parse(request.responseText) : undefined;
-      } catch {
-        body = request.responseText;
-      }
+      const body = parseBody(request.responseText);
       if (request.status >= 200 && request.status < 300) resolve(body as T);
       else reject(new ApiError(request.status, errorText(body) ?? request.statusText, body));
     };
@@ -36,4 +31,13 @@ export function uploadWithProgress<T = UploadAnswer>(
     signal?.addEventListener('abort', () => request.abort(), { once: true });
     request.send(form);
   });
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }

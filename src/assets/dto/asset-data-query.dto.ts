@@ -3,7 +3,12 @@ import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 export class AssetDataQueryDto {
-  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000, description: 'Rows per page (the sample preview is at most 10)' })
+  @ApiPropertyOptional({
+    default: 100,
+    minimum: 1,
+    maximum: 1000,
+    description: 'Rows per page (the sample preview is at most 10)',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -18,7 +23,9 @@ export class AssetDataQueryDto {
   @Min(0)
   offset?: number;
 
-  @ApiPropertyOptional({ description: 'Column name (as in `columns[].name`) to sort by; a leading - sorts descending' })
+  @ApiPropertyOptional({
+    description: 'Column name (as in `columns[].name`) to sort by; a leading - sorts descending',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(100)

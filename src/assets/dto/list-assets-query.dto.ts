@@ -1,6 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 
 /** `category=A&category=B` or `category=A,B`; "All" means no filter. */
 function toCategoryList({ value }: { value: unknown }): unknown {
@@ -18,7 +28,10 @@ export class ListAssetsQueryDto {
   @MaxLength(200)
   search?: string;
 
-  @ApiPropertyOptional({ description: 'One or more categories (repeat the parameter or separate with commas)', type: [String] })
+  @ApiPropertyOptional({
+    description: 'One or more categories (repeat the parameter or separate with commas)',
+    type: [String],
+  })
   @IsOptional()
   @Transform(toCategoryList)
   @IsArray()
@@ -27,7 +40,10 @@ export class ListAssetsQueryDto {
   @MaxLength(100, { each: true })
   category?: string[];
 
-  @ApiPropertyOptional({ description: "'owned': only the caller's uploads; 'accessible': datasets the caller holds", enum: ['all', 'owned', 'accessible'] })
+  @ApiPropertyOptional({
+    description: "'owned': only the caller's uploads; 'accessible': datasets the caller holds",
+    enum: ['all', 'owned', 'accessible'],
+  })
   @IsOptional()
   @IsIn(['all', 'owned', 'accessible'])
   scope?: 'all' | 'owned' | 'accessible';

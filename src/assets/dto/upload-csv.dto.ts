@@ -19,7 +19,9 @@ function toKeywordList({ value }: { value: unknown }): unknown {
   const entries = (Array.isArray(value) ? value : [value]).flatMap((entry) =>
     typeof entry === 'string' ? entry.split(',') : [entry],
   );
-  const words = entries.map((entry) => (typeof entry === 'string' ? entry.trim() : entry)).filter((entry) => entry !== '');
+  const words = entries
+    .map((entry) => (typeof entry === 'string' ? entry.trim() : entry))
+    .filter((entry) => entry !== '');
   return [...new Set(words)];
 }
 
@@ -52,11 +54,16 @@ export class UploadCsvDto {
   @MaxLength(60, { each: true })
   keywords?: string[];
 
-  @ApiPropertyOptional({ description: 'Non-negative, at most two decimals; 0 or empty means free', example: '19.99' })
+  @ApiPropertyOptional({
+    description: 'Non-negative, at most two decimals; 0 or empty means free',
+    example: '19.99',
+  })
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' && value.trim() === '' ? undefined : value))
   @IsString()
-  @Matches(/^\s*\d{1,10}(\.\d{1,2})?\s*$/, { message: 'Price must be a non-negative amount with at most two decimals.' })
+  @Matches(/^\s*\d{1,10}(\.\d{1,2})?\s*$/, {
+    message: 'Price must be a non-negative amount with at most two decimals.',
+  })
   price?: string;
 
   @ApiPropertyOptional({ default: true })
@@ -71,12 +78,20 @@ export const UPLOAD_CSV_SCHEMA = {
   type: 'object',
   required: ['file', 'title'],
   properties: {
-    file: { type: 'string', format: 'binary', description: 'The .csv file (UTF-8; comma, semicolon or tab separated)' },
+    file: {
+      type: 'string',
+      format: 'binary',
+      description: 'The .csv file (UTF-8; comma, semicolon or tab separated)',
+    },
     title: { type: 'string' },
     description: { type: 'string' },
     category: { type: 'string', example: 'Finance' },
     keywords: { type: 'string', description: 'Comma-separated' },
-    price: { type: 'string', example: '19.99', description: 'Non-negative, at most two decimals; empty means free' },
+    price: {
+      type: 'string',
+      example: '19.99',
+      description: 'Non-negative, at most two decimals; empty means free',
+    },
     is_public: { type: 'boolean', default: true },
   },
 };

@@ -34,7 +34,9 @@ export function describeCopyError(error: unknown, headerLines: number): CsvRejec
         return new CsvRejection(`${at}: a quoted field is never closed (missing closing quote).`);
       }
       if (/unquoted (carriage return|newline) found in data/.test(message)) {
-        return new CsvRejection(`${at} mixes line endings. Use one line-ending style (LF or CRLF) throughout the file.`);
+        return new CsvRejection(
+          `${at} mixes line endings. Use one line-ending style (LF or CRLF) throughout the file.`,
+        );
       }
       return new CsvRejection(`${at}: ${message}`);
     case '54000': // program_limit_exceeded: row or field too big

@@ -1,12 +1,28 @@
-import { columnNamesFor, detectDelimiter, headerLooksLikeData, locateHeader, splitHeader } from './csv-header';
+import {
+  columnNamesFor,
+  detectDelimiter,
+  headerLooksLikeData,
+  locateHeader,
+  splitHeader,
+} from './csv-header';
 
 describe('locateHeader', () => {
   it('finds the end of an LF header', () => {
-    expect(locateHeader(Buffer.from('a,b\n1,2\n'))).toEqual({ dataStart: 4, headerEnd: 3, lineEnding: 'lf', lines: 1 });
+    expect(locateHeader(Buffer.from('a,b\n1,2\n'))).toEqual({
+      dataStart: 4,
+      headerEnd: 3,
+      lineEnding: 'lf',
+      lines: 1,
+    });
   });
 
   it('recognises CRLF and leaves the CR out of the header', () => {
-    expect(locateHeader(Buffer.from('a,b\r\n1,2\r\n'))).toEqual({ dataStart: 5, headerEnd: 3, lineEnding: 'crlf', lines: 1 });
+    expect(locateHeader(Buffer.from('a,b\r\n1,2\r\n'))).toEqual({
+      dataStart: 5,
+      headerEnd: 3,
+      lineEnding: 'crlf',
+      lines: 1,
+    });
   });
 
   it('keeps a line break inside a quoted name within the header', () => {
@@ -32,7 +48,11 @@ describe('detectDelimiter', () => {
 
 describe('splitHeader', () => {
   it('unquotes names, keeps doubled quotes and trims spaces', () => {
-    expect(splitHeader('"Price, USD"," say ""hi"" ", plain ', ',')).toEqual(['Price, USD', 'say "hi"', 'plain']);
+    expect(splitHeader('"Price, USD"," say ""hi"" ", plain ', ',')).toEqual([
+      'Price, USD',
+      'say "hi"',
+      'plain',
+    ]);
   });
 });
 
@@ -49,7 +69,18 @@ describe('headerLooksLikeData', () => {
 
 describe('columnNamesFor', () => {
   it('makes safe, unique, lower-case names', () => {
-    expect(columnNamesFor(['First Name', 'first-name', 'Prix (€)', '2024 Sales', '', 'Ünïcode', 'ctid', 'a"; DROP TABLE x; --'])).toEqual([
+    expect(
+      columnNamesFor([
+        'First Name',
+        'first-name',
+        'Prix (€)',
+        '2024 Sales',
+        '',
+        'Ünïcode',
+        'ctid',
+        'a"; DROP TABLE x; --',
+      ]),
+    ).toEqual([
       'first_name',
       'first_name_2',
       'prix',

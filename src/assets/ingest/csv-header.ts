@@ -27,7 +27,12 @@ export function locateHeader(bytes: Uint8Array): HeaderLocation | null {
     else if (byte === LF) {
       if (!inQuote) {
         const crlf = index > 0 && bytes[index - 1] === CR;
-        return { dataStart: index + 1, headerEnd: crlf ? index - 1 : index, lineEnding: crlf ? 'crlf' : 'lf', lines };
+        return {
+          dataStart: index + 1,
+          headerEnd: crlf ? index - 1 : index,
+          lineEnding: crlf ? 'crlf' : 'lf',
+          lines,
+        };
       }
       lines++;
     }

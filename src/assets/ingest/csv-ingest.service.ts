@@ -67,9 +67,11 @@ export class CsvIngestService {
         lineEnding: header.location.lineEnding,
         firstLine: header.location.lines + 1,
       });
-      const rowCount = await this.copyRows(client, tableName, header, head, chunks, scanner).catch((error) => {
-        throw describeCopyError(error, header.location.lines) ?? error;
-      });
+      const rowCount = await this.copyRows(client, tableName, header, head, chunks, scanner).catch(
+        (error) => {
+          throw describeCopyError(error, header.location.lines) ?? error;
+        },
+      );
       if (rowCount === 0) throw new CsvRejection('The file has a header line but no data rows.');
       const columns = header.names.map<AssetColumn>((name, index) => ({
         name,
@@ -104,13 +106,19 @@ export class CsvIngestService {
       const next = await chunks.next();
       if (next.done) return { head: this.withoutBom(head), ended: true };
       head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
-      if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) {
+      if (
+        head.length >= 2 &&
+        ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))
+      ) {
         throw new CsvRejection('The file is UTF-16 encoded. Save it as UTF-8 CSV and upload it again.', 415);
       }
       if (locateHeader(head)) return { head: this.withoutBom(head), ended: false };
       if (head.length > MAX_HEADER_BYTES) {
         if (head.includes(0)) throw notCsvText();
-        throw new CsvRejection('The first line is longer than 1 MB; this does not look like a CSV file.', 415);
+        throw new CsvRejection(
+          'The first line is longer than 1 MB; this does not look like a CSV file.',
+          415,
+        );
       }
     }
   }

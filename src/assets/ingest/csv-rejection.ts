@@ -17,5 +17,7 @@ export function notCsvText(): CsvRejection {
 }
 
 export function invalidUtf8(line: number): CsvRejection {
-  return new CsvRejection(`Line ${line} is not valid UTF-8 text. Save the file as UTF-8 and upload it again.`);
+  return new CsvRejection(
+    `Line ${line} is not valid UTF-8 text. Save the file as UTF-8 and upload it again.`,
+  );
 }

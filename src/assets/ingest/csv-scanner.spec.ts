@@ -11,13 +11,21 @@ interface ScanResult {
 /** Feeds `data` in chunks of `chunkSize` bytes (to exercise values split across chunks). */
 function scan(data: string | Buffer, options: Partial<ScannerOptions> = {}, chunkSize = 1 << 16): ScanResult {
   const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data);
-  const scanner = new CsvScanner({ delimiter: ',', columnCount: 2, lineEnding: 'lf', firstLine: 2, ...options });
+  const scanner = new CsvScanner({
+    delimiter: ',',
+    columnCount: 2,
+    lineEnding: 'lf',
+    firstLine: 2,
+    ...options,
+  });
   const parts: Buffer[] = [];
   for (let start = 0; start < bytes.length; start += chunkSize) {
     scanner.feed(bytes.subarray(start, start + chunkSize), (part) => parts.push(Buffer.from(part)));
   }
   scanner.finish();
-  const types = Array.from(scanner.kinds, (kinds, index) => columnTypeFor(kinds, scanner.sawValue[index] === 1));
+  const types = Array.from(scanner.kinds, (kinds, index) =>
+    columnTypeFor(kinds, scanner.sawValue[index] === 1),
+  );
   return { rows: scanner.rows, forwarded: Buffer.concat(parts).toString(), types };
 }
 
@@ -33,7 +41,11 @@ function rejection(run: () => unknown): string {
 
 describe('CsvScanner', () => {
   it('counts rows and infers types', () => {
-    expect(scan('1,a\n2,b\n3,c\n')).toEqual({ rows: 3, forwarded: '1,a\n2,b\n3,c\n', types: ['integer', 'text'] });
+    expect(scan('1,a\n2,b\n3,c\n')).toEqual({
+      rows: 3,
+      forwarded: '1,a\n2,b\n3,c\n',
+      types: ['integer', 'text'],
+    });
   });
 
   it.each([1, 2, 3, 5, 7])('gives the same answer when chunks are %i bytes long', (size) => {
@@ -47,7 +59,9 @@ describe('CsvScanner', () => {
 
   it('treats quoted line breaks as data and counts physical lines for messages', () => {
     expect(scan('"multi\nline",1\n2,3\n').rows).toBe(2);
-    expect(rejection(() => scan('"multi\nline",1\n2,3,4\n'))).toBe('Line 4 has 3 fields, but the header has 2 columns.');
+    expect(rejection(() => scan('"multi\nline",1\n2,3,4\n'))).toBe(
+      'Line 4 has 3 fields, but the header has 2 columns.',
+    );
   });
 
   it('rejects ragged rows naming the line', () => {
@@ -56,7 +70,10 @@ describe('CsvScanner', () => {
 
   it('drops blank lines from what COPY receives', () => {
     expect(scan('1,2\n\n3,4\n\n')).toMatchObject({ rows: 2, forwarded: '1,2\n3,4\n' });
-    expect(scan('1,2\r\n\r\n3,4\r\n', { lineEnding: 'crlf' }, 1)).toMatchObject({ rows: 2, forwarded: '1,2\r\n3,4\r\n' });
+    expect(scan('1,2\r\n\r\n3,4\r\n', { lineEnding: 'crlf' }, 1)).toMatchObject({
+      rows: 2,
+      forwarded: '1,2\r\n3,4\r\n',
+    });
   });
 
   it('keeps blank lines as NULL rows in a single-column file', () => {
@@ -64,7 +81,10 @@ describe('CsvScanner', () => {
   });
 
   it('handles CRLF and rejects mixed line endings', () => {
-    expect(scan('1,2\r\n3,4\r\n', { lineEnding: 'crlf' })).toMatchObject({ rows: 2, types: ['integer', 'integer'] });
+    expect(scan('1,2\r\n3,4\r\n', { lineEnding: 'crlf' })).toMatchObject({
+      rows: 2,
+      types: ['integer', 'integer'],
+    });
     expect(rejection(() => scan('1,2\r\n3,4\n', { lineEnding: 'crlf' }))).toMatch(/^Line 3 ends with LF/);
     expect(rejection(() => scan('1,2\n3,4\r\n'))).toMatch(/^Line 3 has a carriage return/);
   });
@@ -84,15 +104,19 @@ describe('CsvScanner', () => {
   });
 
   it('rejects an unterminated quote naming the line it started on', () => {
-    expect(rejection(() => scan('1,2\n"open,3\n4,5\n'))).toBe('Line 3: a quoted field is never closed (missing closing quote).');
+    expect(rejection(() => scan('1,2\n"open,3\n4,5\n'))).toBe(
+      'Line 3: a quoted field is never closed (missing closing quote).',
+    );
   });
 
   it('rejects invalid UTF-8 with the line, also when a character is split across chunks', () => {
-    expect(rejection(() => scan(Buffer.concat([Buffer.from('1,2\n3,'), Buffer.from([0xff]), Buffer.from('\n')])))).toMatch(
-      /^Line 3 is not valid UTF-8/,
-    );
+    expect(
+      rejection(() => scan(Buffer.concat([Buffer.from('1,2\n3,'), Buffer.from([0xff]), Buffer.from('\n')]))),
+    ).toMatch(/^Line 3 is not valid UTF-8/);
     expect(scan('é,ü\n€,😀\n', {}, 1).rows).toBe(2);
-    expect(rejection(() => scan(Buffer.concat([Buffer.from('1,2\n3,'), Buffer.from([0xe2, 0x82])])))).toMatch(/not valid UTF-8/);
+    expect(rejection(() => scan(Buffer.concat([Buffer.from('1,2\n3,'), Buffer.from([0xe2, 0x82])])))).toMatch(
+      /not valid UTF-8/,
+    );
   });
 
   it('rejects binary content', () => {

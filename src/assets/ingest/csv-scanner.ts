@@ -143,7 +143,9 @@ export class CsvScanner {
   /** Checks the end of the file: an open quote or a cut-off character is an error; a last line without line break is a record. */
   finish(): void {
     if (this.inQuote) {
-      throw new CsvRejection(`Line ${this.recordStartLine}: a quoted field is never closed (missing closing quote).`);
+      throw new CsvRejection(
+        `Line ${this.recordStartLine}: a quoted field is never closed (missing closing quote).`,
+      );
     }
     if (this.utf8.finish() >= 0) throw invalidUtf8(this.line);
     if (this.pendingCr) {

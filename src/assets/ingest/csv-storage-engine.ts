@@ -27,7 +27,8 @@ export class CsvStorageEngine implements StorageEngine {
   ): void {
     const stream = file.stream;
     const onClose = () => {
-      if (!request.readableEnded) stream.destroy(new CsvRejection('The upload was interrupted before the file was complete.'));
+      if (!request.readableEnded)
+        stream.destroy(new CsvRejection('The upload was interrupted before the file was complete.'));
     };
     const onLimit = () => stream.destroy(this.tooLarge());
     request.once('close', onClose);

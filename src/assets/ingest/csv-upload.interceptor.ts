@@ -28,7 +28,10 @@ export class CsvUploadInterceptor implements NestInterceptor {
   private readonly upload: RequestHandler;
   private readonly limitMb: number;
 
-  constructor(ingest: CsvIngestService, @Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(
+    ingest: CsvIngestService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
     this.limitMb = Math.round(config.maxUploadBytes / (1024 * 1024));
     this.upload = multer({
       storage: new CsvStorageEngine(ingest, () => this.tooLarge()),
@@ -50,7 +53,9 @@ export class CsvUploadInterceptor implements NestInterceptor {
       throw this.tooLargeHttp();
     }
     await new Promise<void>((resolve, reject) => {
-      this.upload(request, response, (error?: unknown) => (error ? reject(this.toHttpError(error)) : resolve()));
+      this.upload(request, response, (error?: unknown) =>
+        error ? reject(this.toHttpError(error)) : resolve(),
+      );
     });
     const staged = (request.file as UploadedCsv | undefined)?.staged;
     if (!staged) return next.handle();

@@ -14,13 +14,19 @@ function kindsOf(text: string): number {
 }
 
 describe('valueKinds', () => {
-  it.each(['0', '42', '-7', '+15', '123456789012345678', ' 12 '])('reads %p as an integer (and numeric)', (text) => {
-    expect(kindsOf(text)).toBe(KIND_INTEGER | KIND_NUMERIC);
-  });
+  it.each(['0', '42', '-7', '+15', '123456789012345678', ' 12 '])(
+    'reads %p as an integer (and numeric)',
+    (text) => {
+      expect(kindsOf(text)).toBe(KIND_INTEGER | KIND_NUMERIC);
+    },
+  );
 
-  it.each(['3.14', '-0.5', '.5', '5.', '1e5', '2.5E-3', '1234567890123456789'])('reads %p as numeric only', (text) => {
-    expect(kindsOf(text)).toBe(KIND_NUMERIC);
-  });
+  it.each(['3.14', '-0.5', '.5', '5.', '1e5', '2.5E-3', '1234567890123456789'])(
+    'reads %p as numeric only',
+    (text) => {
+      expect(kindsOf(text)).toBe(KIND_NUMERIC);
+    },
+  );
 
   it.each(['007', '00.5', '0123'])('keeps %p (leading zeros) as text so nothing is lost', (text) => {
     expect(kindsOf(text)).toBe(0);
@@ -34,19 +40,32 @@ describe('valueKinds', () => {
     expect(kindsOf('2024-02-29')).toBe(KIND_DATE | KIND_TIMESTAMP);
   });
 
-  it.each(['2024-02-29T10:15', '2024-02-29 10:15:30', '2024-02-29T10:15:30.123Z', '2024-02-29T10:15:30+02:00', '2024-02-29 10:15:30-0530'])(
-    'reads %p as a timestamp',
-    (text) => {
-      expect(kindsOf(text)).toBe(KIND_TIMESTAMP);
-    },
-  );
+  it.each([
+    '2024-02-29T10:15',
+    '2024-02-29 10:15:30',
+    '2024-02-29T10:15:30.123Z',
+    '2024-02-29T10:15:30+02:00',
+    '2024-02-29 10:15:30-0530',
+  ])('reads %p as a timestamp', (text) => {
+    expect(kindsOf(text)).toBe(KIND_TIMESTAMP);
+  });
 
-  it.each(['abc', '1,5', '12abc', '-', '.', '2024-13-01', '2024-01-01T25:00', '01/02/2024', 'NaN', '   ', '1e', '--1'])(
-    'reads %p as text',
-    (text) => {
-      expect(kindsOf(text)).toBe(0);
-    },
-  );
+  it.each([
+    'abc',
+    '1,5',
+    '12abc',
+    '-',
+    '.',
+    '2024-13-01',
+    '2024-01-01T25:00',
+    '01/02/2024',
+    'NaN',
+    '   ',
+    '1e',
+    '--1',
+  ])('reads %p as text', (text) => {
+    expect(kindsOf(text)).toBe(0);
+  });
 });
 
 describe('columnTypeFor', () => {

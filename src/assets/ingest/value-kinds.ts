@@ -140,8 +140,7 @@ export function valueKinds(bytes: Uint8Array, start: number, end: number): numbe
     if (length >= 10 && isDigit(first) && bytes[start + 4] === MINUS && isIsoDate(bytes, start)) {
       if (length === 10) return KIND_DATE | KIND_TIMESTAMP;
       const separator = bytes[start + 10];
-      return (separator === UPPER_T || separator === SPACE) &&
-        isTimeWithZone(bytes, start + 11, end)
+      return (separator === UPPER_T || separator === SPACE) && isTimeWithZone(bytes, start + 11, end)
         ? KIND_TIMESTAMP
         : 0;
     }

@@ -43,7 +43,11 @@ export class RateLimiterService {
   }
 
   /** Counts a hit and throws 429 once the window's limit is passed. */
-  async consume(key: string, rule: RateLimitRule, message = 'Too many requests, please try again later'): Promise<void> {
+  async consume(
+    key: string,
+    rule: RateLimitRule,
+    message = 'Too many requests, please try again later',
+  ): Promise<void> {
     const hits = await this.hit(key, rule);
     if (hits > rule.limit) throw new HttpException(message, HttpStatus.TOO_MANY_REQUESTS);
   }

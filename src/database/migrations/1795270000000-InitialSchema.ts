@@ -168,7 +168,9 @@ export class InitialSchema1795270000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX connector_instances_connector_id_idx ON connector_instances (connector_id)`,
     );
-    await queryRunner.query(`CREATE INDEX connector_instances_owner_id_idx ON connector_instances (owner_id)`);
+    await queryRunner.query(
+      `CREATE INDEX connector_instances_owner_id_idx ON connector_instances (owner_id)`,
+    );
     await queryRunner.query(
       `CREATE UNIQUE INDEX connector_instances_output_table_name_key ON connector_instances (output_table_name)`,
     );

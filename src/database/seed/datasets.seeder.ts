@@ -25,7 +25,8 @@ export const SEED_DATASETS: SeedDataset[] = [
   {
     file: 'global-stock-prices-2024.csv',
     title: 'Global Stock Prices 2024',
-    description: 'Daily open, high, low, close and volume for five listed companies over 40 trading days in spring 2024.',
+    description:
+      'Daily open, high, low, close and volume for five listed companies over 40 trading days in spring 2024.',
     category: 'Finance',
     keywords: ['stocks', 'prices', 'trading', 'daily'],
     price: '19.99',
@@ -34,7 +35,8 @@ export const SEED_DATASETS: SeedDataset[] = [
   {
     file: 'startup-funding-rounds.csv',
     title: 'Startup Funding Rounds 2022-2024',
-    description: 'Seed to Series C rounds with amount, sector, lead investor and country, for venture and market analysis.',
+    description:
+      'Seed to Series C rounds with amount, sector, lead investor and country, for venture and market analysis.',
     category: 'Finance',
     keywords: ['venture capital', 'startups', 'funding'],
     price: '29.00',
@@ -43,7 +45,8 @@ export const SEED_DATASETS: SeedDataset[] = [
   {
     file: 'marketing-campaign-performance.csv',
     title: 'Marketing Campaign Performance',
-    description: 'Monthly impressions, clicks, conversions and spend per campaign and channel, with click-through rates.',
+    description:
+      'Monthly impressions, clicks, conversions and spend per campaign and channel, with click-through rates.',
     category: 'Marketing',
     keywords: ['campaigns', 'ctr', 'advertising', 'channels'],
     price: '0',
@@ -52,7 +55,8 @@ export const SEED_DATASETS: SeedDataset[] = [
   {
     file: 'ecommerce-orders-sample.csv',
     title: 'E-commerce Orders Sample',
-    description: 'A quarter of online-shop orders: products, quantities, totals, countries, returning customers and delivery notes.',
+    description:
+      'A quarter of online-shop orders: products, quantities, totals, countries, returning customers and delivery notes.',
     category: 'Marketing',
     keywords: ['retail', 'orders', 'customers'],
     price: '4.99',
@@ -61,7 +65,8 @@ export const SEED_DATASETS: SeedDataset[] = [
   {
     file: 'exoplanet-discoveries.csv',
     title: 'Exoplanet Discoveries',
-    description: 'Confirmed-style exoplanet records: host star, discovery year and method, orbital period, radius, mass and distance.',
+    description:
+      'Confirmed-style exoplanet records: host star, discovery year and method, orbital period, radius, mass and distance.',
     category: 'Science',
     keywords: ['astronomy', 'exoplanets', 'space'],
     price: '0',
@@ -70,7 +75,8 @@ export const SEED_DATASETS: SeedDataset[] = [
   {
     file: 'european-electricity-mix.csv',
     title: 'European Electricity Generation Mix',
-    description: 'Quarterly shares of wind, solar, hydro, nuclear, gas and coal in eight European countries, with carbon intensity.',
+    description:
+      'Quarterly shares of wind, solar, hydro, nuclear, gas and coal in eight European countries, with carbon intensity.',
     category: 'Science',
     keywords: ['energy', 'renewables', 'emissions', 'europe'],
     price: '14.00',
@@ -79,7 +85,8 @@ export const SEED_DATASETS: SeedDataset[] = [
   {
     file: 'cloud-instance-pricing.csv',
     title: 'Cloud Instance Pricing',
-    description: 'Hourly on-demand prices of general, compute, memory and GPU instance types across providers and regions.',
+    description:
+      'Hourly on-demand prices of general, compute, memory and GPU instance types across providers and regions.',
     category: 'Technology',
     keywords: ['cloud', 'pricing', 'infrastructure'],
     price: '9.50',
@@ -88,7 +95,8 @@ export const SEED_DATASETS: SeedDataset[] = [
   {
     file: 'developer-survey-languages.csv',
     title: 'Developer Survey: Programming Languages',
-    description: 'Yearly usage and admiration of twelve programming languages with median salaries, 2020-2024.',
+    description:
+      'Yearly usage and admiration of twelve programming languages with median salaries, 2020-2024.',
     category: 'Technology',
     keywords: ['developers', 'survey', 'languages', 'salaries'],
     price: '0',
@@ -97,7 +105,8 @@ export const SEED_DATASETS: SeedDataset[] = [
   {
     file: 'hospital-emergency-wait-times.csv',
     title: 'Hospital Emergency Wait Times',
-    description: 'Daily average emergency-room wait, patients seen and admission rate for five hospitals in January 2024.',
+    description:
+      'Daily average emergency-room wait, patients seen and admission rate for five hospitals in January 2024.',
     category: 'Health',
     keywords: ['healthcare', 'hospitals', 'emergency'],
     price: '0',
@@ -106,7 +115,8 @@ export const SEED_DATASETS: SeedDataset[] = [
   {
     file: 'clinical-trial-enrolment.csv',
     title: 'Clinical Trial Enrolment Tracker',
-    description: 'Internal tracker of trial phases, sites and enrolment against target. Private: visible to its owner only.',
+    description:
+      'Internal tracker of trial phases, sites and enrolment against target. Private: visible to its owner only.',
     category: 'Health',
     keywords: ['clinical trials', 'enrolment'],
     price: '0',
@@ -115,7 +125,8 @@ export const SEED_DATASETS: SeedDataset[] = [
   {
     file: 'city-budget-expenditures.csv',
     title: 'City Budget vs. Actual Expenditures',
-    description: 'Budgeted and actual spending per department and category of a mid-sized city, fiscal years 2019-2024.',
+    description:
+      'Budgeted and actual spending per department and category of a mid-sized city, fiscal years 2019-2024.',
     category: 'Government',
     keywords: ['budget', 'public spending', 'open data'],
     price: '0',
@@ -124,7 +135,8 @@ export const SEED_DATASETS: SeedDataset[] = [
   {
     file: 'public-transit-ridership.csv',
     title: 'Public Transit Ridership 2023',
-    description: 'Monthly weekday and weekend ridership and on-time performance per subway, bus, ferry and rail line.',
+    description:
+      'Monthly weekday and weekend ridership and on-time performance per subway, bus, ferry and rail line.',
     category: 'Government',
     keywords: ['transport', 'ridership', 'mobility'],
     price: '0',
@@ -133,7 +145,8 @@ export const SEED_DATASETS: SeedDataset[] = [
   {
     file: 'air-quality-measurements.csv',
     title: 'Urban Air Quality Measurements',
-    description: 'PM2.5, PM10, NO2 and ozone readings every three hours from four city monitoring stations in May 2024.',
+    description:
+      'PM2.5, PM10, NO2 and ozone readings every three hours from four city monitoring stations in May 2024.',
     category: 'Science',
     keywords: ['air quality', 'pollution', 'environment', 'sensors'],
     price: '2.00',
