@@ -40,10 +40,9 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 120_0
 
 /** Starts the built app (dist/) with seed data on a throw-away database. */
 export default async function startApp(): Promise<void> {
-  if (
-    !existsSync(join(ROOT, 'dist', 'src', 'main.js')) ||
-    !existsSync(join(ROOT, 'frontend', 'dist', 'index.html'))
-  ) {
+  // WEB_ROOT (as in the app's configuration) lets a run serve an SPA build kept elsewhere.
+  const webRoot = resolve(process.env.WEB_ROOT ?? join(ROOT, 'frontend', 'dist'));
+  if (!existsSync(join(ROOT, 'dist', 'src', 'main.js')) || !existsSync(join(webRoot, 'index.html'))) {
     throw new Error('Build the app first: npm run build (npm run test:e2e does it)');
   }
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -59,6 +58,7 @@ export default async function startApp(): Promise<void> {
       PORT: String(port),
       DATABASE_URL: database.url,
       APP_ORIGIN: baseUrl,
+      WEB_ROOT: webRoot,
       DATA_DIR: mkdtempSync(join(tmpdir(), 'dm-browser-data-')),
       SEED: 'true',
       LOG_LEVEL: 'warn',
