@@ -1,4 +1,4 @@
-import { cellValue, gridColumns, gridRows, gridType, sortParam } from './gridColumns';
+import { cellValue, gridColumns, gridRows, gridType, isNamingNumber, sortParam } from './gridColumns';
 
 describe('gridType', () => {
   it('maps dataset column types onto DataGrid column types', () => {
@@ -21,6 +21,18 @@ describe('gridColumns', () => {
     ]);
     expect(typed).toMatchObject({ field: 'unit_price', headerName: 'Unit Price', type: 'number' });
     expect(plain).toMatchObject({ field: 'city', headerName: 'city', type: 'string' });
+  });
+});
+
+describe('isNamingNumber', () => {
+  it('keeps years, ids and codes free of digit grouping but still groups counts', () => {
+    expect(isNamingNumber('discovery_year', 'integer')).toBe(true);
+    expect(isNamingNumber('Year', 'integer')).toBe(true);
+    expect(isNamingNumber('customer_id', 'integer')).toBe(true);
+    expect(isNamingNumber('zip_code', 'integer')).toBe(true);
+    expect(isNamingNumber('volume', 'integer')).toBe(false);
+    expect(isNamingNumber('paid', 'integer')).toBe(false);
+    expect(isNamingNumber('discovery_year', 'text')).toBe(false);
   });
 });
 

@@ -15,6 +15,15 @@ export interface GridColumnSpec {
   type: GridType;
   minWidth: number;
   flex: number;
+  /** Whole numbers that name rather than count (years, ids, codes) read wrong with digit grouping. */
+  plainDigits: boolean;
+}
+
+const NAMING_NUMBER = /(^|[^a-z])(year|yr|id|code|zip|postcode|postal)s?([^a-z]|$)/i;
+
+/** Integer columns such as `discovery_year` or `customer_id` show 2013, not 2,013. */
+export function isNamingNumber(name: string, type: string | undefined): boolean {
+  return type === 'integer' && NAMING_NUMBER.test(name);
 }
 
 export function gridType(type: string | undefined): GridType {
@@ -45,6 +54,7 @@ export function gridColumns(columns: Array<DatasetColumn | string>): GridColumnS
       type,
       minWidth: type === 'string' ? 160 : 120,
       flex: 1,
+      plainDigits: isNamingNumber(spec.name, spec.type),
     };
   });
 }

@@ -23,7 +23,14 @@ export interface DataTableProps {
 /** MUI X DataGrid over typed dataset columns. Loaded in its own chunk (see LazyDataTable). */
 export function DataTable({ label, columns, rows, loading, server, height }: DataTableProps) {
   const specs = useMemo(() => gridColumns(columns), [columns]);
-  const gridColumnDefs: GridColDef[] = useMemo(() => specs.map((spec) => ({ ...spec })), [specs]);
+  const gridColumnDefs: GridColDef[] = useMemo(
+    () =>
+      specs.map(({ plainDigits, ...spec }) => ({
+        ...spec,
+        ...(plainDigits && { valueFormatter: (value: unknown) => (value == null ? '' : String(value)) }),
+      })),
+    [specs],
+  );
   const offset = server ? server.pagination.page * server.pagination.pageSize : 0;
   const gridData = useMemo(() => gridRows(rows, specs, offset), [rows, specs, offset]);
   return (

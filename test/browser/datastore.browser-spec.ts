@@ -1,0 +1,181 @@
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openPage, screenshot, ViewportName } from './support/browser';
+import {
+  apiAs,
+  card,
+  expectNotice,
+  gridRowTexts,
+  logIn,
+  registerAndVerify,
+  uniqueEmail,
+} from './support/journey';
+
+const FREE = 'Exoplanet Discoveries';
+const PAID = 'Global Stock Prices 2024';
+const PASSWORD = 'browser-journey-2026';
+
+/** The catalogue's button for a card: its accessible name is "<action> <title>". */
+const cardButton = (page: Page, title: string) => card(page, title).getByRole('button');
+
+describe('DataStore and detail screens in a browser', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+
+  it('shows a visitor prices, badges, filters and empty results, and sends actions to /login', async () => {
+    const { context, page, errors } = await openPage(browser);
+    await page.goto('/datastore');
+    await card(page, PAID).waitFor();
+
+    await expect(card(page, PAID).getByLabel('Price', { exact: true }).innerText()).resolves.toBe('$19.99');
+    await expect(card(page, FREE).getByLabel('Price', { exact: true }).innerText()).resolves.toBe('Free');
+    await expect(cardButton(page, PAID).innerText()).resolves.toBe('Buy');
+    await expect(cardButton(page, FREE).innerText()).resolves.toBe('Get');
+    const connector = card(page, 'Exchange Rates (Frankfurter)');
+    await expect(connector.getByText('API', { exact: true }).count()).resolves.toBe(1);
+    await expect(connector.getByLabel('Price', { exact: true }).count()).resolves.toBe(0);
+    await expect(connector.getByRole('button').innerText()).resolves.toBe('Connect');
+    // A private dataset of another user is not listed.
+    await expect(card(page, 'Clinical Trial Enrolment Tracker').count()).resolves.toBe(0);
+    expect(await card(page, FREE).getByRole('link').getAttribute('href')).toMatch(
+      /^\/dataset_profile\/[0-9a-f-]{36}$/,
+    );
+    expect(await connector.getByRole('link').getAttribute('href')).toMatch(
+      /^\/connector_profile\/[0-9a-f-]{36}$/,
+    );
+    await expect(page.getByRole('link', { name: '+ Add Dataset' }).getAttribute('href')).resolves.toBe(
+      '/upload',
+    );
+
+    // All three type toggles start pressed; turning datasets off leaves connectors only.
+    for (const name of ['Datasets', 'Connectors', 'Apps']) {
+      await expect(
+        page.getByRole('button', { name, exact: true }).getAttribute('aria-pressed'),
+      ).resolves.toBe('true');
+    }
+    await page.getByRole('button', { name: 'Datasets', exact: true }).click();
+    await card(page, PAID).waitFor({ state: 'detached' });
+    await expect(connector.count()).resolves.toBe(1);
+    await page.getByRole('button', { name: 'Datasets', exact: true }).click();
+    await card(page, PAID).waitFor();
+
+    // Category multi-select: Science alone, then back to All.
+    await page.getByRole('combobox', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'Science' }).click();
+    await page.keyboard.press('Escape');
+    await card(page, PAID).waitFor({ state: 'detached' });
+    await expect(card(page, FREE).count()).resolves.toBe(1);
+    await page.getByRole('combobox', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'All' }).click();
+    await page.keyboard.press('Escape');
+    await card(page, PAID).waitFor();
+
+    await page.getByLabel('Search by title').fill('exoplanet');
+    await card(page, PAID).waitFor({ state: 'detached' });
+    await expect(page.locator('article').count()).resolves.toBe(1);
+    await page.getByLabel('Search by title').fill('no such title anywhere');
+    await page.getByText('No results found.').waitFor();
+    await screenshot(page, 'datastore-empty', 'desktop');
+
+    await page.getByLabel('Search by title').fill('');
+    await cardButton(page, FREE).click();
+    await page.waitForURL('**/login');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('lets a new user register, get a free dataset, preview and buy a paid one, then remove it', async () => {
+    const { context, page, errors } = await openPage(browser);
+    const email = uniqueEmail('buyer');
+    await registerAndVerify(page, 'Browser Buyer', email, PASSWORD);
+    await logIn(page, email, PASSWORD);
+
+    await page.goto('/datastore');
+    await cardButton(page, FREE).click();
+    await expectNotice(page, 'Access granted!');
+    await expect(cardButton(page, FREE).innerText()).resolves.toBe('Remove');
+
+    // The free dataset now opens with every row, paged by the server.
+    await card(page, FREE).getByRole('link').click();
+    await page.waitForURL(/\/dataset_profile\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { name: FREE, level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Data', exact: true }).waitFor();
+    const fullGrid = page.getByRole('grid', { name: 'Dataset rows' });
+    const firstRow = (await gridRowTexts(fullGrid))[0];
+    expect(firstRow).toContain('Kepler-2798 b');
+    // A year column reads 2013, not 2,013.
+    expect(firstRow).toMatch(/\b2013\b/);
+    await page.getByText('1–25 of 80').waitFor();
+    await expect(page.getByRole('button', { name: 'Remove' }).count()).resolves.toBe(1);
+    await screenshot(page, 'dataset-full-data', 'desktop');
+
+    // The paid dataset, without access: its sample, its price and Buy.
+    await page.getByRole('link', { name: 'Back to DataStore' }).click();
+    await page.waitForURL('**/datastore');
+    await card(page, PAID).getByRole('link').click();
+    await page.getByRole('heading', { name: 'Sample Data Preview' }).waitFor();
+    await page.getByText('The full dataset needs access').waitFor();
+    const sample = page.getByRole('grid', { name: 'Sample data' });
+    expect((await gridRowTexts(sample))[0]).toContain('ACME');
+    const facts = (await page.locator('main').textContent()) ?? '';
+    for (const text of ['Subscribers', 'Category', 'Finance', 'Source', 'Author', 'Description', '$19.99']) {
+      expect(facts).toContain(text);
+    }
+    await screenshot(page, 'dataset-sample', 'desktop');
+
+    await page.getByRole('button', { name: 'Buy', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Buy for $19.99' }).click();
+    await expectNotice(page, 'Access granted!');
+    await page.getByRole('heading', { name: 'Data', exact: true }).waitFor();
+    const boughtRows = await gridRowTexts(page.getByRole('grid', { name: 'Dataset rows' }));
+    expect(boughtRows[0]).toContain('ACME');
+    const held = await apiAs<string[]>(page, 'GET', 'access/my');
+    expect(held).toHaveLength(2);
+
+    await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    await expectNotice(page, 'Access removed.');
+    await page.getByRole('heading', { name: 'Sample Data Preview' }).waitFor();
+    await page.getByRole('button', { name: 'Buy', exact: true }).waitFor();
+    await expect(apiAs<string[]>(page, 'GET', 'access/my')).resolves.toHaveLength(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('answers unknown and malformed profile addresses with the spec messages', async () => {
+    const { context, page } = await openPage(browser);
+    await page.goto('/dataset_profile/00000000-0000-4000-8000-000000000000');
+    await page.getByText('Item not found').waitFor();
+    await page.goto('/connector_profile/not-an-id');
+    await page.getByText('Invalid connector ID.').waitFor();
+    await page.goto('/connector_profile/00000000-0000-4000-8000-000000000000');
+    await page.getByText('Item not found').waitFor();
+    await context.close();
+  });
+
+  describe.each<ViewportName>(['desktop', 'phone'])('at %s width', (viewport) => {
+    it('renders the catalogue and both detail screens', async () => {
+      const { context, page, errors } = await openPage(browser, viewport);
+      await page.goto('/datastore');
+      await card(page, PAID).waitFor();
+      await page.waitForLoadState('networkidle');
+      await screenshot(page, 'datastore-cards', viewport);
+
+      await card(page, 'Exchange Rates (Frankfurter)').getByRole('link').click();
+      await page.getByRole('heading', { name: 'Exchange Rates (Frankfurter)', level: 1 }).waitFor();
+      await expect(page.locator('header').getByText('API', { exact: true }).count()).resolves.toBe(1);
+      await expect(page.getByRole('button', { name: 'Connect', exact: true }).count()).resolves.toBe(1);
+      await page.waitForLoadState('networkidle');
+      await screenshot(page, 'connector-profile-visitor', viewport);
+
+      await page.goto('/datastore');
+      await card(page, PAID).getByRole('link').click();
+      await page.getByRole('grid', { name: 'Sample data' }).locator('.MuiDataGrid-row').first().waitFor();
+      await screenshot(page, 'dataset-profile-visitor', viewport);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  });
+});
