@@ -1,3 +1,4 @@
+import { stagingTableName } from '../../src/connectors/engine/connector-table-writer';
 import { ConnectorRunsService } from '../../src/connectors/runs/connector-runs.service';
 import { ConnectorSchedulerService } from '../../src/connectors/scheduler/connector-scheduler.service';
 import { createConnector, simpleSpec } from '../factories/connector.factory';
@@ -159,6 +160,15 @@ describe('connectors: runs left behind by a dead process', () => {
        RETURNING id`,
       [deadInstance],
     );
+    // What the dead process left half-written: the run's staging table beside the instance's table.
+    const [{ output_table_name: deadTable }] = await setup.dataSource.query(
+      `SELECT output_table_name FROM connector_instances WHERE id = $1`,
+      [deadInstance],
+    );
+    const staging = stagingTableName(deadTable, dead.id);
+    await setup.dataSource.query(
+      `CREATE TABLE data."${staging}" (_run_id uuid NOT NULL, _fetched_at timestamptz NOT NULL)`,
+    );
     const [live] = await setup.dataSource.query(
       `INSERT INTO connector_runs (instance_id, trigger, status, runner_id, heartbeat_at)
        VALUES ($1, 'manual', 'running', 'process-still-alive', now()) RETURNING id`,
@@ -175,6 +185,11 @@ describe('connectors: runs left behind by a dead process', () => {
       expect(deadRun.status).toBe('failed');
       expect(deadRun.error).toBe('Run interrupted: the process running it stopped before it finished');
       expect(deadRun.finished_at).not.toBeNull();
+      const leftover = await restarted.dataSource.query(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'data' AND table_name = $1`,
+        [staging],
+      );
+      expect(leftover).toEqual([]);
       const [liveRun] = await restarted.dataSource.query(`SELECT status FROM connector_runs WHERE id = $1`, [
         live.id,
       ]);

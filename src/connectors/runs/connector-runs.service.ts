@@ -154,14 +154,17 @@ export class ConnectorRunsService implements OnModuleDestroy, BeforeApplicationS
     });
   }
 
-  /** Marks failed every running run whose process stopped sending heartbeats. */
+  /** Marks failed every running run whose process stopped sending heartbeats, and drops its staging table. */
   async recoverAbandoned(): Promise<number> {
+    // Wrapped in a CTE so the driver answers the rows (a bare UPDATE answers [rows, count]).
     const rows: Array<{ id: string; output_table_name: string }> = await this.dataSource.query(
-      `UPDATE connector_runs r SET status = 'failed', finished_at = now(), error = $1
-       FROM connector_instances i
-       WHERE r.instance_id = i.id AND r.status = 'running'
-         AND coalesce(r.heartbeat_at, r.started_at) < now() - make_interval(secs => $2)
-       RETURNING r.id, i.output_table_name`,
+      `WITH failed AS (
+         UPDATE connector_runs r SET status = 'failed', finished_at = now(), error = $1
+         FROM connector_instances i
+         WHERE r.instance_id = i.id AND r.status = 'running'
+           AND coalesce(r.heartbeat_at, r.started_at) < now() - make_interval(secs => $2)
+         RETURNING r.id, i.output_table_name)
+       SELECT id, output_table_name FROM failed`,
       [INTERRUPTED, STALE_AFTER_SECONDS],
     );
     for (const row of rows)
