@@ -25,6 +25,8 @@ export interface AppConfig {
   trustProxy: boolean;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   schedulerEnabled: boolean;
+  /** Seconds between two scheduler passes looking for due connector refreshes. */
+  schedulerTickSeconds: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -94,5 +96,6 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: env.TRUST_PROXY ?? false,
     logLevel: env.LOG_LEVEL ?? 'log',
     schedulerEnabled: env.SCHEDULER_ENABLED ?? true,
+    schedulerTickSeconds: env.SCHEDULER_TICK_SECONDS ?? 20,
   };
 }

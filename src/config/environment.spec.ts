@@ -18,6 +18,8 @@ describe('configuration', () => {
     ['SEED', 'maybe'],
     ['MAX_UPLOAD_MB', '0'],
     ['CONNECTOR_ALLOW_PRIVATE_NETWORKS', 'sometimes'],
+    ['SCHEDULER_TICK_SECONDS', '0'],
+    ['SCHEDULER_TICK_SECONDS', '1.5'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => parseEnvironment({ [name]: value })).toThrow(ConfigError);
     expect(() => parseEnvironment({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));
@@ -41,6 +43,8 @@ describe('configuration', () => {
     const first = loadConfig({ DATA_DIR: dataDir });
     expect(first).toMatchObject({ port: 3000, appOrigin: 'http://localhost:3000', seed: true });
     expect(first.maxUploadBytes).toBe(1024 * 1024 * 1024);
+    expect(first.schedulerTickSeconds).toBe(20);
+    expect(loadConfig({ DATA_DIR: dataDir, SCHEDULER_TICK_SECONDS: '2' }).schedulerTickSeconds).toBe(2);
     expect(first.encryptionKey).toHaveLength(32);
     const stored = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'));
     expect(stored.SESSION_SECRET).toBe(first.sessionSecret);

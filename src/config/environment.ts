@@ -108,6 +108,13 @@ export class EnvironmentVariables {
   @Transform(toBoolean)
   @IsBoolean({ message: 'SCHEDULER_ENABLED must be true or false' })
   SCHEDULER_ENABLED?: boolean;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'SCHEDULER_TICK_SECONDS must be a whole number of seconds' })
+  @Min(1)
+  @Max(3600)
+  SCHEDULER_TICK_SECONDS?: number;
 }
 
 export class ConfigError extends Error {

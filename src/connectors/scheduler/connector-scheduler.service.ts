@@ -3,7 +3,6 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ConnectorRunsService } from '../runs/connector-runs.service';
 
-const TICK_MS = 20_000;
 /** Scheduled runs one process executes at once; the rest wait for a later tick or another process. */
 const MAX_CONCURRENT_RUNS = 4;
 const INTERVAL_NAME = 'connector-scheduler';
@@ -26,7 +25,7 @@ export class ConnectorSchedulerService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     await this.runs.recoverAbandoned();
     if (!this.config.schedulerEnabled) return;
-    const interval = setInterval(() => void this.tick(), TICK_MS);
+    const interval = setInterval(() => void this.tick(), this.config.schedulerTickSeconds * 1000);
     interval.unref();
     this.registry.addInterval(INTERVAL_NAME, interval);
   }
