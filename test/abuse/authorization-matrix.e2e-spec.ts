@@ -1,0 +1,536 @@
+import type { Test } from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { postCsv, uploadDataset } from '../factories/asset.factory';
+import { createConnector } from '../factories/connector.factory';
+import { createPost } from '../factories/blog.factory';
+import { createLoggedInUser, TestUser } from '../factories/user.factory';
+import { FakeUpstream, sendJson, startFakeUpstream } from '../connectors/support/fake-upstream';
+import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+import { expectUnchanged } from './support/footprint';
+
+type Agent = TestAgent<Test>;
+type Actor = 'visitor' | 'other' | 'owner';
+const ACTORS: Actor[] = ['visitor', 'other', 'owner'];
+const LOGIN_REQUIRED = 'Please log in to continue';
+
+type Row = [call: string, actor: Actor, send: () => PromiseLike<Response>, status: number, message?: string];
+interface Response {
+  status: number;
+  body: { error?: string };
+}
+
+/** Named columns for it.each, so titles read "<call> as <actor> answers <status>". */
+function matrix(rows: Row[]) {
+  return rows.map(([call, actor, send, status, message]) => ({ call, actor, send, status, message }));
+}
+
+/**
+ * Every call of spec §7 as a visitor, as another logged-in user and as the owner (or holder).
+ * What belongs to someone else answers exactly like what does not exist (404), and a refused
+ * call leaves the owner's data as it was.
+ */
+describe('abuse: authorisation matrix of the API', () => {
+  let testApp: TestApp;
+  let upstream: FakeUpstream;
+  let owner: { user: TestUser; agent: Agent };
+  let other: { user: TestUser; agent: Agent };
+  let ownerKey: string;
+  let otherKey: string;
+  let privateAssetId: string;
+  let paidAssetId: string;
+  let connectorId: string;
+  let instanceId: string;
+  let tableName: string;
+  let postSlug: string;
+
+  const agentOf = (actor: Actor): Agent =>
+    actor === 'visitor' ? (testApp.http as unknown as Agent) : actor === 'other' ? other.agent : owner.agent;
+  const keyOf = (actor: Actor) => (actor === 'owner' ? ownerKey : actor === 'other' ? otherKey : undefined);
+  const post = (actor: Actor, url: string, body: object = {}) =>
+    agentOf(actor).post(url).set('Origin', TEST_ORIGIN).send(body);
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream((_request, response) =>
+      sendJson(response, [{ city: 'Berlin', n: 1 }]),
+    );
+    testApp = await createTestApp({ CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' });
+    owner = await createLoggedInUser(testApp, { proUser: true, blogEditor: true });
+    other = await createLoggedInUser(testApp);
+    privateAssetId = await uploadDataset(owner.agent, { title: 'Owner private', is_public: 'false' });
+    paidAssetId = await uploadDataset(owner.agent, { title: 'Owner paid', price: '12.50' });
+    connectorId = (
+      await createConnector(testApp.dataSource, { fetchUrlTemplate: `${upstream.origin}/items` })
+    ).id;
+    const activated = await post('owner', '/api/connectors/activate', {
+      connector_id: connectorId,
+      auth_data: { token: 'owner-secret-token' },
+    }).expect(201);
+    instanceId = activated.body.id;
+    await owner.agent.post(`/api/connectors/run/${instanceId}`).set('Origin', TEST_ORIGIN).expect(200);
+    tableName = (await owner.agent.get('/api/connectors/my').expect(200)).body[0].output_table_name;
+    ownerKey = (await post('owner', '/api/dev/apikey', { email: owner.user.email }).expect(200)).body.api_key;
+    otherKey = (await post('other', '/api/dev/apikey', { email: other.user.email }).expect(200)).body.api_key;
+    postSlug = (await createPost(testApp.dataSource)).slug;
+  });
+  afterAll(async () => {
+    await testApp.close();
+    await upstream.close();
+  });
+
+  describe('reads', () => {
+    it.each(
+      matrix([
+        ['GET users/me', 'visitor', () => agentOf('visitor').get('/api/users/me'), 401, LOGIN_REQUIRED],
+        [
+          'GET assets/{private id}',
+          'visitor',
+          () => agentOf('visitor').get(`/api/assets/${privateAssetId}`),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'GET assets/{private id}',
+          'other',
+          () => agentOf('other').get(`/api/assets/${privateAssetId}`),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'GET assets/{private id}',
+          'owner',
+          () => agentOf('owner').get(`/api/assets/${privateAssetId}`),
+          200,
+        ],
+        [
+          'GET assets/{private id}/data',
+          'visitor',
+          () => agentOf('visitor').get(`/api/assets/${privateAssetId}/data`),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'GET assets/{private id}/data',
+          'other',
+          () => agentOf('other').get(`/api/assets/${privateAssetId}/data`),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'GET assets/{private id}/data',
+          'owner',
+          () => agentOf('owner').get(`/api/assets/${privateAssetId}/data`),
+          200,
+        ],
+        [
+          'GET assets/table/{instance table}',
+          'visitor',
+          () => agentOf('visitor').get(`/api/assets/table/${tableName}`),
+          404,
+          'Table not found',
+        ],
+        [
+          'GET assets/table/{instance table}',
+          'other',
+          () => agentOf('other').get(`/api/assets/table/${tableName}`),
+          404,
+          'Table not found',
+        ],
+        [
+          'GET assets/table/{instance table}',
+          'owner',
+          () => agentOf('owner').get(`/api/assets/table/${tableName}`),
+          200,
+        ],
+        [
+          'GET connectors/my',
+          'visitor',
+          () => agentOf('visitor').get('/api/connectors/my'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'GET connectors/instance/{id}/runs',
+          'visitor',
+          () => agentOf('visitor').get(`/api/connectors/instance/${instanceId}/runs`),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'GET connectors/instance/{id}/runs',
+          'other',
+          () => agentOf('other').get(`/api/connectors/instance/${instanceId}/runs`),
+          404,
+          'Connector instance not found',
+        ],
+        [
+          'GET connectors/instance/{id}/runs',
+          'owner',
+          () => agentOf('owner').get(`/api/connectors/instance/${instanceId}/runs`),
+          200,
+        ],
+        [
+          'GET connectors/options with another user’s instance',
+          'other',
+          () =>
+            agentOf('other')
+              .get('/api/connectors/options')
+              .query({ connector_id: connectorId, field: 'region', instance_id: instanceId }),
+          404,
+          'This field has no options endpoint',
+        ],
+        [
+          'GET stream/data/{private id}',
+          'visitor',
+          () => agentOf('visitor').get(`/api/stream/data/${privateAssetId}`),
+          401,
+          'An API key is required (api_key parameter or X-API-Key header)',
+        ],
+        [
+          'GET stream/data/{private id}',
+          'other',
+          () =>
+            agentOf('visitor')
+              .get(`/api/stream/data/${privateAssetId}`)
+              .query({ api_key: keyOf('other') }),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'GET stream/data/{private id}',
+          'owner',
+          () =>
+            agentOf('visitor')
+              .get(`/api/stream/data/${privateAssetId}`)
+              .query({ api_key: keyOf('owner') }),
+          200,
+        ],
+        [
+          'GET stream/data/{paid id} without a grant',
+          'other',
+          () =>
+            agentOf('visitor')
+              .get(`/api/stream/data/${paidAssetId}`)
+              .query({ api_key: keyOf('other') }),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'GET stream/data/instance-{id}',
+          'other',
+          () =>
+            agentOf('visitor')
+              .get(`/api/stream/data/instance-${instanceId}`)
+              .query({ api_key: keyOf('other') }),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'GET stream/data/{bare instance id}',
+          'other',
+          () =>
+            agentOf('visitor')
+              .get(`/api/stream/data/${instanceId}`)
+              .query({ api_key: keyOf('other') }),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'GET stream/data/instance-{id}',
+          'owner',
+          () =>
+            agentOf('visitor')
+              .get(`/api/stream/data/instance-${instanceId}`)
+              .query({ api_key: keyOf('owner') }),
+          200,
+        ],
+        [
+          'GET stream/data with a made-up key',
+          'visitor',
+          () =>
+            agentOf('visitor')
+              .get('/api/stream/data')
+              .query({ api_key: 'x'.repeat(43) }),
+          401,
+          'Invalid API key',
+        ],
+      ]),
+    )('$call as $actor answers $status', async ({ send, status, message }) => {
+      const response = await send();
+      expect(response.status).toBe(status);
+      if (message) expect(response.body.error).toBe(message);
+    });
+
+    it('lets the options look-up refuse another user’s instance even when the field has an endpoint', async () => {
+      const withOptions = await createConnector(testApp.dataSource, {
+        fetchUrlTemplate: `${upstream.origin}/items`,
+        fields: [
+          { key: 'region', label: 'Region', type: 'select', options_endpoint: `${upstream.origin}/regions` },
+        ],
+      });
+      const response = await other.agent
+        .get('/api/connectors/options')
+        .query({ connector_id: withOptions.id, field: 'region', instance_id: instanceId })
+        .expect(404);
+      expect(response.body.error).toBe('Connector instance not found');
+    });
+
+    it('never shows a private dataset to a visitor or another user in any list', async () => {
+      for (const actor of ['visitor', 'other'] as const) {
+        const catalogue = await agentOf(actor).get('/api/assets').query({ limit: 1000 }).expect(200);
+        expect(catalogue.body.map((item: { id: string }) => item.id)).not.toContain(privateAssetId);
+        const search = await agentOf(actor).get('/api/assets').query({ search: 'Owner private' }).expect(200);
+        expect(search.body).toEqual([]);
+        expect((await agentOf(actor).get('/api/access/my').expect(200)).body).toEqual([]);
+      }
+      const own = await owner.agent.get('/api/assets').query({ scope: 'owned' }).expect(200);
+      expect(own.body.map((item: { id: string }) => item.id)).toEqual(
+        expect.arrayContaining([privateAssetId, paidAssetId]),
+      );
+    });
+
+    it('shows a public paid dataset to others only as the 10-row sample', async () => {
+      for (const actor of ['visitor', 'other'] as const) {
+        const response = await agentOf(actor)
+          .get(`/api/assets/${paidAssetId}/data`)
+          .query({ offset: 2 })
+          .expect(200);
+        expect(response.body).toMatchObject({ sample: true, offset: 0 });
+      }
+      const full = await owner.agent.get(`/api/assets/${paidAssetId}/data`).query({ offset: 2 }).expect(200);
+      expect(full.body).toMatchObject({ sample: false, offset: 2 });
+    });
+
+    it('keeps another user’s instances, runs and secrets out of connectors/my and connectors', async () => {
+      expect((await other.agent.get('/api/connectors/my').expect(200)).body).toEqual([]);
+      const catalogue = await other.agent.get('/api/connectors').expect(200);
+      const listed = catalogue.body.find((item: { id: string }) => item.id === connectorId);
+      expect(listed).toMatchObject({ has_instance: false, instance_id: null });
+      const mine = await owner.agent.get('/api/connectors/my').expect(200);
+      expect(mine.body).toHaveLength(1);
+      expect(JSON.stringify(mine.body)).not.toContain('owner-secret-token');
+      expect(mine.body[0]).not.toHaveProperty('auth_data_encrypted');
+    });
+
+    it('keeps the general stream of another key free of the owner’s rows', async () => {
+      const response = await testApp.http.get('/api/stream/data').query({ api_key: otherKey }).expect(200);
+      expect(response.body).toEqual([]);
+      const own = await testApp.http.get('/api/stream/data').query({ api_key: ownerKey }).expect(200);
+      expect(own.body.length).toBeGreaterThan(0);
+    });
+
+    it('shows each user only their own profile and API key', async () => {
+      const mine = await owner.agent.get('/api/users/me').expect(200);
+      expect(mine.body).toMatchObject({ id: owner.user.id, api_key: ownerKey });
+      const theirs = await other.agent.get('/api/users/me').expect(200);
+      expect(theirs.body).toMatchObject({ id: other.user.id, api_key: otherKey });
+    });
+  });
+
+  describe('writes refused to everyone but the owner change nothing', () => {
+    it.each(
+      matrix([
+        [
+          'POST access/grant {private id}',
+          'visitor',
+          () => post('visitor', '/api/access/grant', { assetId: privateAssetId }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST access/grant {private id}',
+          'other',
+          () => post('other', '/api/access/grant', { assetId: privateAssetId }),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'POST access/remove {private id}',
+          'visitor',
+          () => post('visitor', '/api/access/remove', { assetId: privateAssetId }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST access/remove {private id}',
+          'other',
+          () => post('other', '/api/access/remove', { assetId: privateAssetId }),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'POST access/remove {own id}',
+          'owner',
+          () => post('owner', '/api/access/remove', { assetId: privateAssetId }),
+          400,
+          'You own this dataset; an owner cannot remove their own access.',
+        ],
+        [
+          'POST assets/upload-csv',
+          'visitor',
+          () => postCsv(agentOf('visitor'), 'a,b\n1,2\n', { title: 'x' }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST connectors/activate',
+          'visitor',
+          () => post('visitor', '/api/connectors/activate', { connector_id: connectorId }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST connectors/upload',
+          'visitor',
+          () => post('visitor', '/api/connectors/upload', { title: 'x', spec: {} }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST connectors/remove/{id}',
+          'visitor',
+          () => post('visitor', `/api/connectors/remove/${instanceId}`),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST connectors/remove/{id}',
+          'other',
+          () => post('other', `/api/connectors/remove/${instanceId}`),
+          404,
+          'Connector instance not found',
+        ],
+        [
+          'POST connectors/run/{id}',
+          'visitor',
+          () => post('visitor', `/api/connectors/run/${instanceId}`),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST connectors/run/{id}',
+          'other',
+          () => post('other', `/api/connectors/run/${instanceId}`),
+          404,
+          'Connector instance not found',
+        ],
+        [
+          'POST connectors/instance/{id}/run',
+          'visitor',
+          () => post('visitor', `/api/connectors/instance/${instanceId}/run`, { override: true }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST connectors/instance/{id}/run',
+          'other',
+          () => post('other', `/api/connectors/instance/${instanceId}/run`, { override: true }),
+          404,
+          'Connector instance not found',
+        ],
+        [
+          'PATCH connectors/instance/{id}',
+          'visitor',
+          () =>
+            agentOf('visitor')
+              .patch(`/api/connectors/instance/${instanceId}`)
+              .set('Origin', TEST_ORIGIN)
+              .send({ settings: { x: 1 } }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'PATCH connectors/instance/{id}',
+          'other',
+          () =>
+            agentOf('other')
+              .patch(`/api/connectors/instance/${instanceId}`)
+              .set('Origin', TEST_ORIGIN)
+              .send({ settings: { x: 1 }, auth_data: { token: 'stolen' } }),
+          404,
+          'Connector instance not found',
+        ],
+        [
+          'POST dev/apikey',
+          'visitor',
+          () => post('visitor', '/api/dev/apikey', { email: owner.user.email }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST dev/apikey for the owner’s e-mail',
+          'other',
+          () => post('other', '/api/dev/apikey', { email: owner.user.email }),
+          403,
+          'You can only generate an API key for your own account',
+        ],
+        [
+          'POST users/change-password',
+          'visitor',
+          () =>
+            post('visitor', '/api/users/change-password', {
+              current_password: 'x',
+              new_password: 'long-enough-1',
+            }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST blog',
+          'visitor',
+          () => post('visitor', '/api/blog', { title: 'Hijack', slug: 'hijack-visitor' }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST blog (not an editor)',
+          'other',
+          () => post('other', '/api/blog', { title: 'Hijack', slug: 'hijack-other' }),
+          403,
+          'Only blog editors may publish posts',
+        ],
+      ]),
+    )('$call as $actor answers $status', async ({ send, status, message }) => {
+      const response = await expectUnchanged(testApp.dataSource, [owner.user.id, other.user.id], () =>
+        send(),
+      );
+      expect(response.status).toBe(status);
+      expect(response.body.error).toBe(message);
+    });
+
+    it('leaves the owner’s API key working after another user’s attempt to replace it', async () => {
+      await post('other', '/api/dev/apikey', { email: owner.user.email.toUpperCase() }).expect(403);
+      await testApp.http.get(`/api/stream/data/${privateAssetId}`).query({ api_key: ownerKey }).expect(200);
+    });
+
+    it('lets the owner do each of them', async () => {
+      await owner.agent
+        .patch(`/api/connectors/instance/${instanceId}`)
+        .set('Origin', TEST_ORIGIN)
+        .send({ title: 'Renamed by owner' })
+        .expect(200);
+      await post('owner', `/api/connectors/instance/${instanceId}/run`, {}).expect(202);
+      const finished = await (async () => {
+        for (let attempt = 0; attempt < 100; attempt++) {
+          const runs = await owner.agent.get(`/api/connectors/instance/${instanceId}/runs`).expect(200);
+          if (runs.body.every((run: { status: string }) => run.status !== 'running')) return runs.body;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        throw new Error('the run did not finish');
+      })();
+      expect(finished[0].status).toBe('succeeded');
+      await post('owner', '/api/blog', { title: 'Owner post', slug: `owner-post-${Date.now()}` }).expect(201);
+      await post('owner', `/api/connectors/remove/${instanceId}`).expect(200);
+      await owner.agent.get(`/api/assets/table/${tableName}`).expect(404);
+    });
+  });
+
+  describe('public calls answer everyone alike', () => {
+    it.each(ACTORS)('GET blog, blog/{slug}, connectors and connectors/{id} as %s', async (actor) => {
+      await agentOf(actor).get('/api/blog').expect(200);
+      await agentOf(actor).get(`/api/blog/${postSlug}`).expect(200);
+      await agentOf(actor).get('/api/connectors').expect(200);
+      await agentOf(actor).get(`/api/connectors/${connectorId}`).expect(200);
+      await agentOf(actor).get(`/api/assets/${paidAssetId}`).expect(200);
+    });
+  });
+});
