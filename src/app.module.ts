@@ -8,6 +8,7 @@ import { AssetsModule } from './assets/assets.module';
 import { BlogModule } from './blog/blog.module';
 import { GlobalExceptionFilter } from './common/filters/global-exception.filter';
 import { CommonModule } from './common/common.module';
+import { InputShapePipe } from './common/pipes/input-shape.pipe';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { PublicConfigModule } from './config/public-config.module';
@@ -45,6 +46,8 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
+        // Before validation: it refuses what the validators themselves could not survive.
+        { provide: APP_PIPE, useClass: InputShapePipe },
         {
           provide: APP_PIPE,
           useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),

@@ -25,6 +25,8 @@ const FORBIDDEN_HEADERS = new Set([
   'trailer',
 ]);
 const MAX_ITERATION_KEYS = 3;
+/** Far beyond any real header; servers refuse header blocks much above 8 KB anyway. */
+const MAX_HEADER_VALUE_LENGTH = 8192;
 
 /** A user's connector instances: activation, settings, removal, owner-only (others get 404). */
 @Injectable()
@@ -230,6 +232,8 @@ function checkHeaders(headers: Record<string, unknown>): Record<string, string> 
     else if (typeof value !== 'string' && typeof value !== 'number')
       problems.push(`headers: '${name}' must be text`);
     else if (/[\r\n\0]/.test(String(value))) problems.push(`headers: '${name}' must not contain line breaks`);
+    else if (String(value).length > MAX_HEADER_VALUE_LENGTH)
+      problems.push(`headers: '${name}' must be at most ${MAX_HEADER_VALUE_LENGTH} characters`);
     else clean[name] = String(value);
   }
   if (Object.keys(headers).length > 50) problems.push('headers: at most 50 headers');

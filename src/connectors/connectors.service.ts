@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { inputShapeProblem } from '../common/pipes/input-shape.pipe';
 import { ConnectorView, toConnectorView } from './connector-views';
 import type { ConnectorSpec } from './dsl/connector-spec.types';
 import { validateConnectorSpec } from './dsl/connector-spec.validator';
@@ -120,9 +121,14 @@ export class ConnectorsService {
 
 function parseSpec(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw;
+  let parsed: unknown;
   try {
-    return JSON.parse(raw);
+    parsed = JSON.parse(raw);
   } catch {
     throw new BadRequestException(INVALID_SPEC_JSON);
   }
+  // JSON text escapes past the request-wide check (\u0000, nesting): the same rule applies here.
+  const problem = inputShapeProblem(parsed);
+  if (problem) throw new BadRequestException(`spec: ${problem}`);
+  return parsed;
 }

@@ -21,6 +21,7 @@ export class AssetDataQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   offset?: number;
 
   @ApiPropertyOptional({

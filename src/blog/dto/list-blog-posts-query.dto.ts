@@ -34,5 +34,6 @@ export class ListBlogPostsQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(10_000_000)
   offset: number = 0;
 }

@@ -1,4 +1,5 @@
 import {
+  BadRequestException,
   ForbiddenException,
   HttpException,
   HttpStatus,
@@ -19,6 +20,8 @@ export const LOGIN_FAILURES_PER_IP: RateLimitRule = { limit: 50, windowSeconds: 
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
 export const UNVERIFIED_MESSAGE =
   'Please verify your email before logging in. Check your inbox for the verification link.';
+/** Longest e-mail address registration accepts; a longer one names no account. */
+const MAX_EMAIL_LENGTH = 254;
 export const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many failed login attempts. Please try again in a few minutes.';
 
 /** Checks e-mail + password for the local passport strategy, with failure rate limits. */
@@ -30,6 +33,10 @@ export class CredentialsService {
   ) {}
 
   async authenticate(email: string, password: string, clientIp: string): Promise<AuthenticatedUser> {
+    // Login runs before body validation (passport reads the body): the address must fit a key and a query.
+    if (email.length > MAX_EMAIL_LENGTH || email.includes('\0')) {
+      throw new BadRequestException('Please enter a valid email address');
+    }
     const emailKey = `login-failures:email:${email.trim().toLowerCase()}`;
     const ipKey = `login-failures:ip:${clientIp}`;
     const [emailFailures, ipFailures] = await Promise.all([
