@@ -45,7 +45,8 @@ export const BENCH_COLUMNS = [
 
 /**
  * Writes the benchmark CSV: ints, decimals, dates, booleans, categories and quoted free text with
- * commas. 1,000,000 rows come to about 130 MB. Reused when it already exists with the same size.
+ * commas. 1,000,000 rows come to about 130 MB. Reused when it already exists: the file name must
+ * carry the row count (`-<rows>-`) and should carry a version that changes with this generator.
  */
 export async function generateCsv(path: string, rows: number): Promise<{ path: string; bytes: number }> {
   if (existsSync(path) && statSync(path).size > 0 && path.includes(`-${rows}-`)) {
@@ -58,7 +59,7 @@ export async function generateCsv(path: string, rows: number): Promise<{ path: s
   let buffer = '';
   for (let index = 1; index <= rows; index++) {
     const words = Array.from(
-      { length: 3 + Math.floor(next() * 6) },
+      { length: 8 + Math.floor(next() * 6) },
       () => WORDS[Math.floor(next() * WORDS.length)],
     );
     const note = `"${words.slice(0, 3).join(' ')}, ${words.slice(3).join(' ')} ""ok"""`;

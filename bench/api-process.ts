@@ -1,0 +1,97 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface RunningProcess {
+  origin: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+async function waitUntilHealthy(origin: string, child: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const response = await fetch(`${origin}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const log = readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
+  throw new Error(`The process at ${origin} did not become healthy. Last log lines:\n${log}`);
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Starts a Node script as a child process with its output in `logFile`; waits for /api/health. */
+export async function startNode(
+  script: string,
+  port: number,
+  env: Record<string, string>,
+  logFile: string,
+): Promise<RunningProcess> {
+  const origin = `http://127.0.0.1:${port}`;
+  const log = createWriteStream(logFile);
+  const child = spawn(process.execPath, [script], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  try {
+    await waitUntilHealthy(origin, child, logFile);
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  return { origin, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/**
+ * The built API (dist/src/main.js) as a production-like child process: no seed, no scheduler,
+ * warnings only, loopback connectors allowed for the local fake API.
+ */
+export async function startApi(databaseUrl: string, logFile: string): Promise<RunningProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dm-bench-data-'));
+  const webRoot = join(dataDir, 'web');
+  mkdirSync(webRoot);
+  writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>bench</title>');
+  const port = await freePort();
+  return startNode(
+    'dist/src/main.js',
+    port,
+    {
+      DATABASE_URL: databaseUrl,
+      APP_ORIGIN: `http://127.0.0.1:${port}`,
+      SEED: 'false',
+      LOG_LEVEL: 'warn',
+      SCHEDULER_ENABLED: 'false',
+      DATA_DIR: dataDir,
+      WEB_ROOT: webRoot,
+      CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true',
+    },
+    logFile,
+  );
+}

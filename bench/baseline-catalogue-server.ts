@@ -1,0 +1,70 @@
+import { createServer } from 'node:http';
+import { Pool } from 'pg';
+import { accessSql } from '../src/access/access-rules';
+
+/**
+ * The catalogue baseline: a plain node:http server with a pg pool answering the same catalogue
+ * query as GET /api/assets (same columns, access rules, search, order, paging and total), with
+ * none of the framework around it. Started as its own process by the benchmark.
+ */
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
+
+const COLUMNS = `asset.id, asset.title, asset.description, asset.category, asset.keywords,
+  asset.price::float8 AS price, asset.currency, asset.is_public, asset.image, asset.subscriber_count,
+  asset.source, asset.author, asset.row_count::float8 AS row_count, asset.created_at,
+  asset.owner_id, asset.table_name,
+  COALESCE(asset.owner_id = $1::uuid, false) AS owned, ${accessSql.hasAccess('asset', '$1')} AS has_access`;
+
+const SQL = `SELECT ${COLUMNS}, count(*) OVER () AS total
+  FROM assets asset WHERE ${accessSql.visible('asset', '$1')} AND asset.title ILIKE $2
+  ORDER BY asset.created_at DESC, asset.id DESC LIMIT $3 OFFSET 0`;
+
+const server = createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  if (url.pathname === '/api/health') {
+    response.end('{"status":"ok"}');
+    return;
+  }
+  const search = (url.searchParams.get('search') ?? '').replace(/[\\%_]/g, (character) => `\\${character}`);
+  const limit = Number(url.searchParams.get('limit') ?? 100);
+  pool.query(SQL, [null, `%${search}%`, limit]).then(
+    ({ rows }) => {
+      const total = rows.length > 0 ? Number(rows[0].total) : 0;
+      const items = rows.map((row) => ({
+        id: row.id,
+        type: 'dataset',
+        title: row.title,
+        description: row.description,
+        category: row.category,
+        keywords: row.keywords,
+        price: row.price,
+        currency: row.currency,
+        is_public: row.is_public,
+        visibility: row.is_public ? 'public' : 'private',
+        image: row.image,
+        subscriber_count: row.subscriber_count,
+        source: row.source,
+        author: row.author,
+        row_count: row.row_count,
+        created_at: (row.created_at as Date).toISOString(),
+        owned: row.owned,
+        has_access: row.has_access,
+      }));
+      response.setHeader('content-type', 'application/json; charset=utf-8');
+      response.setHeader('x-total-count', String(total));
+      response.end(JSON.stringify(items));
+    },
+    (error: Error) => {
+      response.statusCode = 500;
+      response.end(JSON.stringify({ error: error.message }));
+    },
+  );
+});
+
+server.keepAliveTimeout = 65_000;
+server.listen(Number(process.env.PORT), '127.0.0.1');
+process.once('SIGTERM', () => {
+  server.close();
+  server.closeIdleConnections();
+  void pool.end();
+});

@@ -1,0 +1,69 @@
+import type { RunningProcess } from './api-process';
+import type { BenchUser } from './session';
+
+export interface BenchSettings {
+  /** Rows of the generated CSV (BENCH_ROWS). */
+  rows: number;
+  /** Repetitions of every measured figure (BENCH_RUNS). */
+  runs: number;
+  /** Seconds of each catalogue load run (BENCH_LOAD_SECONDS). */
+  loadSeconds: number;
+  /** Concurrent connections of the catalogue load (BENCH_CONNECTIONS). */
+  connections: number;
+  /** Catalogue size (BENCH_ASSETS). */
+  catalogueAssets: number;
+  /** Requests per run of the general stream (BENCH_GENERAL_REQUESTS). */
+  generalRequests: number;
+  /** Records and pages the fake API serves to the connector (BENCH_CONNECTOR_RECORDS, BENCH_CONNECTOR_PAGES). */
+  connectorRecords: number;
+  connectorPages: number;
+}
+
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);
+  return value;
+}
+
+export function readSettings(): BenchSettings {
+  const settings = {
+    rows: positiveInteger('BENCH_ROWS', 1_000_000),
+    runs: positiveInteger('BENCH_RUNS', 5),
+    loadSeconds: positiveInteger('BENCH_LOAD_SECONDS', 10),
+    connections: positiveInteger('BENCH_CONNECTIONS', 8),
+    catalogueAssets: positiveInteger('BENCH_ASSETS', 10_000),
+    generalRequests: positiveInteger('BENCH_GENERAL_REQUESTS', 50),
+    connectorRecords: positiveInteger('BENCH_CONNECTOR_RECORDS', 100_000),
+    connectorPages: positiveInteger('BENCH_CONNECTOR_PAGES', 100),
+  };
+  if (settings.connectorRecords % settings.connectorPages !== 0) {
+    throw new Error('BENCH_CONNECTOR_RECORDS must be a multiple of BENCH_CONNECTOR_PAGES');
+  }
+  return settings;
+}
+
+export interface BenchContext {
+  settings: BenchSettings;
+  databaseUrl: string;
+  api: RunningProcess;
+  user: BenchUser;
+  csv: { path: string; bytes: number };
+  log(message: string): void;
+}
+
+/** Alternates which side goes first from run to run, so a slow moment does not always hit the same one. */
+export async function inTurn(
+  run: number,
+  first: () => Promise<void>,
+  second: () => Promise<void>,
+): Promise<void> {
+  if (run % 2 === 0) {
+    await first();
+    await second();
+  } else {
+    await second();
+    await first();
+  }
+}

@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { Client } from 'pg';
+
+/** Runs psql on `url` with one command; answers its wall-clock seconds (process start included). */
+export async function timePsql(url: string, command: string): Promise<number> {
+  const started = process.hrtime.bigint();
+  const child = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', command], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errorText = '';
+  child.stderr.on('data', (chunk: Buffer) => (errorText += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (code !== 0) throw new Error(`psql failed (${code}): ${errorText.trim()}\n${command.slice(0, 300)}`);
+  return seconds;
+}
+
+export async function psqlAvailable(): Promise<boolean> {
+  const child = spawn('psql', ['--version'], { stdio: 'ignore' });
+  return new Promise((resolve) => {
+    child.once('error', () => resolve(false));
+    child.once('exit', (code) => resolve(code === 0));
+  });
+}
+
+/** A short-lived direct connection for set-up SQL. */
+export async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Runs `command` `times` times in one psql session with \timing, output discarded; answers each
+ * run's milliseconds as psql reports them (connection and process start-up excluded).
+ */
+export async function psqlTimings(url: string, command: string, times: number): Promise<number[]> {
+  const script = ['\\timing on', '\\o /dev/null', ...Array.from({ length: times }, () => `${command};`)].join(
+    '\n',
+  );
+  const child = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let errorText = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (errorText += chunk.toString()));
+  child.stdin.end(`${script}\n`);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`psql failed (${code}): ${errorText.trim()}`);
+  return [...output.matchAll(/^Time: ([\d.]+) ms/gm)].map((match) => Number(match[1]));
+}

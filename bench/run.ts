@@ -1,0 +1,86 @@
+import { mkdirSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase } from '../test/setup/test-database';
+import { startApi } from './api-process';
+import { BenchContext, readSettings } from './context';
+import { psqlAvailable, withClient } from './database';
+import { generateCsv } from './generate-csv';
+import { BenchReport, BenchRow, formatFigure, writeReport } from './report';
+import { benchCatalogue } from './scenarios/catalogue';
+import { benchConnector } from './scenarios/connector';
+import { benchIngest } from './scenarios/ingest';
+import { benchStreams } from './scenarios/stream';
+import { createBenchUser } from './session';
+
+const RESULTS = join('bench', 'results');
+
+function log(message: string): void {
+  console.log(`[bench] ${message}`);
+}
+
+/**
+ * `npm run bench`: every benchmark in one go, on generated data, against a throw-away database
+ * (on the server named by DATABASE_URL, else an embedded PostgreSQL) and the built API started
+ * as a child process. Prints the figures and writes them to bench/results/latest.{md,json}.
+ */
+async function main(): Promise<void> {
+  const settings = readSettings();
+  if (!(await psqlAvailable()))
+    throw new Error('psql is needed for the baselines (apt-get install postgresql-client)');
+  const startedAt = new Date();
+  log(`settings ${JSON.stringify(settings)}`);
+  mkdirSync(RESULTS, { recursive: true });
+  const csv = await generateCsv(join(RESULTS, `orders-v2-${settings.rows}-rows.csv.tmp`), settings.rows);
+  log(`CSV ${csv.path}: ${(csv.bytes / 1e6).toFixed(0)} MB`);
+
+  const database = await createTestDatabase('bench');
+  let api: BenchContext['api'] | undefined;
+  try {
+    api = await startApi(database.url, join(RESULTS, 'api-server.log'));
+    log(`API pid ${api.pid} on ${api.origin}`);
+    const postgres = await withClient(database.url, async (client) => {
+      const { rows } = await client.query(`SELECT current_setting('server_version') AS version`);
+      return `PostgreSQL ${rows[0].version}`;
+    });
+    const user = await createBenchUser(database.url, api.origin, 'bench');
+    const context: BenchContext = { settings, databaseUrl: database.url, api, user, csv, log };
+
+    const rows: BenchRow[] = [];
+    const ingest = await benchIngest(context);
+    rows.push(ingest.row);
+    rows.push(...(await benchStreams(context, ingest.assetId)));
+    rows.push(await benchCatalogue(context));
+    rows.push(await benchConnector(context));
+
+    const report: BenchReport = {
+      startedAt: startedAt.toISOString(),
+      seconds: (Date.now() - startedAt.getTime()) / 1000,
+      machine: {
+        cpus: cpus().length,
+        memoryGb: Math.round(totalmem() / 2 ** 30),
+        node: process.version,
+        postgres,
+        loadAverage: loadavg(),
+      },
+      settings: { ...settings },
+      rows,
+    };
+    console.log('');
+    for (const row of rows) {
+      console.log(
+        `${row.met ? 'met   ' : 'MISSED'} ${row.what}: ${formatFigure(row.ours, row.unit)} vs ` +
+          `${formatFigure(row.baseline, row.unit)} = ${row.ratio.toFixed(2)}× (target ${row.target})`,
+      );
+    }
+    for (const path of writeReport(RESULTS, report)) log(`wrote ${path}`);
+  } finally {
+    await api?.stop();
+    await database.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

@@ -1,0 +1,160 @@
+import { once } from 'node:events';
+import { Agent, createServer, request, Server } from 'node:http';
+import { BenchContext, inTurn } from '../context';
+import { summarise, withPeakRss } from '../measure';
+import type { BenchRow } from '../report';
+
+const CITIES = ['Berlin', 'Lisbon', 'Oslo', 'Madrid', 'Vienna', 'Dublin'];
+const STATUSES = ['new', 'paid', 'shipped', 'returned'];
+
+/** One page of deterministic records, built per request the way a real API would. */
+function page(pageNumber: number, pageSize: number, total: number): string {
+  const data = [];
+  for (let index = 0; index < pageSize; index++) {
+    const id = (pageNumber - 1) * pageSize + index + 1;
+    data.push({
+      id,
+      name: `Customer ${id}`,
+      email: `customer${id}@example.com`,
+      amount: Math.round((id * 7919) % 100_000) / 100,
+      quantity: 1 + (id % 12),
+      active: id % 3 !== 0,
+      status: STATUSES[id % STATUSES.length],
+      created_at: new Date(Date.UTC(2024, 0, 1) + id * 60_000).toISOString(),
+      address: { city: CITIES[id % CITIES.length], zip: String(10_000 + (id % 89_999)) },
+      tags: id % 2 ? ['retail'] : ['retail', 'priority'],
+    });
+  }
+  return JSON.stringify({ data, page: pageNumber, total });
+}
+
+async function startFakeApi(pageSize: number, total: number): Promise<{ server: Server; origin: string }> {
+  const server = createServer((incoming, response) => {
+    const url = new URL(incoming.url ?? '/', 'http://localhost');
+    const pageNumber = Number(url.searchParams.get('page') ?? 1);
+    const size = Number(url.searchParams.get('per_page') ?? pageSize);
+    const available = Math.max(0, Math.min(size, total - (pageNumber - 1) * size));
+    response.setHeader('content-type', 'application/json');
+    response.end(page(pageNumber, available, total));
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+/** The fake API's own time: one keep-alive client fetching every page in turn, bodies read in full. */
+async function fetchAllPages(origin: string, pages: number, pageSize: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  let bytes = 0;
+  for (let pageNumber = 1; pageNumber <= pages; pageNumber++) {
+    bytes += await new Promise<number>((resolve, reject) => {
+      request(`${origin}/records?page=${pageNumber}&per_page=${pageSize}`, { agent }, (response) => {
+        let length = 0;
+        response.on('data', (chunk: Buffer) => (length += chunk.length));
+        response.once('end', () => resolve(length));
+        response.once('error', reject);
+      })
+        .once('error', reject)
+        .end();
+    });
+  }
+  agent.destroy();
+  return bytes;
+}
+
+/**
+ * A connector run through the API (POST /api/connectors/run/{id}, which answers when the rows
+ * are committed) against the time the local fake API takes to serve the same pages.
+ */
+export async function benchConnector(context: BenchContext): Promise<BenchRow> {
+  const { settings, api, user } = context;
+  const pageSize = settings.connectorRecords / settings.connectorPages;
+  const fake = await startFakeApi(pageSize, settings.connectorRecords);
+  const oursSeconds: number[] = [];
+  const peakMb: number[] = [];
+  const baselineSeconds: number[] = [];
+  let bytes = 0;
+  try {
+    const spec = {
+      title: 'Benchmark orders API',
+      protocol: 'http',
+      base_url: fake.origin,
+      operations: [
+        {
+          id: 'records',
+          name: 'Records',
+          method: 'GET',
+          url_path: '/records',
+          response_path: 'data',
+          pagination: {
+            type: 'page',
+            page_param: 'page',
+            start_page: 1,
+            size_param: 'per_page',
+            page_size: pageSize,
+            total_path: 'total',
+          },
+        },
+      ],
+      fields: [],
+    };
+    const connector = await user.client.json<{ id: string }>('POST', '/api/connectors/upload', 201, {
+      json: { title: 'Benchmark orders API', spec },
+    });
+    const instance = await user.client.json<{ id: string }>('POST', '/api/connectors/activate', 201, {
+      json: { connector_id: connector.id, settings: { override: true } },
+    });
+    for (let run = 0; run < settings.runs; run++) {
+      await inTurn(
+        run,
+        async () => {
+          const {
+            result,
+            seconds,
+            peakMb: peak,
+          } = await withPeakRss(api.pid, () =>
+            user.client.json<{ rowCount: number }>('POST', `/api/connectors/run/${instance.id}`, 200),
+          );
+          if (result.rowCount !== settings.connectorRecords) {
+            throw new Error(`The run wrote ${result.rowCount} rows, not ${settings.connectorRecords}`);
+          }
+          oursSeconds.push(seconds);
+          peakMb.push(peak);
+        },
+        async () => {
+          const started = process.hrtime.bigint();
+          bytes = await fetchAllPages(fake.origin, settings.connectorPages, pageSize);
+          baselineSeconds.push(Number(process.hrtime.bigint() - started) / 1e9);
+        },
+      );
+      context.log(
+        `connector run ${run + 1}: API ${oursSeconds[run].toFixed(2)} s (peak ${peakMb[run].toFixed(0)} MB), ` +
+          `fake API alone ${baselineSeconds[run].toFixed(2)} s`,
+      );
+    }
+  } finally {
+    fake.server.closeAllConnections();
+    fake.server.close();
+  }
+  const ours = summarise(oursSeconds);
+  const baseline = summarise(baselineSeconds);
+  const ratio = ours.median / baseline.median;
+  return {
+    what: `Connector run, ${settings.connectorRecords.toLocaleString('en')} records over ${settings.connectorPages} pages`,
+    ourPath:
+      'POST /api/connectors/run/{id} (page pagination, override on) until it answers with the row count',
+    baselinePath: `one keep-alive client fetching the same ${settings.connectorPages} pages from the local fake API (${(bytes / 1e6).toFixed(0)} MB of JSON)`,
+    unit: 's',
+    ours,
+    baseline,
+    ratio,
+    target: '≤ 1.5×',
+    met: ratio <= 1.5,
+    side: [{ label: 'API peak RSS', figure: summarise(peakMb), unit: 'MB' }],
+    notes: [
+      'The fake API runs in the benchmark process and builds each page with JSON.stringify per request.',
+    ],
+  };
+}
