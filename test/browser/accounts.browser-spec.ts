@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import {
-  animationsDone,
+  snapshot,
   answerWith,
   createVerifiedAccount,
   cutNetwork,
@@ -12,7 +12,7 @@ import {
   logInThroughForm,
   verificationLinkFor,
 } from './support/accounts';
-import { launchBrowser, openPage, screenshot } from './support/browser';
+import { launchBrowser, openPage } from './support/browser';
 
 const PASSWORD = 'journey-password-2026';
 
@@ -55,7 +55,7 @@ describe('accounts in a browser', () => {
     await page.getByLabel('Name').fill('');
     await expect(registerButton(page).isDisabled()).resolves.toBe(true);
     await page.getByLabel('Name').fill('Journey Tester');
-    await screenshot(page, 'register', 'desktop');
+    await snapshot(page, 'register', 'desktop');
 
     await registerButton(page).click();
     await expectSnackbar(page, 'Registration successful. Please verify your email.');
@@ -92,15 +92,14 @@ describe('accounts in a browser', () => {
     await expect(menu.getByRole('menuitem', { name: 'Upload & Create' }).getAttribute('href')).resolves.toBe(
       '/upload',
     );
-    await animationsDone(page);
-    await screenshot(page, 'account-menu', 'desktop');
+    await snapshot(page, 'account-menu', 'desktop');
     await menu.getByRole('menuitem', { name: 'Profile' }).click();
     await page.waitForURL('**/account');
 
     const main = page.getByRole('main');
     await main.getByText(`Email: ${email}`, { exact: true }).waitFor();
     await expectTitle(page, 'Profile · DataMarket');
-    await screenshot(page, 'account', 'desktop');
+    await snapshot(page, 'account', 'desktop');
 
     await main.getByRole('button', { name: 'Enable 2FA' }).click();
     await expectSnackbar(page, 'Two-factor authentication is coming soon.');
@@ -112,8 +111,7 @@ describe('accounts in a browser', () => {
     await dialog.getByLabel('Current password').fill(PASSWORD);
     await dialog.getByLabel(/^New password/).fill(newPassword);
     await dialog.getByLabel('Repeat new password').fill(newPassword);
-    await animationsDone(page);
-    await screenshot(page, 'account-change-password', 'desktop');
+    await snapshot(page, 'account-change-password', 'desktop');
     await dialog.getByRole('button', { name: 'Change Password' }).click();
     await expectSnackbar(page, 'Password changed. Other sessions have been logged out.');
     await dialog.waitFor({ state: 'detached' });
@@ -152,7 +150,7 @@ describe('accounts in a browser', () => {
     await page.getByLabel('Email').fill(freshEmail('nobody'));
     await expect(loginButton.isDisabled()).resolves.toBe(true);
     await page.getByLabel('Password').fill('not-the-password');
-    await screenshot(page, 'login', 'desktop');
+    await snapshot(page, 'login', 'desktop');
     await loginButton.click();
     await expectSnackbar(page, 'Invalid email or password');
     expect(new URL(page.url()).pathname).toBe('/login');
@@ -219,7 +217,7 @@ describe('accounts in a browser', () => {
     // Nothing was decided, so the visitor stays to try again.
     await page.getByRole('button', { name: 'Try again' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/verify-email/some-token');
-    await screenshot(page, 'verify-email-error', 'desktop');
+    await snapshot(page, 'verify-email-error', 'desktop');
     await context.close();
   });
 
@@ -238,15 +236,14 @@ describe('accounts in a browser', () => {
         .getByRole('button', { name: name === 'login' ? 'Login' : 'Register' })
         .waitFor();
       expect(await horizontalOverflow(page)).toBe(0);
-      await screenshot(page, name, 'phone');
+      await snapshot(page, name, 'phone');
     }
 
     await page.getByRole('banner').getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.getByRole('navigation', { name: 'Main menu' });
     await drawer.getByRole('link', { name: 'Login' }).waitFor();
     await drawer.getByRole('link', { name: 'Register' }).waitFor();
-    await animationsDone(page);
-    await screenshot(page, 'phone-menu-visitor', 'phone');
+    await snapshot(page, 'phone-menu-visitor', 'phone');
     await drawer.getByRole('link', { name: 'Login' }).click();
     await page.waitForURL('**/login');
 
@@ -255,13 +252,12 @@ describe('accounts in a browser', () => {
     await expect(
       page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Register' }).count(),
     ).resolves.toBe(0);
-    await animationsDone(page);
-    await screenshot(page, 'phone-menu-account', 'phone');
+    await snapshot(page, 'phone-menu-account', 'phone');
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Profile' }).click();
     await page.waitForURL('**/account');
     await page.getByRole('main').getByText(`Email: ${email}`, { exact: true }).waitFor();
     expect(await horizontalOverflow(page)).toBe(0);
-    await screenshot(page, 'account', 'phone');
+    await snapshot(page, 'account', 'phone');
 
     await page.getByRole('main').getByRole('button', { name: 'Logout' }).click();
     await page.getByRole('banner').getByRole('button', { name: 'Open menu' }).click();

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { baseUrl } from './browser';
+import { baseUrl, screenshot, ViewportName } from './browser';
 
 /** The seeded demo user: verified, pro and blog editor. */
 export const DEMO = { email: 'demo@example.com', password: 'demo-password-2026' };
@@ -108,4 +108,14 @@ export async function animationsDone(page: Page): Promise<void> {
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
   );
+}
+
+/**
+ * A full-page screenshot taken from the top of the page once transitions have ended, so the sticky
+ * header sits at the top of the picture rather than wherever the page was scrolled to.
+ */
+export async function snapshot(page: Page, name: string, viewport: ViewportName): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await animationsDone(page);
+  await screenshot(page, name, viewport);
 }
