@@ -53,6 +53,9 @@ const FOOTER_TARGETS = [
   { link: 'Imprint', path: '/imprint', heading: 'Imprint' },
 ];
 
+/** The text of the element that has the keyboard focus. */
+const focusedText = (page: Page) => page.locator(':focus').innerText();
+
 const heading1 = (page: Page) => page.getByRole('main').getByRole('heading', { level: 1 });
 
 const pressed = (page: Page, name: string) =>
@@ -126,18 +129,16 @@ describe('public pages in a browser', () => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Companies' }).waitFor();
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
-      'Skip to main content',
-    );
+    await expect(focusedText(page)).resolves.toBe('Skip to main content');
     let reached = false;
     for (let step = 0; step < 15 && !reached; step += 1) {
       await page.keyboard.press('Tab');
-      reached = (await page.evaluate(() => document.activeElement?.textContent)) === 'Test buyers';
+      reached = (await focusedText(page)) === 'Test buyers';
     }
     expect(reached).toBe(true);
     // The toggle group is one tab stop; the arrow keys move between its buttons.
     await page.keyboard.press('ArrowRight');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Companies');
+    await expect(focusedText(page)).resolves.toBe('Companies');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Trace grey-market sellers with test purchases' }).waitFor();
     await context.close();

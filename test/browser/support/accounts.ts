@@ -86,13 +86,14 @@ export async function cutNetwork(page: Page, path: string): Promise<void> {
 
 /** How many pixels the page scrolls sideways at its current width (0 when nothing is wider than the viewport). */
 export async function horizontalOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  // Expressions, not functions: the test code is type-checked without the browser's DOM types.
+  return page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 }
 
 /** Waits until the browser tab shows this title (routes set it once their screen has loaded). */
 export async function expectTitle(page: Page, title: string): Promise<void> {
   await page
-    .waitForFunction((expected) => document.title === expected, title, { timeout: 5_000 })
+    .waitForFunction(`document.title === ${JSON.stringify(title)}`, undefined, { timeout: 5_000 })
     .catch(async () => {
       throw new Error(`Expected the title "${title}", found "${await page.title()}"`);
     });
@@ -100,14 +101,12 @@ export async function expectTitle(page: Page, title: string): Promise<void> {
 
 /** Waits for running transitions (menus, dialogs, snackbars) to end; endless spinners are ignored. */
 export async function animationsDone(page: Page): Promise<void> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+  await page.evaluate(`Promise.all(
+    document
+      .getAnimations()
+      .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+      .map((animation) => animation.finished.catch(() => undefined)),
+  )`);
 }
 
 /**
@@ -115,7 +114,7 @@ export async function animationsDone(page: Page): Promise<void> {
  * header sits at the top of the picture rather than wherever the page was scrolled to.
  */
 export async function snapshot(page: Page, name: string, viewport: ViewportName): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate('window.scrollTo(0, 0)');
   await animationsDone(page);
   await screenshot(page, name, viewport);
 }
