@@ -17,6 +17,20 @@ export interface BenchSettings {
   /** Records and pages the fake API serves to the connector (BENCH_CONNECTOR_RECORDS, BENCH_CONNECTOR_PAGES). */
   connectorRecords: number;
   connectorPages: number;
+  /** Benchmarks to run (BENCH_ONLY, comma-separated); the streams need the ingest's dataset. */
+  only: BenchName[];
+}
+
+export const BENCH_NAMES = ['ingest', 'streams', 'catalogue', 'connector'] as const;
+export type BenchName = (typeof BENCH_NAMES)[number];
+
+function benchList(raw: string | undefined): BenchName[] {
+  if (!raw) return [...BENCH_NAMES];
+  const names = raw.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(BENCH_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')}; use ${BENCH_NAMES.join(', ')}`);
+  const chosen = BENCH_NAMES.filter((name) => names.includes(name));
+  return chosen.includes('streams') && !chosen.includes('ingest') ? ['ingest', ...chosen] : chosen;
 }
 
 function positiveInteger(name: string, fallback: number): number {
@@ -37,6 +51,7 @@ export function readSettings(): BenchSettings {
     generalRequests: positiveInteger('BENCH_GENERAL_REQUESTS', 50),
     connectorRecords: positiveInteger('BENCH_CONNECTOR_RECORDS', 100_000),
     connectorPages: positiveInteger('BENCH_CONNECTOR_PAGES', 100),
+    only: benchList(process.env.BENCH_ONLY),
   };
   if (settings.connectorRecords % settings.connectorPages !== 0) {
     throw new Error('BENCH_CONNECTOR_RECORDS must be a multiple of BENCH_CONNECTOR_PAGES');

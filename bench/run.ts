@@ -47,11 +47,14 @@ async function main(): Promise<void> {
     const context: BenchContext = { settings, databaseUrl: database.url, api, user, csv, log };
 
     const rows: BenchRow[] = [];
-    const ingest = await benchIngest(context);
-    rows.push(ingest.row);
-    rows.push(...(await benchStreams(context, ingest.assetId)));
-    rows.push(await benchCatalogue(context));
-    rows.push(await benchConnector(context));
+    const chosen = new Set(settings.only);
+    if (chosen.has('ingest')) {
+      const ingest = await benchIngest(context);
+      rows.push(ingest.row);
+      if (chosen.has('streams')) rows.push(...(await benchStreams(context, ingest.assetId)));
+    }
+    if (chosen.has('catalogue')) rows.push(await benchCatalogue(context));
+    if (chosen.has('connector')) rows.push(await benchConnector(context));
 
     const report: BenchReport = {
       startedAt: startedAt.toISOString(),
@@ -63,7 +66,7 @@ async function main(): Promise<void> {
         postgres,
         loadAverage: loadavg(),
       },
-      settings: { ...settings },
+      settings: { ...settings, only: settings.only.join(',') },
       rows,
     };
     console.log('');
