@@ -90,13 +90,27 @@ export async function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 }
 
+/**
+ * Reads a value until it equals the expected one (screens settle after lazy loading and refetching);
+ * on timeout the last value read is compared, so the failure shows what was there instead.
+ */
+export async function expectEventually<T>(
+  read: () => Promise<T>,
+  expected: T,
+  timeout = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + timeout;
+  let actual = await read();
+  while (JSON.stringify(actual) !== JSON.stringify(expected) && Date.now() < deadline) {
+    await new Promise((retry) => setTimeout(retry, 100));
+    actual = await read();
+  }
+  expect(actual).toEqual(expected);
+}
+
 /** Waits until the browser tab shows this title (routes set it once their screen has loaded). */
 export async function expectTitle(page: Page, title: string): Promise<void> {
-  await page
-    .waitForFunction(`document.title === ${JSON.stringify(title)}`, undefined, { timeout: 5_000 })
-    .catch(async () => {
-      throw new Error(`Expected the title "${title}", found "${await page.title()}"`);
-    });
+  await expectEventually(() => page.title(), title);
 }
 
 /** Waits for running transitions (menus, dialogs, snackbars) to end; endless spinners are ignored. */

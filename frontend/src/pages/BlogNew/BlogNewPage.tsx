@@ -22,7 +22,9 @@ export function BlogNewPage() {
   // Until the author edits the slug, it follows the title.
   const [slugEdited, setSlugEdited] = useState(false);
   const [rawHtml, setRawHtml] = useState(false);
-  const [errors, setErrors] = useState<PostFormErrors>({});
+  // After the first Publish the field errors follow the values, so a fixed field clears its error.
+  const [triedToPublish, setTriedToPublish] = useState(false);
+  const errors: PostFormErrors = triedToPublish ? validatePostForm(values) : {};
   const [serverError, setServerError] = useState<{ text: string; needsLogin: boolean }>();
   const createPost = useCreatePost();
   const notify = useNotify();
@@ -37,7 +39,7 @@ export function BlogNewPage() {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const found = validatePostForm(values);
-    setErrors(found);
+    setTriedToPublish(true);
     setServerError(undefined);
     if (Object.keys(found).length > 0) return;
     const input = {
