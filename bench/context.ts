@@ -28,7 +28,8 @@ function benchList(raw: string | undefined): BenchName[] {
   if (!raw) return [...BENCH_NAMES];
   const names = raw.split(',').map((name) => name.trim());
   const unknown = names.filter((name) => !(BENCH_NAMES as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')}; use ${BENCH_NAMES.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')}; use ${BENCH_NAMES.join(', ')}`);
   const chosen = BENCH_NAMES.filter((name) => names.includes(name));
   return chosen.includes('streams') && !chosen.includes('ingest') ? ['ingest', ...chosen] : chosen;
 }
