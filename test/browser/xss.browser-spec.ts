@@ -49,10 +49,12 @@ describe('stored XSS in a browser', () => {
   const post = (url: string, options: Parameters<APIRequestContext['post']>[1]) =>
     api.post(url, { ...options, headers: { Origin: baseUrl(), ...(options?.headers ?? {}) } });
 
-  async function expectCreated(response: Awaited<ReturnType<APIRequestContext['post']>>) {
+  async function expectCreated(
+    response: Awaited<ReturnType<APIRequestContext['post']>>,
+  ): Promise<{ id: string }> {
     if (!response.ok())
       throw new Error(`${response.url()} answered ${response.status()}: ${await response.text()}`);
-    return response.json();
+    return (await response.json()) as { id: string };
   }
 
   beforeAll(async () => {
