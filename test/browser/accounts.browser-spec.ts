@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import {
+  snackbar,
   snapshot,
   answerWith,
   createVerifiedAccount,
@@ -218,6 +219,48 @@ describe('accounts in a browser', () => {
     await page.getByRole('button', { name: 'Try again' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/verify-email/some-token');
     await snapshot(page, 'verify-email-error', 'desktop');
+    await context.close();
+  });
+
+  it('lets a keyboard user register, log in and reach the profile through the Account menu', async () => {
+    const { context, page } = await openPage(browser);
+    const email = freshEmail('keyboard');
+    await page.goto('/register');
+    await expectTitle(page, 'Register · DataMarket');
+    // The name field has the focus from the start; Tab walks through the form in reading order.
+    await page.keyboard.type('Key Board');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    await expect(page.getByRole('checkbox', { name: 'I accept the terms' }).isChecked()).resolves.toBe(true);
+    await page.keyboard.press('Enter');
+    await expectSnackbar(page, 'Registration successful. Please verify your email.');
+    await page.waitForURL('**/login');
+    await page.goto(new URL(await verificationLinkFor(email)).pathname);
+    // Only waited for, not closed: clicking its Close button would move the focus away from the form.
+    await snackbar(page, '✅ Email verified!').waitFor();
+    await page.waitForURL('**/login');
+
+    await expectTitle(page, 'Login · DataMarket');
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await expectSnackbar(page, 'Login successful');
+    await page.waitForURL('**/manage');
+
+    await header(page).getByRole('button', { name: 'Account' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menu').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect(page.locator(':focus').innerText()).resolves.toBe('Profile');
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/account');
+    await page.getByRole('main').getByText(`Email: ${email}`, { exact: true }).waitFor();
     await context.close();
   });
 
