@@ -119,8 +119,10 @@ export class HttpClient {
         'content-type': `multipart/form-data; boundary=${boundary}`,
       },
     });
+    let answered = false;
     const done = new Promise<{ status?: number; error?: string }>((resolve) => {
       outgoing.once('response', (response) => {
+        answered = true;
         response.resume();
         response.once('end', () => resolve({ status: response.statusCode }));
         response.once('error', (error) => resolve({ status: response.statusCode, error: error.message }));
@@ -128,6 +130,10 @@ export class HttpClient {
       outgoing.once('error', (error) => {
         stopped = true;
         resolve({ error: error.message });
+      });
+      outgoing.once('close', () => {
+        stopped = true;
+        if (!answered) resolve({ error: 'closed before an answer' });
       });
     });
     const pump = () => {
