@@ -266,6 +266,8 @@ describe('accounts in a browser', () => {
 
   it('fits the authentication screens and the phone menu on a phone', async () => {
     const { context, page, errors } = await openPage(browser, 'phone');
+    // The narrowest phones the layout supports.
+    await page.setViewportSize({ width: 360, height: 740 });
     const email = freshEmail('phone');
     await createVerifiedAccount('Phone Tester', email, PASSWORD);
 
