@@ -18,6 +18,7 @@ import { SeedModule } from './database/seed/seed.module';
 import { HealthModule } from './health/health.module';
 import { StreamModule } from './stream/stream.module';
 import { UsersModule } from './users/users.module';
+import { validationException } from './common/pipes/validation-messages';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -50,7 +51,12 @@ export class AppModule {
         { provide: APP_PIPE, useClass: InputShapePipe },
         {
           provide: APP_PIPE,
-          useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
+          useValue: new ValidationPipe({
+            whitelist: true,
+            forbidNonWhitelisted: true,
+            transform: true,
+            exceptionFactory: validationException,
+          }),
         },
       ],
     };

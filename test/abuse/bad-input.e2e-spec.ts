@@ -91,15 +91,13 @@ describe('abuse: bad input to every body and query', () => {
       name: 'register: nothing',
       send: () => visitorPost('/api/users/register', {}),
       status: 400,
-      message:
-        'Name must be at most 200 characters; Name is required; Name is required; Please enter a valid email address; Please enter a valid email address; Email is required; Password must be at most 256 characters long; Password must be at least 8 characters long; Password is required',
+      message: 'Name is required; Email is required; Password is required',
     },
     {
       name: 'register: wrong types',
       send: () => visitorPost('/api/users/register', { name: 5, email: true, password: [] }),
       status: 400,
-      message:
-        'Name must be at most 200 characters; Name is required; Please enter a valid email address; Please enter a valid email address; Password must be at most 256 characters long; Password must be at least 8 characters long; Password is required',
+      message: 'Name is required; Please enter a valid email address; Password is required',
     },
     {
       name: 'register: an extra field',
@@ -233,8 +231,7 @@ describe('abuse: bad input to every body and query', () => {
       name: 'change-password: wrong types',
       send: () => send('post', '/api/users/change-password', { current_password: 1, new_password: {} }),
       status: 400,
-      message:
-        'Current password is required; Password must be at most 256 characters long; Password must be at least 8 characters long; New password is required',
+      message: 'Current password is required; New password is required',
     },
     {
       name: 'change-password: a new password over the limit',
@@ -257,7 +254,7 @@ describe('abuse: bad input to every body and query', () => {
       name: 'dev/apikey: nothing',
       send: () => send('post', '/api/dev/apikey', {}),
       status: 400,
-      message: 'Please enter a valid email address; Email is required',
+      message: 'Email is required',
     },
     {
       name: 'dev/apikey: an array of e-mails',
@@ -396,7 +393,7 @@ describe('abuse: bad input to every body and query', () => {
       name: 'connector upload: no title',
       send: () => send('post', '/api/connectors/upload', { spec: validSpec }),
       status: 400,
-      message: 'title must be shorter than or equal to 200 characters; Title is required; Title is required',
+      message: 'Title is required',
     },
     {
       name: 'connector upload: no spec',
