@@ -55,6 +55,14 @@ describe('login, sessions and logout', () => {
     expect(sessionSetCookie(wrong.headers)).toBeUndefined();
   });
 
+  it('refuses a password longer than registration allows with the same 401, without a session', async () => {
+    const user = await createUser(testApp.dataSource);
+    const response = await login({ email: user.email, password: user.password + 'x'.repeat(1_000_000) });
+    expect(response.status).toBe(401);
+    expect(response.body.error).toBe(INVALID);
+    expect(sessionSetCookie(response.headers)).toBeUndefined();
+  });
+
   it('answers 400 when e-mail or password is missing', async () => {
     const response = await login({ email: 'someone@example.test' }).expect(400);
     expect(response.body.message).toBe('Email and password are required');

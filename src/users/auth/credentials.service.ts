@@ -9,7 +9,7 @@ import {
 import { RateLimiterService, RateLimitRule } from '../../common/rate-limit/rate-limiter.service';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { UsersService } from '../users.service';
-import { verifyAgainstDecoy, verifyPassword } from './passwords';
+import { PASSWORD_MAX_LENGTH, verifyAgainstDecoy, verifyPassword } from './passwords';
 
 /** Failed logins allowed per e-mail address before it is locked for the rest of the window. */
 export const LOGIN_FAILURES_PER_EMAIL: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
@@ -48,9 +48,13 @@ export class CredentialsService {
     }
 
     const user = await this.users.findByEmailWithPassword(email.trim());
-    const passwordMatches = user
-      ? await verifyPassword(user.passwordHash, password)
-      : await verifyAgainstDecoy(password);
+    // No stored password is longer than registration allows, so a longer one fails without the
+    // cost of hashing megabytes; it still counts as a failure like any wrong password.
+    const withinLimit = password.length <= PASSWORD_MAX_LENGTH;
+    const passwordMatches =
+      user && withinLimit
+        ? await verifyPassword(user.passwordHash, password)
+        : await verifyAgainstDecoy(password.slice(0, PASSWORD_MAX_LENGTH));
     if (!user || !passwordMatches) {
       await Promise.all([
         this.rateLimiter.hit(emailKey, LOGIN_FAILURES_PER_EMAIL),
