@@ -47,8 +47,11 @@ describe('an interrupted upload leaves nothing behind', () => {
   });
   afterAll(() => testApp.close());
 
-  /** Starts a multipart upload that declares a large file and sends only its first part. */
-  function startUpload(onResponse: (status: number) => void): ClientRequest {
+  /**
+   * Starts a multipart upload that sends only the first part of a large file. It declares the
+   * large length, or with `chunked` none, so `finishUpload` can still close the form.
+   */
+  function startUpload(onResponse: (status: number) => void, chunked = false): ClientRequest {
     const head = Buffer.from(
       `--${BOUNDARY}\r\nContent-Disposition: form-data; name="title"\r\n\r\nInterrupted\r\n` +
         `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n` +
@@ -63,7 +66,7 @@ describe('an interrupted upload leaves nothing behind', () => {
         Origin: TEST_ORIGIN,
         Cookie: cookie,
         'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
-        'Content-Length': String(50 * 1024 * 1024),
+        ...(chunked ? {} : { 'Content-Length': String(50 * 1024 * 1024) }),
       },
     });
     request.on('response', (response) => {
@@ -94,6 +97,21 @@ describe('an interrupted upload leaves nothing behind', () => {
     expect(await assetCount(testApp.dataSource, uploaderId)).toBe(0);
     expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
     request.destroy();
+  });
+
+  it('when the database drops the ingest connection mid-stream: the uploader is told 503, not a server error', async () => {
+    let answered: (status: number) => void = () => undefined;
+    const status = new Promise<number>((resolve) => (answered = resolve));
+    const request = startUpload((code) => answered(code), true);
+    await waitFor(async () => (await copyInProgress(testApp)) !== undefined, 'the COPY to start');
+    const copy = await copyInProgress(testApp);
+    await testApp.dataSource.query(`SELECT pg_terminate_backend($1)`, [copy!.pid]);
+    // The browser sends the rest of the file before it reads the answer.
+    request.end(Buffer.from(`row value,2\n\r\n--${BOUNDARY}--\r\n`));
+    expect(await status).toBe(503);
+    await expectNoIngestConnections(testApp);
+    expect(await assetCount(testApp.dataSource, uploaderId)).toBe(0);
+    expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
   });
 
   it('keeps working for the next upload afterwards', async () => {

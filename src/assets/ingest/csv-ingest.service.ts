@@ -83,6 +83,9 @@ export class CsvIngestService {
       client = undefined;
       return staged;
     } catch (error) {
+      // The source learns the real cause: ending its iterator alone would destroy it with a bare
+      // AbortError, which a listener on the stream (multer) could report instead of this error.
+      if (!source.destroyed) source.destroy(error as Error);
       await chunks.return?.().catch(() => undefined);
       if (client) await client.end().catch(() => undefined);
       throw error;
