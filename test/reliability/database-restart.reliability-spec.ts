@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createUser, TestUser } from '../factories/user.factory';
 import { AppProcess, stopAllApps } from './support/app-process';
@@ -36,6 +37,26 @@ describe('reliability: PostgreSQL restarted while the app runs', () => {
     await postgres?.destroy();
   });
 
+  /** One statement on a connection of its own, closed at once (the server may go away). */
+  async function sql(text: string, values: unknown[] = []): Promise<Array<Record<string, unknown>>> {
+    const client = new Client({ connectionString: postgres.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      return (await client.query(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  async function copyInProgress(): Promise<true | undefined> {
+    const rows = await sql(
+      `SELECT 1 FROM pg_stat_progress_copy p JOIN pg_stat_activity a ON a.pid = p.pid
+        WHERE a.application_name = 'dataset-ingest' AND p.tuples_processed > 1000`,
+    );
+    return rows.length > 0 ? true : undefined;
+  }
+
   async function prepare(): Promise<{ user: TestUser; datasetId: string; apiKey: string }> {
     dataSource = new DataSource({ type: 'postgres', url: postgres.url, extra: { max: 1 } });
     await dataSource.initialize();
@@ -50,6 +71,16 @@ describe('reliability: PostgreSQL restarted while the app runs', () => {
       json: { email: user.email },
     });
     return { user, datasetId, apiKey };
+  }
+
+  /** Rows until `feeding.on` turns false (bounded all the same); then the file part ends. */
+  function* csvWhile(feeding: { on: boolean }): Generator<string> {
+    yield 'id,label\n';
+    for (let start = 0; feeding.on && start < 20_000_000; start += 1000) {
+      let chunk = '';
+      for (let id = start; id < start + 1000; id++) chunk += `${id},row ${id}\n`;
+      yield chunk;
+    }
   }
 
   function csvForm(title: string): FormData {
@@ -129,7 +160,27 @@ describe('reliability: PostgreSQL restarted while the app runs', () => {
 
     expect(await statuses(DOWN_TIMEOUT_MS)).toEqual(expected((probe) => probe.ok));
 
-    await postgres.stop();
+    // An upload is streaming into COPY when the server goes away; the client then sends the rest.
+    const inFlightTitle = 'Cut off by the restart';
+    const feeding = { on: true };
+    const upload = member.streamCsvUpload({ title: inFlightTitle }, csvWhile(feeding));
+    let cutOff: { status?: number; error?: string };
+    try {
+      await waitFor('the upload to reach COPY', () => copyInProgress(), 30_000, 50);
+      await postgres.stop();
+      feeding.on = false;
+      let timer: NodeJS.Timeout | undefined;
+      cutOff = await Promise.race([
+        upload.done,
+        new Promise<{ error: string }>((done) => {
+          timer = setTimeout(() => done({ error: 'no answer' }), DOWN_TIMEOUT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    } finally {
+      upload.stop();
+    }
+    expect(cutOff).toEqual({ status: 503 });
     // Twice: right after the connections were cut, and once the pool has nothing left to reuse.
     expect(await statuses(DOWN_TIMEOUT_MS)).toEqual(expected(() => 503));
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -143,6 +194,13 @@ describe('reliability: PostgreSQL restarted while the app runs', () => {
       30_000,
     );
     expect(await statuses(DOWN_TIMEOUT_MS)).toEqual(expected((probe) => probe.ok));
+    // The upload cut off by the outage left nothing behind.
+    expect(await sql(`SELECT id FROM assets WHERE title = $1`, [inFlightTitle])).toEqual([]);
+    const strayTables = await sql(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'data'
+          AND table_name NOT IN (SELECT table_name FROM assets)`,
+    );
+    expect(strayTables).toEqual([]);
     // The same process all along, and the session from before the outage still holds.
     expect(app.pid).toBe(pid);
     expect((await member.send('GET', '/api/users/me')).status).toBe(200);
