@@ -66,4 +66,9 @@ describe('connectNeedsSetup', () => {
     expect(connectNeedsSetup([{ required: false }, { include: false, required: true }])).toBe(false);
     expect(connectNeedsSetup(undefined)).toBe(false);
   });
+
+  it('connects directly when every required setting has a default', () => {
+    expect(connectNeedsSetup([{ required: true, default: 'latest' }, { required: false }])).toBe(false);
+    expect(connectNeedsSetup([{ fields: [{ required: true, default: 52.5 }] }])).toBe(false);
+  });
 });

@@ -41,15 +41,19 @@ export function loadErrorMessage(error: unknown): string {
 export interface FieldLike {
   required?: boolean;
   include?: boolean;
+  default?: unknown;
   fields?: FieldLike[];
 }
 
 /**
- * Connecting needs the setup form when the connector has required settings: activation without
- * them would be refused. Otherwise it connects straight away (credentials asked in a dialog).
+ * Connecting needs the setup form when the connector has required settings without a default:
+ * activation without them would be refused (defaults are filled in by the server). Otherwise it
+ * connects straight away (credentials asked in a dialog).
  */
 export function connectNeedsSetup(fields: FieldLike[] | undefined): boolean {
   return (fields ?? []).some(
-    (field) => field.include !== false && (field.required || connectNeedsSetup(field.fields)),
+    (field) =>
+      field.include !== false &&
+      ((field.required && field.default === undefined) || connectNeedsSetup(field.fields)),
   );
 }

@@ -16,13 +16,19 @@ export function hasRunningRun(runs: RunSummary[] | undefined): boolean {
 }
 
 /**
- * True when a run that was running in `before` has finished in `after`: the moment to reload the
- * preview of the table.
+ * The run that ended between two looks at the history: one that was running in `before`, or one
+ * not there yet that is already over (a quick run can start and finish between two polls). The
+ * moment to reload the preview of the table.
  */
-export function runFinished(before: RunSummary[] | undefined, after: RunSummary[] | undefined): boolean {
-  if (!before || !after) return false;
-  const running = new Set(before.filter((run) => run.status === 'running').map((run) => run.id));
-  return after.some((run) => running.has(run.id) && run.status !== 'running');
+export function finishedRun(
+  before: RunSummary[] | undefined,
+  after: RunSummary[] | undefined,
+): RunSummary | undefined {
+  if (!before || !after) return undefined;
+  const known = new Map(before.map((run) => [run.id, run.status]));
+  return after.find(
+    (run) => run.status !== 'running' && (!known.has(run.id) || known.get(run.id) === 'running'),
+  );
 }
 
 export function runStatusLabel(status: RunStatus): string {

@@ -54,4 +54,17 @@ describe('toFormSchema', () => {
     expect(toFormSchema(fields, { units: 'imperial' }).schema.properties?.days).toBeUndefined();
     expect(toFormSchema(fields, { units: 'metric' }).schema.properties?.days).toBeDefined();
   });
+
+  it('no longer requires private values the instance already stores, and says how to keep them', () => {
+    const secret: SchemaField[] = [
+      { key: 'city', type: 'text', required: true },
+      { key: 'token', label: 'Token', type: 'text', private: true, required: true },
+    ];
+    expect(toFormSchema(secret, {}).schema.required).toEqual(['city', 'token']);
+    const stored = toFormSchema(secret, {}, { privateStored: true }).schema;
+    expect(stored.required).toEqual(['city']);
+    expect(stored.properties?.token?.description).toBe(
+      'Stored encrypted. Leave empty to keep the saved value.',
+    );
+  });
 });

@@ -65,9 +65,25 @@ function optionsType(values: unknown[]): string {
   return 'string';
 }
 
-function fieldSchema(field: SchemaField, values: Values, path: string): { schema: JsonSchema; ui: UiSchema } {
+export interface FormSchemaOptions {
+  /**
+   * The instance already holds the private values (stored encrypted, never sent back): their boxes
+   * start empty, are no longer required, and left empty keep what is stored.
+   */
+  privateStored?: boolean;
+}
+
+const KEEP_STORED = 'Stored encrypted. Leave empty to keep the saved value.';
+
+function fieldSchema(
+  field: SchemaField,
+  values: Values,
+  path: string,
+  options: FormSchemaOptions,
+): { schema: JsonSchema; ui: UiSchema } {
   const base: JsonSchema = { title: field.label || field.key };
   if (field.description) base.description = field.description;
+  if (field.private && options.privateStored) base.description = KEEP_STORED;
   if (field.default !== undefined) base.default = field.default;
   switch (field.type) {
     case 'number':
@@ -82,7 +98,7 @@ function fieldSchema(field: SchemaField, values: Values, path: string): { schema
       return { schema: { ...base, type: optionsType(oneOf.map((option) => option.const)), oneOf }, ui: {} };
     }
     case 'group': {
-      const nested = objectSchema(field.fields ?? [], values, path);
+      const nested = objectSchema(field.fields ?? [], values, path, options);
       return { schema: { ...base, ...nested.schema }, ui: nested.ui };
     }
     default:
@@ -94,6 +110,7 @@ function objectSchema(
   fields: SchemaField[],
   values: Values,
   parentPath: string,
+  options: FormSchemaOptions,
 ): { schema: JsonSchema; ui: UiSchema } {
   const properties: Record<string, JsonSchema> = {};
   const ui: UiSchema = { 'ui:order': [] as string[] };
@@ -101,11 +118,11 @@ function objectSchema(
   for (const field of fields) {
     if (!conditionsHold(field, values, parentPath)) continue;
     const path = parentPath ? `${parentPath}.${field.key}` : field.key;
-    const built = fieldSchema(field, values, path);
+    const built = fieldSchema(field, values, path, options);
     properties[field.key] = built.schema;
     if (Object.keys(built.ui).length) ui[field.key] = built.ui;
     (ui['ui:order'] as string[]).push(field.key);
-    if (field.required) required.push(field.key);
+    if (field.required && !(field.private && options.privateStored)) required.push(field.key);
   }
   return { schema: { type: 'object', properties, ...(required.length ? { required } : {}) }, ui };
 }
@@ -113,7 +130,8 @@ function objectSchema(
 export function toFormSchema(
   fields: SchemaField[],
   values: Values,
+  options: FormSchemaOptions = {},
 ): { schema: JsonSchema; uiSchema: UiSchema } {
-  const built = objectSchema(fields, values, '');
+  const built = objectSchema(fields, values, '', options);
   return { schema: built.schema, uiSchema: built.ui };
 }

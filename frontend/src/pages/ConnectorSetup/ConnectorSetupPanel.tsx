@@ -43,7 +43,7 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
           Connector setup
         </Typography>
         <Stack spacing={3} divider={<Divider flexItem />}>
-          <SettingsSection connector={connector} state={state} />
+          <SettingsSection connector={connector} state={state} privateStored={!!instance?.has_auth_data} />
           <CredentialsSection
             fields={parseAuthFields(connector.auth_fields)}
             values={state.auth}

@@ -15,10 +15,19 @@ import { LazySchemaForm } from './LazySchemaForm';
 import type { SetupState } from './useSetupState';
 
 /** Schema-driven fields or, behind the Advanced toggle, the same settings as raw JSON; plus the URLs. */
-export function SettingsSection({ connector, state }: { connector: ConnectorDetail; state: SetupState }) {
+export function SettingsSection({
+  connector,
+  state,
+  privateStored,
+}: {
+  connector: ConnectorDetail;
+  state: SetupState;
+  /** The instance holds the private values already; see toFormSchema. */
+  privateStored: boolean;
+}) {
   const notify = useNotify();
   const fields = connector.schema?.fields ?? [];
-  const { schema, uiSchema } = toFormSchema(fields, state.values);
+  const { schema, uiSchema } = toFormSchema(fields, state.values, { privateStored });
   const parsed = state.advanced ? fromAdvancedJson(state.jsonText) : undefined;
   // Private values stay out of the preview, as they stay out of settings.
   const previewSettings = splitFormData(fields, parsed?.ok ? parsed.nested : state.values).settings;

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNotify } from '../../components/useNotify';
-import { runFinished, RunSummary } from '../../features/detail/runs';
+import { finishedRun, RunSummary } from '../../features/detail/runs';
 import { useInstanceRuns } from '../../features/detail/setupQueries';
 
 const WATCH_AFTER_TRIGGER_MS = 15_000;
@@ -23,16 +23,13 @@ export function useRunWatch(
   useEffect(() => {
     const before = previous.current;
     previous.current = runs.data;
-    if (!runFinished(before, runs.data)) return;
-    const finished = runs.data?.find(
-      (run) =>
-        before?.some((old) => old.id === run.id && old.status === 'running') && run.status !== 'running',
-    );
+    const finished = finishedRun(before, runs.data);
+    if (!finished) return;
     void queryClient.invalidateQueries({ queryKey: ['assets', 'table', tableName] });
     void queryClient.invalidateQueries({ queryKey: ['connectors', 'my'] });
-    if (finished?.status === 'succeeded')
+    if (finished.status === 'succeeded')
       notify(`Run finished: ${finished.row_count ?? 0} rows fetched.`, 'success');
-    else if (finished) notify(`Run failed: ${finished.error ?? 'unknown error'}`, 'error');
+    else notify(`Run failed: ${finished.error ?? 'unknown error'}`, 'error');
   }, [runs.data, queryClient, notify, tableName]);
 
   return runs;
