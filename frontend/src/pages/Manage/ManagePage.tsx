@@ -6,6 +6,8 @@ import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { useSession } from '../../auth/useSession';
 import { ActiveTab } from './ActiveTab';
@@ -26,6 +28,8 @@ export function ManagePage() {
   const [params, setParams] = useSearchParams();
   const current: TabKey = TABS.find((tab) => tab.key === params.get('tab'))?.key ?? 'active';
   const data = useManageData(status === 'in');
+  // The three labels fit from tablet width up; narrower screens scroll them, with arrows as a hint.
+  const tabsFit = useMediaQuery((theme: Theme) => theme.breakpoints.up('md'));
 
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
@@ -41,8 +45,8 @@ export function ManagePage() {
             onChange={(_event, key: TabKey) =>
               setParams(key === 'active' ? {} : { tab: key }, { replace: true })
             }
-            variant="scrollable"
-            allowScrollButtonsMobile
+            variant={tabsFit ? 'standard' : 'scrollable'}
+            allowScrollButtonsMobile={!tabsFit}
             aria-label="Manage data sections"
           >
             {TABS.map((tab) => (
