@@ -11,4 +11,10 @@ export default async function globalSetup(): Promise<void> {
   await runMigrations(database.url);
   globalThis.testDatabase = database;
   process.env.TEST_DATABASE_URL = database.url;
+  // Suites that need a database of their own create it on the same server.
+  if (!process.env.DATABASE_URL) {
+    const server = new URL(database.url);
+    server.pathname = '/postgres';
+    process.env.TEST_SERVER_URL = server.toString();
+  }
 }

