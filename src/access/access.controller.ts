@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
@@ -6,11 +6,21 @@ import { SessionGuard } from '../common/guards/session.guard';
 import { AccessService } from './access.service';
 import { AssetIdDto } from './dto/asset-id.dto';
 import type { GrantResult, RemoveResult } from './grant-result';
+import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
 
 @ApiTags('access')
 @Controller('access')
 export class AccessController {
-  constructor(private readonly access: AccessService) {}
+  constructor(
+    private readonly access: AccessService,
+    @Inject(PAYMENT_PROVIDER) private readonly payments: PaymentProvider,
+  ) {}
+
+  /** Which payment provider checks out paid datasets, so the checkout can say when it is test mode. */
+  @Get('payments')
+  paymentMode(): { provider: string; test_mode: boolean } {
+    return { provider: this.payments.name, test_mode: this.payments.testMode };
+  }
 
   /** The caller's access list: ids of every dataset they hold (owned included); empty for a visitor. */
   @Get('my')

@@ -60,6 +60,13 @@ describe('access: my, grant, remove', () => {
     });
   });
 
+  describe('GET access/payments', () => {
+    it('tells anyone that checkout runs in test mode with the built-in provider', async () => {
+      const response = await testApp.http.get('/api/access/payments').expect(200);
+      expect(response.body).toEqual({ provider: 'test', test_mode: true });
+    });
+  });
+
   describe('POST access/grant', () => {
     it('asks a visitor to log in', async () => {
       const response = await grant(testApp.http as unknown as Agent, freeId).expect(401);
@@ -265,6 +272,7 @@ describe('AccessService with another payment provider behind the same interface'
   it('records a declined payment, grants nothing and answers 402 with the reason', async () => {
     const declining = {
       name: 'acme-pay',
+      testMode: false,
       charge: async () => ({
         status: 'failed' as const,
         reference: 'acme_123',

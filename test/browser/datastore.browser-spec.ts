@@ -127,6 +127,7 @@ describe('DataStore and detail screens in a browser', () => {
 
     await page.getByRole('button', { name: 'Buy', exact: true }).click();
     const dialog = page.getByRole('dialog');
+    await dialog.getByText('Test mode: the purchase is approved at once and no card is charged.').waitFor();
     await dialog.getByRole('button', { name: 'Buy for $19.99' }).click();
     await expectNotice(page, 'Access granted!');
     await page.getByRole('heading', { name: 'Data', exact: true }).waitFor();

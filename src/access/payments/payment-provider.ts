@@ -25,6 +25,8 @@ export interface ChargeResult {
  */
 export interface PaymentProvider {
   readonly name: string;
+  /** True when charges move no real money; the checkout says so. */
+  readonly testMode: boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;
 }
 

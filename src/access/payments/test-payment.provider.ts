@@ -6,6 +6,7 @@ import type { ChargeRequest, ChargeResult, PaymentProvider } from './payment-pro
 @Injectable()
 export class TestPaymentProvider implements PaymentProvider {
   readonly name = 'test';
+  readonly testMode = true;
 
   async charge(_request: ChargeRequest): Promise<ChargeResult> {
     return { status: 'paid', reference: `test_${randomUUID()}`, testMode: true };

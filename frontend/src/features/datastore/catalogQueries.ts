@@ -59,3 +59,12 @@ export function useAccessChange() {
     onSuccess: () => queryClient.invalidateQueries(),
   });
 }
+
+/** GET access/payments: which provider checks out paid datasets, and whether that is test mode. */
+export function usePaymentMode() {
+  return useQuery({
+    queryKey: ['access', 'payments'],
+    queryFn: () => api<{ provider: string; test_mode: boolean }>('access/payments'),
+    staleTime: Infinity,
+  });
+}

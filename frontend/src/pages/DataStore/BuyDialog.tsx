@@ -3,8 +3,10 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
+import Alert from '@mui/material/Alert';
 import DialogTitle from '@mui/material/DialogTitle';
 import { formatPrice } from '../../components/price';
+import { usePaymentMode } from '../../features/datastore/catalogQueries';
 
 interface Props {
   item: { title: string; price: number | string } | null;
@@ -14,6 +16,7 @@ interface Props {
 
 /** A paid dataset is granted only after the user confirms the price. */
 export function BuyDialog({ item, onConfirm, onCancel }: Props) {
+  const paymentMode = usePaymentMode();
   return (
     <Dialog open={!!item} onClose={onCancel} aria-labelledby="buy-dialog-title" maxWidth="xs" fullWidth>
       <DialogTitle id="buy-dialog-title">Buy {item?.title}</DialogTitle>
@@ -21,6 +24,11 @@ export function BuyDialog({ item, onConfirm, onCancel }: Props) {
         <DialogContentText>
           You get full access to this dataset for {item ? formatPrice(item.price) : ''}.
         </DialogContentText>
+        {paymentMode.data?.test_mode && (
+          <Alert severity="info" sx={{ mt: 2 }}>
+            Test mode: the purchase is approved at once and no card is charged.
+          </Alert>
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel}>Cancel</Button>
