@@ -97,10 +97,12 @@ describe('uploading a dataset and streaming it in a browser', () => {
     await expect(card(page, title).getByLabel('Price', { exact: true }).count()).resolves.toBe(0);
 
     await page.goto('/manage');
-    await page
-      .getByRole('list', { name: 'Accessible datasets' })
-      .getByRole('link', { name: title })
-      .waitFor();
+    const accessible = page.getByRole('list', { name: 'Accessible datasets' });
+    await accessible.getByRole('link', { name: title }).waitFor();
+    // The owner's access comes with the dataset: marked as theirs, with nothing to remove.
+    const ownRow = accessible.getByRole('listitem').filter({ hasText: title });
+    await ownRow.getByText('Yours', { exact: true }).waitFor();
+    await expect(ownRow.getByRole('button', { name: `Remove ${title}` }).count()).resolves.toBe(0);
     await page.getByText('No active connectors yet.').waitFor();
     await page.getByRole('tab', { name: 'Uploaded Data' }).click();
     const uploaded = page.getByRole('list', { name: 'Uploaded data' });

@@ -111,17 +111,23 @@ export function ActiveTab({ data }: { data: ManageData }) {
                 key={asset.id}
                 title={asset.title}
                 to={`/dataset_profile/${asset.id}`}
-                chips={asset.visibility === 'private' || !asset.is_public ? ['Private'] : []}
+                chips={[
+                  ...(asset.visibility === 'private' || !asset.is_public ? ['Private'] : []),
+                  ...(asset.owned ? ['Yours'] : []),
+                ]}
               >
-                <Button
-                  size="small"
-                  color="error"
-                  disabled={busy === `access-${asset.id}`}
-                  onClick={() => removeAccess(asset.id)}
-                  aria-label={`Remove ${asset.title}`}
-                >
-                  Remove
-                </Button>
+                {/* An owner's access comes with the dataset and cannot be removed on its own. */}
+                {!asset.owned && (
+                  <Button
+                    size="small"
+                    color="error"
+                    disabled={busy === `access-${asset.id}`}
+                    onClick={() => removeAccess(asset.id)}
+                    aria-label={`Remove ${asset.title}`}
+                  >
+                    Remove
+                  </Button>
+                )}
               </ItemRow>
             ))}
           </ItemList>
