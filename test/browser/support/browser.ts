@@ -51,6 +51,8 @@ export async function openPage(
 export async function screenshot(page: Page, name: string, viewport: ViewportName): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}-${viewport}.png`);
+  // From the top: a full-page capture of a scrolled page draws the sticky header mid-page.
+  await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path, fullPage: true });
   return path;
 }
