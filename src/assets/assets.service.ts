@@ -103,8 +103,11 @@ export class AssetsService {
     const where = conditions.join(' AND ');
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const offset = query.offset ?? 0;
+    // The total is its own subquery, not count(*) OVER (): PostgreSQL 15 costs the window as if
+    // LIMIT stopped it early, so it would walk created_at and test every title instead of using
+    // the trigram index. Both parts still read one snapshot, so the total stays exact.
     const rows: AssetRow[] = await this.dataSource.query(
-      `SELECT ${ASSET_COLUMNS}, count(*) OVER () AS total
+      `SELECT ${ASSET_COLUMNS}, (SELECT count(*) FROM assets asset WHERE ${where}) AS total
          FROM assets asset WHERE ${where}
         ORDER BY asset.created_at DESC, asset.id DESC
         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,

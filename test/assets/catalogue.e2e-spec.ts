@@ -180,6 +180,12 @@ describe('GET assets: search, category filter and paging', () => {
       .expect(200);
     expect(response.body).toEqual([]);
     expect(response.headers['x-total-count']).toBe('0');
+    // "_" would match the space in "Weather <token>" if it were a wildcard.
+    const underscore = await testApp.http
+      .get(`/api/assets?search=${encodeURIComponent(`WEATHER_${token}`)}`)
+      .expect(200);
+    expect(underscore.body).toEqual([]);
+    expect(underscore.headers['x-total-count']).toBe('0');
   });
 
   it('filters by one or several categories', async () => {
