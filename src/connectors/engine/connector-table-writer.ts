@@ -110,9 +110,7 @@ export class ConnectorTableWriter {
     let copy: OpenCopy | undefined;
     try {
       for await (const page of pages) {
-        const rows = hasKeys(page.iteration)
-          ? page.records.map((record) => ({ ...record, ...iterationColumns(page.iteration) }))
-          : page.records;
+        const rows = hasKeys(page.iteration) ? withIteration(page.records, page.iteration) : page.records;
         const statements = this.columnChanges(rows, columns, usedNames);
         if (statements.length > 0 || !copy) {
           // One COPY stream spans pages; it is only restarted when the columns change.
@@ -291,11 +289,18 @@ function hasKeys(value: Record<string, unknown>): boolean {
   return false;
 }
 
-/** Iteration values as pseudo-keys that become `_<key>` columns, apart from the record's own keys. */
-function iterationColumns(iteration: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
+/**
+ * The page's records with its iteration values added as pseudo-keys that become `_<key>` columns,
+ * apart from the records' own keys. The pseudo-keys are the same for the whole page.
+ */
+function withIteration(
+  records: Record<string, unknown>[],
+  iteration: Record<string, unknown>,
+): Record<string, unknown>[] {
+  const iterationColumns = Object.fromEntries(
     Object.entries(iteration).map(([key, value]) => [`${ITERATION_PREFIX}${key}`, value]),
   );
+  return records.map((record) => ({ ...record, ...iterationColumns }));
 }
 
 function uniqueName(base: string, used: Set<string>): string {
