@@ -54,7 +54,9 @@ export class StreamService {
   /** The general link: rows of every dataset the user holds, tagged with its id and title, capped. */
   async streamHeldDatasets(userId: string, request: StreamRequest, response: Response): Promise<void> {
     const sources = (await this.access.heldDatasets(userId)).filter((source) => source.columns.length > 0);
-    const limit = Math.min(request.limit ?? GENERAL_STREAM_MAX_ROWS, GENERAL_STREAM_MAX_ROWS);
+    // The cap covers the whole result, not each page: paging past row 5,000 answers nothing more.
+    const rowsLeft = Math.max(GENERAL_STREAM_MAX_ROWS - request.offset, 0);
+    const limit = Math.min(request.limit ?? rowsLeft, rowsLeft);
     const page = { limit, offset: request.offset };
     if (sources.length === 0 || limit === 0) {
       return this.sendEmpty(response, request.format, generalCsvLabels(sources));

@@ -449,6 +449,23 @@ describe('stream API', () => {
       expect((JSON.parse(page.text) as Array<{ Number: number }>).map((row) => row.Number)).toEqual([
         4000, 4001,
       ]);
+      const lastPage = await testApp.http
+        .get('/api/stream/data')
+        .query({ api_key: apiKey, limit: 100, offset: 4990 })
+        .expect(200);
+      expect((JSON.parse(lastPage.text) as Array<{ Number: number }>).map((row) => row.Number)).toEqual([
+        4991, 4992, 4993, 4994, 4995, 4996, 4997, 4998, 4999, 5000,
+      ]);
+      const pastTheCap = await testApp.http
+        .get('/api/stream/data')
+        .query({ api_key: apiKey, offset: 5000 })
+        .expect(200);
+      expect(JSON.parse(pastTheCap.text)).toEqual([]);
+      const pastTheCapCsv = await testApp.http
+        .get('/api/stream/data')
+        .query({ api_key: apiKey, offset: 6000, format: 'csv' })
+        .expect(200);
+      expect(parseCsv(pastTheCapCsv.text)).toEqual([['dataset_id', 'dataset_title', 'Number']]);
       const csv = await testApp.http
         .get('/api/stream/data')
         .query({ api_key: apiKey, format: 'csv' })

@@ -5,9 +5,35 @@ import type { NextFunction, Request, Response } from 'express';
 const logger = new Logger('HTTP');
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Keeps secrets that BI tools put in URLs (api_key) out of the logs. */
+/** Query parameters whose values are secrets (BI tools put the API key in the URL). */
+const SECRET_PARAMETER = /^(?:api_?key|token)(?:\[.*\])?$/i;
+
+/**
+ * Keeps secrets out of the logs. Parameter names are compared decoded, the way the query parser
+ * reads them, so `api%5Fkey=` or `API_KEY[]=` is redacted as surely as `api_key=`.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:api_key|apikey|token)=)[^&#]*/gi, '$1[redacted]');
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return url;
+  const hashStart = url.indexOf('#', queryStart);
+  const queryEnd = hashStart === -1 ? url.length : hashStart;
+  const pairs = url
+    .slice(queryStart + 1, queryEnd)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = equals === -1 ? pair : pair.slice(0, equals);
+      return SECRET_PARAMETER.test(decodeName(name)) ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, queryStart + 1)}${pairs.join('&')}${url.slice(queryEnd)}`;
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
 }
 
 /** Gives every request an id (X-Request-Id, echoed back) and logs one line when it finishes. */

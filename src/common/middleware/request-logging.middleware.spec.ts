@@ -1,0 +1,26 @@
+import { redactUrl } from './request-logging.middleware';
+
+describe('redactUrl', () => {
+  it('redacts the API key however the parameter name is spelled or encoded', () => {
+    expect(redactUrl('/api/stream/data?api_key=secret&format=csv')).toBe(
+      '/api/stream/data?api_key=[redacted]&format=csv',
+    );
+    expect(redactUrl('/api/stream/data?format=csv&API_KEY=secret')).toBe(
+      '/api/stream/data?format=csv&API_KEY=[redacted]',
+    );
+    expect(redactUrl('/api/stream/data?api%5Fkey=secret')).toBe('/api/stream/data?api%5Fkey=[redacted]');
+    expect(redactUrl('/api/stream/data?%61pi_key=secret')).toBe('/api/stream/data?%61pi_key=[redacted]');
+    expect(redactUrl('/api/stream/data?api_key[]=one&api_key[]=two')).toBe(
+      '/api/stream/data?api_key[]=[redacted]&api_key[]=[redacted]',
+    );
+    expect(redactUrl('/api/stream/data?apikey=secret')).toBe('/api/stream/data?apikey=[redacted]');
+    expect(redactUrl('/verify-email?token=abc#top')).toBe('/verify-email?token=[redacted]#top');
+  });
+
+  it('leaves other parameters, bare names and malformed encodings as they were', () => {
+    expect(redactUrl('/api/assets?search=key&page=2')).toBe('/api/assets?search=key&page=2');
+    expect(redactUrl('/api/assets')).toBe('/api/assets');
+    expect(redactUrl('/api/assets?flag&x=%E0%A4%A')).toBe('/api/assets?flag&x=%E0%A4%A');
+    expect(redactUrl('/api/stream/data?api_key')).toBe('/api/stream/data?api_key=[redacted]');
+  });
+});
