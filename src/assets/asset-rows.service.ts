@@ -5,6 +5,7 @@ import type { AssetData, ConnectorTableRows } from './asset-views';
 import { AssetsService } from './assets.service';
 import { DATA_SCHEMA, datasetTable, quoteIdentifier, ROW_ID_COLUMN } from './dataset-table';
 import type { AssetDataQueryDto } from './dto/asset-data-query.dto';
+import { jsonSafeColumn, ROW_SOURCE, wideNumberKind } from './json-safe-select';
 
 /** Rows shown without access (spec: 'Sample Data Preview'). */
 export const SAMPLE_ROWS = 10;
@@ -29,7 +30,8 @@ const TYPE_NAMES: Record<string, string> = {
 
 /**
  * Reads rows out of dataset and connector tables for the grid. Postgres renders each row as JSON
- * (numbers stay numbers, dates ISO strings), so nothing is re-typed in JS.
+ * (numbers stay numbers, dates ISO strings), so nothing is re-typed in JS; numbers too wide for a
+ * JavaScript number arrive as exact decimal strings.
  */
 @Injectable()
 export class AssetRowsService {
@@ -45,18 +47,25 @@ export class AssetRowsService {
    */
   async readData(userId: string | undefined, assetId: string, query: AssetDataQueryDto): Promise<AssetData> {
     const asset = await this.assets.findReadableAsset(userId, assetId);
-    const table = datasetTable(asset.tableName);
-    const columnList = asset.columns.map((column) => quoteIdentifier(column.name)).join(', ');
+    const table = `${datasetTable(asset.tableName)} ${ROW_SOURCE}`;
+    const rowId = `${ROW_SOURCE}.${ROW_ID_COLUMN}`;
+    const columnList = asset.columns
+      .map((column) =>
+        jsonSafeColumn(
+          column.name,
+          column.type === 'integer' || column.type === 'numeric' ? column.type : undefined,
+        ),
+      )
+      .join(', ');
     const base = { columns: asset.columns, total: asset.rowCount };
     if (!asset.hasAccess) {
       const limit = Math.min(query.limit ?? SAMPLE_ROWS, SAMPLE_ROWS);
-      const rows = await this.jsonRows(
-        `SELECT ${columnList} FROM ${table} ORDER BY ${ROW_ID_COLUMN} LIMIT $1`,
-        [limit],
-      );
+      const rows = await this.jsonRows(`SELECT ${columnList} FROM ${table} ORDER BY ${rowId} LIMIT $1`, [
+        limit,
+      ]);
       return { ...base, rows, sample: true, limit, offset: 0 };
     }
-    let order = ROW_ID_COLUMN;
+    let order = rowId;
     if (query.sort !== undefined) {
       // `-column` is shorthand for descending; `direction` says it explicitly.
       const descending = query.sort.startsWith('-') || query.direction === 'desc';
@@ -65,7 +74,8 @@ export class AssetRowsService {
         throw new BadRequestException(`Cannot sort by "${name}": no such column`);
       }
       const direction = descending ? 'DESC' : 'ASC';
-      order = `${quoteIdentifier(name)} ${direction} NULLS LAST, ${ROW_ID_COLUMN} ${direction}`;
+      // Qualified, so the sort is on the stored values and not on the JSON-ready outputs of the same name.
+      order = `${ROW_SOURCE}.${quoteIdentifier(name)} ${direction} NULLS LAST, ${rowId} ${direction}`;
     }
     const limit = query.limit ?? 100;
     const offset = query.offset ?? 0;
@@ -87,11 +97,15 @@ export class AssetRowsService {
     // No run has created the table yet.
     if (columns.length === 0) return { columns: [], rows: [] };
     const order = columns.some((column) => column.name === FETCHED_AT_COLUMN)
-      ? `ORDER BY ${quoteIdentifier(FETCHED_AT_COLUMN)} DESC`
+      ? `ORDER BY ${ROW_SOURCE}.${quoteIdentifier(FETCHED_AT_COLUMN)} DESC`
       : '';
-    const rows = await this.jsonRows(`SELECT * FROM ${datasetTable(tableName)} ${order} LIMIT $1`, [
-      CONNECTOR_PREVIEW_ROWS,
-    ]);
+    const select = columns
+      .map((column) => jsonSafeColumn(column.name, wideNumberKind(column.type)))
+      .join(', ');
+    const rows = await this.jsonRows(
+      `SELECT ${select} FROM ${datasetTable(tableName)} ${ROW_SOURCE} ${order} LIMIT $1`,
+      [CONNECTOR_PREVIEW_ROWS],
+    );
     return {
       columns: columns.map((column) => ({ name: column.name, type: TYPE_NAMES[column.type] ?? 'text' })),
       rows,

@@ -94,6 +94,35 @@ describe('GET assets/{id}/data: sample preview and paged rows', () => {
     ]);
   });
 
+  it('keeps numbers exact that a JavaScript number would round, and sorts them by value', async () => {
+    const csv = [
+      'account,amount',
+      '9007199254740993,12345678901234567.891',
+      '42,0.1',
+      '-922337203685477580,-3.5',
+      '9007199254740991,123456789012345',
+    ].join('\n');
+    const wideId = await uploadDataset(owner.agent, { title: 'Wide numbers' }, `${csv}\n`);
+    const response = await owner.agent.get(`/api/assets/${wideId}/data`).expect(200);
+    expect(response.body.columns.map((column: { type: string }) => column.type)).toEqual([
+      'integer',
+      'numeric',
+    ]);
+    expect(response.body.rows).toEqual([
+      { account: '9007199254740993', amount: '12345678901234567.891' },
+      { account: 42, amount: 0.1 },
+      { account: '-922337203685477580', amount: -3.5 },
+      { account: 9007199254740991, amount: 123456789012345 },
+    ]);
+    const sorted = await owner.agent.get(`/api/assets/${wideId}/data?sort=-account`).expect(200);
+    expect(sorted.body.rows.map((row: { account: unknown }) => row.account)).toEqual([
+      '9007199254740993',
+      9007199254740991,
+      42,
+      '-922337203685477580',
+    ]);
+  });
+
   it('refuses to sort by anything but a column of the dataset', async () => {
     const response = await owner.agent
       .get(`/api/assets/${publicId}/data?sort=${encodeURIComponent('id; DROP TABLE assets')}`)
@@ -182,6 +211,27 @@ describe('GET assets/table/{output_table_name}: a connector instance table, for 
       { name: 'city', type: 'text' },
       { name: 'temperature', type: 'numeric' },
       { name: 'extra', type: 'jsonb' },
+    ]);
+  });
+
+  it('keeps wide bigint and numeric values exact in the connector table preview', async () => {
+    const table = `ci_${randomUUID().replace(/-/g, '')}`;
+    await testApp.dataSource.query(
+      `INSERT INTO connector_instances (connector_id, owner_id, title, output_table_name)
+         SELECT connector_id, owner_id, 'Wide', $1 FROM connector_instances WHERE output_table_name = $2`,
+      [table, withFetchedAt],
+    );
+    await testApp.dataSource.query(
+      `CREATE TABLE data."${table}" (id bigint, total numeric, ratio double precision)`,
+    );
+    await testApp.dataSource.query(
+      `INSERT INTO data."${table}" VALUES (9223372036854775807, 0.12345678901234567890, 0.5), (7, 2.25, 1e300), (8, 1e-320, 0)`,
+    );
+    const response = await owner.agent.get(`/api/assets/table/${table}`).expect(200);
+    expect(response.body.rows).toEqual([
+      { id: '9223372036854775807', total: '0.12345678901234567890', ratio: 0.5 },
+      { id: 7, total: 2.25, ratio: 1e300 },
+      { id: 8, total: `0.${'0'.repeat(319)}1`, ratio: 0 },
     ]);
   });
 

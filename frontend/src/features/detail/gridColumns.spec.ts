@@ -43,6 +43,13 @@ describe('cellValue', () => {
     expect(cellValue('not a date', 'dateTime')).toBeNull();
   });
 
+  it('keeps numbers too wide for a JS number as their exact text', () => {
+    expect(cellValue('9007199254740993', 'number')).toBe('9007199254740993');
+    expect(cellValue('12345678901234567.891', 'number')).toBe('12345678901234567.891');
+    expect(cellValue('75.0000000000000000', 'number')).toBe(75);
+    expect(cellValue('not a number', 'number')).toBeNull();
+  });
+
   it('shows nested values as JSON text', () => {
     expect(cellValue({ a: 1 }, 'string')).toBe('{"a":1}');
   });

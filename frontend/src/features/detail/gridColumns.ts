@@ -59,12 +59,21 @@ export function gridColumns(columns: Array<DatasetColumn | string>): GridColumnS
   });
 }
 
+/** Decimal digits a double always carries exactly. */
+const EXACT_DOUBLE_DIGITS = 15;
+
+function countDigits(text: string): number {
+  return text.replace(/[^0-9]/g, '').replace(/^0+/, '').replace(/0+$/, '').length;
+}
+
 /** Grid cell value for a raw JSON value: dates become Date, numeric strings numbers, objects JSON text. */
 export function cellValue(raw: unknown, type: GridType): unknown {
   if (raw === null || raw === undefined) return null;
   if (type === 'number') {
     const number = typeof raw === 'number' ? raw : Number(raw);
-    return Number.isFinite(number) ? number : null;
+    if (!Number.isFinite(number)) return null;
+    // The server sends numbers too wide for a JS number as exact text: show that text, not a rounding.
+    return typeof raw === 'string' && countDigits(raw) > EXACT_DOUBLE_DIGITS ? raw : number;
   }
   if (type === 'date' || type === 'dateTime') {
     const date = new Date(raw as string);
