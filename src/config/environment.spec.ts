@@ -25,6 +25,22 @@ describe('configuration', () => {
     expect(() => parseEnvironment({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));
   });
 
+  it.each([
+    ['SESSION_SECRET', 'short-but-secret'],
+    ['ENCRYPTION_KEY', 'secret-not-hex'],
+    ['DATABASE_URL', 'mysql://admin:hunter2@db/marketplace'],
+    ['SMTP_URL', 'http://mailer:hunter2@mail.example.com'],
+  ])('names %s but never repeats its rejected value', (name, value) => {
+    const attempt = () => parseEnvironment({ [name]: value });
+    expect(attempt).toThrow(`${name}: `);
+    expect(attempt).toThrow(`(got a value of ${value.length} characters, not shown)`);
+    expect(attempt).not.toThrow(/hunter2|secret/);
+  });
+
+  it('shows the rejected value of an ordinary variable', () => {
+    expect(() => parseEnvironment({ PORT: 'eighty' })).toThrow('(got "eighty")');
+  });
+
   it('accepts a complete valid environment', () => {
     const env = parseEnvironment({
       PORT: '8080',

@@ -124,6 +124,17 @@ export class ConfigError extends Error {
   }
 }
 
+/** Variables whose values may hold a secret (a password inside a URL counts): never echoed. */
+const SECRET_VARIABLES = new Set(['SESSION_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL', 'SMTP_URL']);
+
+/** The rejected value as an error message may show it: secrets only by their length. */
+function describeValue(name: string, value: unknown): string {
+  const text = String(value);
+  return SECRET_VARIABLES.has(name)
+    ? `a value of ${text.length} characters, not shown`
+    : JSON.stringify(text);
+}
+
 /** Validates raw environment values; throws a ConfigError naming every bad variable. */
 export function parseEnvironment(raw: NodeJS.ProcessEnv): EnvironmentVariables {
   const defined = Object.fromEntries(
@@ -134,7 +145,7 @@ export function parseEnvironment(raw: NodeJS.ProcessEnv): EnvironmentVariables {
   if (errors.length > 0) {
     const lines = errors.map((error) => {
       const reasons = Object.values(error.constraints ?? {}).join('; ');
-      return `  ${error.property}: ${reasons} (got ${JSON.stringify(String(error.value))})`;
+      return `  ${error.property}: ${reasons} (got ${describeValue(error.property, error.value)})`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
