@@ -3,12 +3,9 @@ import { ConnectorRunsService } from '../../src/connectors/runs/connector-runs.s
 import { ConnectorSchedulerService } from '../../src/connectors/scheduler/connector-scheduler.service';
 import { createConnector, simpleSpec } from '../factories/connector.factory';
 import { createUser } from '../factories/user.factory';
-import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { createApp } from '../../src/bootstrap';
 import { runMigrations } from '../../src/database/migrate';
 import { createTestDatabase, TestDatabase } from '../setup/test-database';
-import { createTestApp, TestApp, testConfig } from '../support/test-app';
+import { createTestApp, createTestAppOn, TestApp } from '../support/test-app';
 import { FakeUpstream, sendJson, startFakeUpstream } from './support/fake-upstream';
 
 /** Inserts an instance (with its table) straight into the database. */
@@ -32,24 +29,6 @@ async function insertInstance(
   return row.id;
 }
 
-/**
- * An app on a database of its own: the scheduler claims every due instance it can see, so it
- * must not see (and run) instances other suites create in the shared test database.
- */
-async function isolatedApp(url: string, env: Record<string, string>): Promise<TestApp> {
-  const config = testConfig(env);
-  const app = await createApp(config, url, { logger: false });
-  const server = app.getHttpServer();
-  return {
-    app,
-    config,
-    dataSource: app.get(DataSource),
-    http: request(server),
-    agent: () => request.agent(server),
-    close: () => app.close(),
-  };
-}
-
 describe('connectors: scheduler across processes', () => {
   let database: TestDatabase;
   let first: TestApp;
@@ -64,7 +43,10 @@ describe('connectors: scheduler across processes', () => {
     database = await createTestDatabase('dm_scheduler');
     await runMigrations(database.url);
     const env = { SCHEDULER_ENABLED: 'true', CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' };
-    [first, second] = await Promise.all([isolatedApp(database.url, env), isolatedApp(database.url, env)]);
+    [first, second] = await Promise.all([
+      createTestAppOn(database.url, env),
+      createTestAppOn(database.url, env),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([first?.close(), second?.close()]);

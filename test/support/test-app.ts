@@ -42,8 +42,16 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 
 /** Boots the whole app (every module, real Postgres) the way main.ts does, without listening. */
 export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  return createTestAppOn(testDatabaseUrl(), overrides);
+}
+
+/**
+ * The app on a database of the caller's (already migrated), for suites whose background work
+ * (scheduler, seed) must not see or touch what other suites create in the shared test database.
+ */
+export async function createTestAppOn(url: string, overrides: Record<string, string> = {}): Promise<TestApp> {
   const config = testConfig(overrides);
-  const app = await createApp(config, testDatabaseUrl(), { logger: false });
+  const app = await createApp(config, url, { logger: false });
   const server = app.getHttpServer();
   return {
     app,

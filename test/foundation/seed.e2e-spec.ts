@@ -1,0 +1,78 @@
+import { SEED_POSTS } from '../../src/blog/seed/blog-seed-posts';
+import { SEED_CONNECTORS } from '../../src/connectors/seed/seed-connectors';
+import { runMigrations } from '../../src/database/migrate';
+import { SEED_DATASETS } from '../../src/database/seed/datasets.seeder';
+import { DEMO_USER } from '../../src/database/seed/seed-context';
+import { SeedService } from '../../src/database/seed/seed.service';
+import { createTestDatabase, TestDatabase } from '../setup/test-database';
+import { createTestAppOn, TEST_ORIGIN, TestApp } from '../support/test-app';
+
+interface Counts {
+  users: number;
+  assets: number;
+  connectors: number;
+  posts: number;
+  dataTables: number;
+}
+
+async function counts(testApp: TestApp): Promise<Counts> {
+  const [row] = await testApp.dataSource.query(
+    `SELECT (SELECT count(*)::int FROM users) AS users,
+            (SELECT count(*)::int FROM assets) AS assets,
+            (SELECT count(*)::int FROM connectors) AS connectors,
+            (SELECT count(*)::int FROM blog_posts) AS posts,
+            (SELECT count(*)::int FROM information_schema.tables WHERE table_schema = 'data') AS "dataTables"`,
+  );
+  return row;
+}
+
+describe('seed data at start-up', () => {
+  // Its own database: the seed is checked against an empty one, and other suites must not see it.
+  let database: TestDatabase;
+  const apps: TestApp[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase('dm_seed');
+    await runMigrations(database.url);
+  });
+  afterAll(async () => {
+    await Promise.all(apps.map((testApp) => testApp.close()));
+    await database?.drop();
+  });
+
+  async function start(seed: 'true' | 'false'): Promise<TestApp> {
+    const testApp = await createTestAppOn(database.url, { SEED: seed });
+    apps.push(testApp);
+    return testApp;
+  }
+
+  it('writes nothing when SEED=false', async () => {
+    const testApp = await start('false');
+    expect(await counts(testApp)).toEqual({ users: 0, assets: 0, connectors: 0, posts: 0, dataTables: 0 });
+  });
+
+  it('fills an empty database with the demo account, datasets, connectors and posts', async () => {
+    const testApp = await start('true');
+    expect(await counts(testApp)).toEqual({
+      users: 1,
+      assets: SEED_DATASETS.length,
+      connectors: SEED_CONNECTORS.length,
+      posts: SEED_POSTS.length,
+      dataTables: SEED_DATASETS.length,
+    });
+    const login = await testApp.http
+      .post('/api/users/login')
+      .set('Origin', TEST_ORIGIN)
+      .send({ email: DEMO_USER.email, password: DEMO_USER.password })
+      .expect(200);
+    expect(login.body).toMatchObject({ email: DEMO_USER.email, pro_user: 1, blog_editor: 1 });
+  });
+
+  it('adds nothing on later starts or when two processes seed at once', async () => {
+    const first = await start('true');
+    const before = await counts(first);
+    const second = await start('true');
+    await Promise.all([first.app.get(SeedService).seed(), second.app.get(SeedService).seed()]);
+    expect(await counts(second)).toEqual(before);
+  });
+});
