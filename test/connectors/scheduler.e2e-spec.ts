@@ -1,11 +1,13 @@
 import { stagingTableName } from '../../src/connectors/engine/connector-table-writer';
 import { ConnectorRunsService } from '../../src/connectors/runs/connector-runs.service';
+import { RUNNER_LOCK_NAMESPACE } from '../../src/connectors/runs/runner-liveness';
+import { Client } from 'pg';
 import { ConnectorSchedulerService } from '../../src/connectors/scheduler/connector-scheduler.service';
 import { createConnector, simpleSpec } from '../factories/connector.factory';
 import { createUser } from '../factories/user.factory';
 import { runMigrations } from '../../src/database/migrate';
 import { createTestDatabase, TestDatabase } from '../setup/test-database';
-import { createTestApp, createTestAppOn, TestApp } from '../support/test-app';
+import { createTestApp, createTestAppOn, TestApp, testDatabaseUrl } from '../support/test-app';
 import { FakeUpstream, sendJson, startFakeUpstream } from './support/fake-upstream';
 
 /** Inserts an instance (with its table) straight into the database. */
@@ -36,8 +38,8 @@ describe('connectors: scheduler across processes', () => {
   let upstream: FakeUpstream;
 
   beforeAll(async () => {
-    upstream = await startFakeUpstream(async (_request, response) => {
-      await new Promise((resolve) => setTimeout(resolve, 30));
+    upstream = await startFakeUpstream(async (request, response) => {
+      await new Promise((resolve) => setTimeout(resolve, request.url.pathname === '/slow' ? 1500 : 30));
       sendJson(response, [{ value: 1 }]);
     });
     database = await createTestDatabase('dm_scheduler');
@@ -115,69 +117,118 @@ describe('connectors: scheduler across processes', () => {
     await waitUntilIdle(ids);
   });
 
+  it("never takes another live process's run for a dead one, however fresh its heartbeat", async () => {
+    const owner = await createUser(first.dataSource, { proUser: true });
+    const connector = await createConnector(first.dataSource, {
+      spec: simpleSpec(upstream.origin, { url_path: '/slow' }),
+    });
+    const id = await insertInstance(first, connector.id, owner.id, 0, null);
+    const runs = first.app.get(ConnectorRunsService);
+    const run = await runs.start(id, 'manual', false);
+    runs.launch({ runId: run.id, instanceId: id, override: false });
+    await second.app.get(ConnectorRunsService).recoverAbandoned();
+    const [during] = await second.dataSource.query(`SELECT status FROM connector_runs WHERE id = $1`, [
+      run.id,
+    ]);
+    expect(during.status).toBe('running');
+    await waitUntilIdle([id]);
+    const [after] = await second.dataSource.query(`SELECT status FROM connector_runs WHERE id = $1`, [
+      run.id,
+    ]);
+    expect(after.status).toBe('succeeded');
+  });
+
   it('refuses to schedule for an instance that already has a running run', async () => {
     const owner = await createUser(first.dataSource, { proUser: true });
     const connector = await createConnector(first.dataSource, { spec: simpleSpec(upstream.origin) });
     const id = await insertInstance(first, connector.id, owner.id, 1, null);
+    const runs = first.app.get(ConnectorRunsService);
+    // A run of this very process, so no scheduler tick takes it for a dead one meanwhile.
     await first.dataSource.query(
-      `INSERT INTO connector_runs (instance_id, trigger, status, runner_id, heartbeat_at) VALUES ($1, 'manual', 'running', 'x', now())`,
-      [id],
+      `INSERT INTO connector_runs (instance_id, trigger, status, runner_id, heartbeat_at) VALUES ($1, 'manual', 'running', $2, now())`,
+      [id, runs.runnerId],
     );
-    const claimed = await first.app.get(ConnectorRunsService).claimDue(100);
+    const claimed = await runs.claimDue(100);
     expect(claimed.map((claim) => claim.instanceId)).not.toContain(id);
     await first.dataSource.query(`DELETE FROM connector_runs WHERE instance_id = $1`, [id]);
   });
 });
+
+/** Takes the liveness lock a live process holds for its runner id, on a connection of its own. */
+async function holdLivenessLock(url: string, runnerId: string): Promise<{ release(): Promise<void> }> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [RUNNER_LOCK_NAMESPACE, runnerId]);
+  return { release: () => client.end() };
+}
 
 describe('connectors: runs left behind by a dead process', () => {
   it('are marked failed when an app process starts, while live runs stay running', async () => {
     const setup = await createTestApp();
     const owner = await createUser(setup.dataSource);
     const connector = await createConnector(setup.dataSource);
-    const deadInstance = await insertInstance(setup, connector.id, owner.id, 0, null);
-    const liveInstance = await insertInstance(setup, connector.id, owner.id, 0, null);
-    const [dead] = await setup.dataSource.query(
-      `INSERT INTO connector_runs (instance_id, trigger, status, started_at, runner_id, heartbeat_at)
-       VALUES ($1, 'schedule', 'running', now() - interval '10 minutes', 'process-that-died', now() - interval '9 minutes')
-       RETURNING id`,
-      [deadInstance],
+    const suffix = Math.random().toString(36).slice(2);
+    const runners = {
+      killedLongAgo: `killed-long-ago-${suffix}`,
+      killedJustNow: `killed-just-now-${suffix}`,
+      alive: `alive-${suffix}`,
+      aliveButHung: `alive-but-hung-${suffix}`,
+    };
+    const insertRun = async (runnerId: string, heartbeatAgo: string) => {
+      const instanceId = await insertInstance(setup, connector.id, owner.id, 0, null);
+      const [run] = await setup.dataSource.query(
+        `INSERT INTO connector_runs (instance_id, trigger, status, started_at, runner_id, heartbeat_at)
+         VALUES ($1, 'schedule', 'running', now() - interval '10 minutes', $2, now() - $3::interval)
+         RETURNING id, instance_id`,
+        [instanceId, runnerId, heartbeatAgo],
+      );
+      return run as { id: string; instance_id: string };
+    };
+    const killedLongAgo = await insertRun(runners.killedLongAgo, '9 minutes');
+    // Its process died a moment ago: the heartbeat is fresh, but nobody holds its liveness lock.
+    const killedJustNow = await insertRun(runners.killedJustNow, '1 second');
+    const alive = await insertRun(runners.alive, '1 second');
+    const aliveButHung = await insertRun(runners.aliveButHung, '9 minutes');
+    const locks = await Promise.all(
+      [runners.alive, runners.aliveButHung].map((runnerId) => holdLivenessLock(testDatabaseUrl(), runnerId)),
     );
-    // What the dead process left half-written: the run's staging table beside the instance's table.
+    // What a dead process left half-written: the run's staging table beside the instance's table.
     const [{ output_table_name: deadTable }] = await setup.dataSource.query(
       `SELECT output_table_name FROM connector_instances WHERE id = $1`,
-      [deadInstance],
+      [killedJustNow.instance_id],
     );
-    const staging = stagingTableName(deadTable, dead.id);
+    const staging = stagingTableName(deadTable, killedJustNow.id);
     await setup.dataSource.query(
       `CREATE TABLE data."${staging}" (_run_id uuid NOT NULL, _fetched_at timestamptz NOT NULL)`,
-    );
-    const [live] = await setup.dataSource.query(
-      `INSERT INTO connector_runs (instance_id, trigger, status, runner_id, heartbeat_at)
-       VALUES ($1, 'manual', 'running', 'process-still-alive', now()) RETURNING id`,
-      [liveInstance],
     );
     await setup.close();
 
     const restarted = await createTestApp();
     try {
-      const [deadRun] = await restarted.dataSource.query(
-        `SELECT status, error, finished_at FROM connector_runs WHERE id = $1`,
-        [dead.id],
-      );
-      expect(deadRun.status).toBe('failed');
-      expect(deadRun.error).toBe('Run interrupted: the process running it stopped before it finished');
-      expect(deadRun.finished_at).not.toBeNull();
+      const statusOf = async (run: { id: string }) =>
+        (
+          await restarted.dataSource.query(
+            `SELECT status, error, finished_at IS NOT NULL AS finished FROM connector_runs WHERE id = $1`,
+            [run.id],
+          )
+        )[0];
+      const failed = {
+        status: 'failed',
+        error: 'Run interrupted: the process running it stopped before it finished',
+        finished: true,
+      };
+      expect(await statusOf(killedLongAgo)).toEqual(failed);
+      expect(await statusOf(killedJustNow)).toEqual(failed);
+      expect(await statusOf(aliveButHung)).toEqual(failed);
+      expect(await statusOf(alive)).toEqual({ status: 'running', error: null, finished: false });
       const leftover = await restarted.dataSource.query(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = 'data' AND table_name = $1`,
         [staging],
       );
       expect(leftover).toEqual([]);
-      const [liveRun] = await restarted.dataSource.query(`SELECT status FROM connector_runs WHERE id = $1`, [
-        live.id,
-      ]);
-      expect(liveRun.status).toBe('running');
     } finally {
-      await restarted.dataSource.query(`DELETE FROM connector_runs WHERE id = $1`, [live.id]);
+      await restarted.dataSource.query(`DELETE FROM connector_runs WHERE id = $1`, [alive.id]);
+      await Promise.all(locks.map((lock) => lock.release()));
       await restarted.close();
     }
   });

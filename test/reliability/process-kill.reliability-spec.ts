@@ -224,7 +224,8 @@ describe('reliability: the app killed with SIGKILL in the middle of writes', () 
     expect(await generations(manualTable)).toEqual({ 'generation 1': PAGE_SIZE });
     expect(await generations(scheduledTable)).toEqual({ 'generation 1': PAGE_SIZE });
 
-    // The restarted process (or any other) marks the runs of the dead one failed once their heartbeat is stale.
+    // The restarted process marks the runs of the dead one failed as it starts: the dead process's
+    // liveness lock went away with its database connection.
     const interrupted = await waitFor(
       'the interrupted runs to be marked failed',
       async () => {
@@ -235,15 +236,22 @@ describe('reliability: the app killed with SIGKILL in the middle of writes', () 
         );
         return runs.every((run) => run && run.status !== 'running') ? (runs as RunRow[]) : undefined;
       },
-      120_000,
-      1000,
+      // Far below the one-minute heartbeat fallback: the lock alone must have told.
+      10_000,
+      250,
     );
     for (const run of interrupted) {
       expect(run).toMatchObject({ status: 'failed', error: expect.stringMatching(/interrupted/i) });
     }
     expect(interrupted.map((run) => run.trigger)).toEqual(['manual', 'schedule']);
 
-    // The next scheduled refresh happens by itself and appends the new generation.
+    // The next scheduled refresh happens by itself and appends the new generation. Its one-minute
+    // interval counts from the interrupted run's start; that start moves back a minute instead of
+    // the suite waiting for it.
+    await database.dataSource.query(
+      `UPDATE connector_instances SET last_run_started_at = last_run_started_at - interval '1 minute' WHERE id = $1`,
+      [scheduledId],
+    );
     const next = await waitFor(
       'the next scheduled run',
       async () => {

@@ -6,7 +6,7 @@ import {
   Inject,
   Injectable,
   Logger,
-  OnModuleDestroy,
+  OnApplicationShutdown,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { toRunView, RunView } from '../connector-views';
@@ -20,10 +20,14 @@ import { ConnectorInstance } from '../entities/connector-instance.entity';
 import { ConnectorRun } from '../entities/connector-run.entity';
 import { normalizeSettings } from '../fields/schema-fields';
 import { buildRunPlan } from './build-run-plan';
+import { RUNNER_ALIVE_SQL, RunnerLiveness } from './runner-liveness';
 
 export const RUN_IN_PROGRESS = 'A run is already in progress for this connector';
 const HEARTBEAT_MS = 10_000;
-/** A running run whose heartbeat is older than this belongs to a process that died. */
+/**
+ * A running run whose heartbeat is older than this belongs to a process that died, even if its
+ * liveness lock looks held (a fallback; the lock usually tells much sooner).
+ */
 export const STALE_AFTER_SECONDS = 60;
 const INTERRUPTED = 'Run interrupted: the process running it stopped before it finished';
 const UNIQUE_VIOLATION = '23505';
@@ -39,11 +43,11 @@ export interface RunRequest {
 
 /**
  * Starts, executes and records connector runs. A partial unique index allows one running run
- * per instance; runs carry this process's boot id and a heartbeat so a run whose process died
- * is marked failed by the next process that looks.
+ * per instance; runs carry this process's runner id, whose liveness lock and heartbeat let the
+ * next process that looks mark the runs of a dead process failed.
  */
 @Injectable()
-export class ConnectorRunsService implements OnModuleDestroy, BeforeApplicationShutdown {
+export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(ConnectorRunsService.name);
   /** Identifies this process on the runs it executes. */
   readonly runnerId = randomUUID();
@@ -52,13 +56,16 @@ export class ConnectorRunsService implements OnModuleDestroy, BeforeApplicationS
   /** Every run this process is executing, background or synchronous: they get heartbeats. */
   private readonly executing = new Set<string>();
   private heartbeat?: NodeJS.Timeout;
+  private readonly liveness: RunnerLiveness;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly engine: ConnectorEngine,
     private readonly writer: ConnectorTableWriter,
     @Inject(ConnectorInstancesService) private readonly instances: ConnectorInstancesService,
-  ) {}
+  ) {
+    this.liveness = new RunnerLiveness((dataSource.options as { url?: string }).url, this.runnerId);
+  }
 
   get activeCount(): number {
     return this.executing.size;
@@ -66,6 +73,7 @@ export class ConnectorRunsService implements OnModuleDestroy, BeforeApplicationS
 
   /** Records a new running run; 409 when one is already running for the instance. */
   async start(instanceId: string, trigger: 'manual' | 'schedule', override: boolean): Promise<ConnectorRun> {
+    await this.liveness.hold();
     try {
       return await this.dataSource.transaction(async (manager) => {
         const [row] = await manager.query(
@@ -138,6 +146,7 @@ export class ConnectorRunsService implements OnModuleDestroy, BeforeApplicationS
         [limit],
       );
       if (due.length === 0) return [];
+      await this.liveness.hold();
       const ids = due.map((row) => row.id);
       await manager.query(`UPDATE connector_instances SET last_run_started_at = now() WHERE id = ANY($1)`, [
         ids,
@@ -154,7 +163,10 @@ export class ConnectorRunsService implements OnModuleDestroy, BeforeApplicationS
     });
   }
 
-  /** Marks failed every running run whose process stopped sending heartbeats, and drops its staging table. */
+  /**
+   * Marks failed every running run whose process is gone (its liveness lock released, or its
+   * heartbeat stale), and drops its staging table. This process's own runs are alive by definition.
+   */
   async recoverAbandoned(): Promise<number> {
     // Wrapped in a CTE so the driver answers the rows (a bare UPDATE answers [rows, count]).
     const rows: Array<{ id: string; output_table_name: string }> = await this.dataSource.query(
@@ -162,10 +174,11 @@ export class ConnectorRunsService implements OnModuleDestroy, BeforeApplicationS
          UPDATE connector_runs r SET status = 'failed', finished_at = now(), error = $1
          FROM connector_instances i
          WHERE r.instance_id = i.id AND r.status = 'running'
-           AND coalesce(r.heartbeat_at, r.started_at) < now() - make_interval(secs => $2)
+           AND (coalesce(r.heartbeat_at, r.started_at) < now() - make_interval(secs => $2)
+                OR (r.runner_id IS DISTINCT FROM $3 AND NOT ${RUNNER_ALIVE_SQL}))
          RETURNING r.id, i.output_table_name)
        SELECT id, output_table_name FROM failed`,
-      [INTERRUPTED, STALE_AFTER_SECONDS],
+      [INTERRUPTED, STALE_AFTER_SECONDS, this.runnerId],
     );
     for (const row of rows)
       await this.writer.dropStaging(row.output_table_name, row.id).catch(() => undefined);
@@ -251,6 +264,10 @@ export class ConnectorRunsService implements OnModuleDestroy, BeforeApplicationS
     if (this.heartbeat) return;
     this.heartbeat = setInterval(() => {
       if (this.executing.size === 0) return;
+      // Takes the lock again if its connection was lost (e.g. the database restarted).
+      this.liveness
+        .hold()
+        .catch((error) => this.logger.warn(`Runner liveness lock failed: ${String(error)}`));
       this.dataSource
         .query(`UPDATE connector_runs SET heartbeat_at = now() WHERE runner_id = $1 AND status = 'running'`, [
           this.runnerId,
@@ -270,8 +287,14 @@ export class ConnectorRunsService implements OnModuleDestroy, BeforeApplicationS
     ]);
   }
 
-  onModuleDestroy(): void {
+  /**
+   * Only after the runs in flight had their chance to finish (Nest calls this after
+   * beforeApplicationShutdown): the HTTP client closes and other processes may now treat any run
+   * still left running as dead.
+   */
+  async onApplicationShutdown(): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.engine.destroy();
+    await this.liveness.release();
   }
 }

@@ -1,0 +1,70 @@
+import { Logger } from '@nestjs/common';
+import { Client } from 'pg';
+
+/** First key of the two-key advisory locks that say "this runner's process is alive". */
+export const RUNNER_LOCK_NAMESPACE = 727_100_003;
+
+/**
+ * SQL condition, for a row aliased `r` with a `runner_id`, that is true while the process that
+ * owns the run still holds its liveness lock. Postgres lists advisory locks (two-key form,
+ * objsubid 2) with both keys as oids, hence the casts.
+ */
+export const RUNNER_ALIVE_SQL = `EXISTS (
+  SELECT 1 FROM pg_locks l
+   WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+     AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+     AND l.classid = ${RUNNER_LOCK_NAMESPACE}::int4::oid
+     AND l.objid = hashtext(r.runner_id)::oid)`;
+
+/**
+ * Holds a session advisory lock keyed on this process's runner id on a connection of its own.
+ * Postgres drops the lock the moment that connection ends, so when the process is killed its
+ * runs can be told dead at once, without waiting for their heartbeat to go stale.
+ */
+export class RunnerLiveness {
+  private readonly logger = new Logger(RunnerLiveness.name);
+  private client?: Client;
+  private connecting?: Promise<void>;
+
+  constructor(
+    private readonly url: string | undefined,
+    private readonly runnerId: string,
+  ) {}
+
+  /** Takes the lock if this process does not hold it (first run, or after a lost connection). */
+  async hold(): Promise<void> {
+    if (this.client) return;
+    this.connecting ??= this.connect().finally(() => (this.connecting = undefined));
+    await this.connecting;
+  }
+
+  private async connect(): Promise<void> {
+    const client = new Client({ connectionString: this.url, application_name: 'connector-runner' });
+    const lost = () => {
+      if (this.client === client) this.client = undefined;
+    };
+    // A dropped connection (database restart) must not crash the process: the next run re-locks.
+    client.on('error', (error) => {
+      this.logger.warn(`Runner liveness connection lost: ${error.message}`);
+      lost();
+    });
+    client.on('end', lost);
+    try {
+      await client.connect();
+      await client.query('SELECT pg_try_advisory_lock($1, hashtext($2))', [
+        RUNNER_LOCK_NAMESPACE,
+        this.runnerId,
+      ]);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    this.client = client;
+  }
+
+  async release(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+}
