@@ -24,6 +24,11 @@ describe('connector engine: pagination', () => {
         const limit = Number(query.get('limit') ?? 10);
         return sendJson(response, { data: ITEMS.slice(offset, offset + limit) });
       }
+      if (path === '/offset-with-total') {
+        // Reports a total of 12 (nested) and would serve full pages past it.
+        const offset = Number(query.get('offset') ?? 0);
+        return sendJson(response, { data: ITEMS.slice(offset, offset + 5), meta: { count: 12 } });
+      }
       if (path === '/cursor') {
         const start = Number(query.get('after') ?? 0);
         const slice = ITEMS.slice(start, start + 10);
@@ -96,7 +101,7 @@ describe('connector engine: pagination', () => {
     expect(upstream.requests.map((request) => request.url.searchParams.get('page'))).toEqual(['0', '1', '2']);
   });
 
-  it('page: stops at the spec max_pages and at the engine hard cap', async () => {
+  it('page: stops at the spec max_pages, and fails a run that needs more than the engine hard cap', async () => {
     await records(
       engine,
       plan({
@@ -109,13 +114,17 @@ describe('connector engine: pagination', () => {
     upstream.requests.splice(0);
     const capped = testEngine({ maxPagesPerRun: 4 });
     try {
-      await records(
-        capped,
-        plan({
-          urlTemplate: `${upstream.origin}/page-full-forever`,
-          responsePath: 'items',
-          pagination: { type: 'page' },
-        }),
+      await expect(
+        records(
+          capped,
+          plan({
+            urlTemplate: `${upstream.origin}/page-full-forever`,
+            responsePath: 'items',
+            pagination: { type: 'page' },
+          }),
+        ),
+      ).rejects.toThrow(
+        'The run needed more than 4 pages, the limit per run; set max_pages in the pagination to stop earlier',
       );
     } finally {
       capped.destroy();
@@ -158,6 +167,23 @@ describe('connector engine: pagination', () => {
       '15',
       '20',
       '23',
+    ]);
+  });
+
+  it('offset: stops when the total at a nested total_path is reached', async () => {
+    const rows = await records(
+      engine,
+      plan({
+        urlTemplate: `${upstream.origin}/offset-with-total`,
+        responsePath: 'data',
+        pagination: { type: 'offset', total_path: 'meta.count' },
+      }),
+    );
+    expect(rows).toHaveLength(15);
+    expect(upstream.requests.map((request) => request.url.searchParams.get('offset'))).toEqual([
+      '0',
+      '5',
+      '10',
     ]);
   });
 

@@ -202,6 +202,34 @@ describe('connectors: runs through the API (private networks allowed for the loc
     expect(mine.last_run).toMatchObject({ status: 'succeeded', row_count: 1 });
   });
 
+  it('refuses run-only settings that leave a required field empty, and starts no run', async () => {
+    const { agent } = await createLoggedInUser(testApp);
+    const connector = await createConnector(testApp.dataSource, {
+      spec: {
+        ...simpleSpec(upstream.origin),
+        fields: [{ key: 'region', label: 'Region', type: 'string', required: true }],
+      },
+    });
+    const { id } = (
+      await agent
+        .post('/api/connectors/activate')
+        .set('Origin', TEST_ORIGIN)
+        .send({ connector_id: connector.id, settings: { region: 'eu' } })
+        .expect(201)
+    ).body;
+    const refused = await agent
+      .post(`/api/connectors/instance/${id}/run`)
+      .set('Origin', TEST_ORIGIN)
+      .send({ settings: { region: '' } })
+      .expect(400);
+    expect(refused.body.error).toBe('Region is required');
+    const [{ count }] = await testApp.dataSource.query(
+      `SELECT count(*)::int AS count FROM connector_runs WHERE instance_id = $1`,
+      [id],
+    );
+    expect(count).toBe(0);
+  });
+
   it('shows the last run on GET connectors/my', async () => {
     const { agent, id } = await connectedInstance();
     items = [{ a: 1 }, { a: 2 }, { a: 3 }];

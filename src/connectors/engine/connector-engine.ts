@@ -48,7 +48,12 @@ export class ConnectorEngine {
       for (const [key, value] of Object.entries(iteration)) setAtPath(settings, key, value);
       const paginator = new Paginator(plan.pagination ?? { type: 'none' });
       for (;;) {
-        if (progress.pages >= this.limits.maxPagesPerRun) return;
+        // More pages are due but the run has had its share: fail rather than keep a silent cut.
+        if (progress.pages >= this.limits.maxPagesPerRun) {
+          throw new ConnectorFetchError(
+            `The run needed more than ${this.limits.maxPagesPerRun} pages, the limit per run; set max_pages in the pagination to stop earlier`,
+          );
+        }
         const request = this.buildRequest(plan, settings, paginator.params());
         const document = await this.fetchJson(request);
         const records = extractRecords(document, plan.responsePath);

@@ -8,7 +8,7 @@ export interface EngineLimits {
   timeoutMs: number;
   maxResponseBytes: number;
   maxRowsPerRun: number;
-  /** Hard cap on pages per request sequence, whatever the spec asks for. */
+  /** Hard cap on pages per run (all iterations together): a run that needs more fails. */
   maxPagesPerRun: number;
   maxRedirects: number;
   /** Retries after the first attempt on network errors, 429 and 5xx. */

@@ -18,7 +18,6 @@ import { prefetch } from '../engine/prefetch';
 import { Connector } from '../entities/connector.entity';
 import { ConnectorInstance } from '../entities/connector-instance.entity';
 import { ConnectorRun } from '../entities/connector-run.entity';
-import { normalizeSettings } from '../fields/schema-fields';
 import { buildRunPlan } from './build-run-plan';
 import { RUNNER_ALIVE_SQL, RunnerLiveness } from './runner-liveness';
 
@@ -243,7 +242,10 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     return `Could not store the fetched rows: ${message}`;
   }
 
-  /** Run-only settings: private values become auth data for this run, `override` is read out. */
+  /**
+   * Run-only settings, held to the same rules as saved ones (required fields filled): private
+   * values become auth data for this run, `override` is read out. Nothing is saved.
+   */
   private async prepareOverride(
     instance: ConnectorInstance,
     input: { settings?: Record<string, unknown>; override?: boolean },
@@ -256,8 +258,9 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     const connector = await this.dataSource
       .getRepository(Connector)
       .findOneByOrFail({ id: instance.connectorId });
-    const normalized = normalizeSettings(connector.schema?.fields ?? [], input.settings, {});
-    return { override, settings: normalized.settings, authData: normalized.authData };
+    const storedAuth = await this.instances.authDataOf(instance.id);
+    const prepared = this.instances.prepare(connector, { settings: input.settings }, {}, storedAuth);
+    return { override, settings: prepared.settings, authData: prepared.authData };
   }
 
   private startHeartbeat(): void {
