@@ -132,8 +132,10 @@ describe('accounts in a browser', () => {
     await page.getByLabel('Password').fill(newPassword);
     await page.getByRole('main').getByRole('button', { name: 'Login' }).click();
     await expectSnackbar(page, 'Login successful');
-    // Sent here by the guarded profile, the user goes back there rather than to /manage.
-    await page.waitForURL('**/account');
+    // Spec: after login the user goes to /manage, even when the guarded profile sent them to log in.
+    await page.waitForURL('**/manage');
+    await page.goto('/account');
+    await page.getByRole('button', { name: 'Change Password' }).waitFor();
 
     // The Account dropdown's Logout works too.
     await header(page).getByRole('button', { name: 'Account' }).click();

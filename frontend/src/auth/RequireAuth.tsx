@@ -1,13 +1,11 @@
 import { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
+import { Navigate } from 'react-router-dom';
 import { useSession } from './useSession';
 
 /** Renders its children only for a signed-in user; nothing while unknown; otherwise sends to /login. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { status } = useSession();
-  const location = useLocation();
   if (status === 'unknown') return null;
-  if (status === 'out')
-    return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+  if (status === 'out') return <Navigate to="/login" replace />;
   return <>{children}</>;
 }

@@ -4,12 +4,12 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { failureText, useLogin } from '../../api/users';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { AuthCard } from './AuthCard';
-import { canSubmitLogin, pathAfterLogin } from './loginForm';
+import { canSubmitLogin, PATH_AFTER_LOGIN } from './loginForm';
 
 export function LoginPage() {
   const [email, setEmail] = useState('');
@@ -18,7 +18,6 @@ export function LoginPage() {
   const { setUser } = useSession();
   const notify = useNotify();
   const navigate = useNavigate();
-  const location = useLocation();
 
   const submit = () => {
     if (!canSubmitLogin(email, password) || login.isPending) return;
@@ -28,7 +27,7 @@ export function LoginPage() {
         onSuccess: (user) => {
           setUser(user);
           notify('Login successful', 'success');
-          navigate(pathAfterLogin(location.state), { replace: true });
+          navigate(PATH_AFTER_LOGIN, { replace: true });
         },
         onError: (error) =>
           notify(failureText(error, { fallback: 'Login failed', network: 'Error logging in' }), 'error'),
