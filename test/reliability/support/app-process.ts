@@ -39,6 +39,8 @@ export interface AppProcessOptions {
   databaseUrl: string;
   /** Extra environment (SCHEDULER_ENABLED, TRUST_PROXY, ...). */
   env?: Record<string, string>;
+  /** Start through `npm start`, as the README does, instead of node directly; signals then go to npm. */
+  viaNpm?: boolean;
 }
 
 /**
@@ -101,7 +103,8 @@ export class AppProcess {
 
   private async launch(): Promise<void> {
     this.log.write(`\n==== start ${new Date().toISOString()}\n`);
-    const child = spawn(process.execPath, [MAIN], {
+    const [command, args] = this.options.viaNpm ? ['npm', ['start']] : [process.execPath, [MAIN]];
+    const child = spawn(command, args, {
       cwd: ROOT,
       env: {
         ...process.env,
