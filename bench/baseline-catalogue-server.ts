@@ -15,8 +15,11 @@ const COLUMNS = `asset.id, asset.title, asset.description, asset.category, asset
   asset.owner_id, asset.table_name,
   COALESCE(asset.owner_id = $1::uuid, false) AS owned, ${accessSql.hasAccess('asset', '$1')} AS has_access`;
 
-const SQL = `SELECT ${COLUMNS}, count(*) OVER () AS total
-  FROM assets asset WHERE ${accessSql.visible('asset', '$1')} AND asset.title ILIKE $2
+const WHERE = `${accessSql.visible('asset', '$1')} AND asset.title ILIKE $2`;
+
+// The same shape as the app's query: the total as its own subquery, so both can use the title index.
+const SQL = `SELECT ${COLUMNS}, (SELECT count(*) FROM assets asset WHERE ${WHERE}) AS total
+  FROM assets asset WHERE ${WHERE}
   ORDER BY asset.created_at DESC, asset.id DESC LIMIT $3 OFFSET 0`;
 
 const server = createServer((request, response) => {
