@@ -266,6 +266,19 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
       );
     });
 
+    it('rejects a file whose lines end in carriage returns alone, small or large', async () => {
+      const message =
+        'The file ends its lines with carriage returns (CR) only. Save it with LF or CRLF line endings and upload it again.';
+      await expectRejected(() => postCsv(agent, 'a,b\r1,2\r3,4\r', { title: 'Old Mac' }), 400, message);
+      const large = `id,name\r${'1,some name here\r'.repeat(80_000)}`;
+      await expectRejected(() => postCsv(agent, large, { title: 'Old Mac, large' }), 400, message);
+      await expectRejected(
+        () => postCsv(agent, 'a,b\r', { title: 'Header only, CR' }),
+        400,
+        'The file has a header line but no data rows.',
+      );
+    });
+
     it('rejects a file without a header line', async () => {
       await expectRejected(
         () => postCsv(agent, '1,2,3\n4,5,6\n', { title: 'No header' }),

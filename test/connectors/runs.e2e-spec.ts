@@ -207,7 +207,7 @@ describe('connectors: runs through the API (private networks allowed for the loc
     const connector = await createConnector(testApp.dataSource, {
       spec: {
         ...simpleSpec(upstream.origin),
-        fields: [{ key: 'region', label: 'Region', type: 'string', required: true }],
+        fields: [{ key: 'region', label: 'Region', type: 'text', required: true }],
       },
     });
     const { id } = (

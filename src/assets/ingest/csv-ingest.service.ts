@@ -18,7 +18,7 @@ import {
   locateHeader,
   splitHeader,
 } from './csv-header';
-import { CsvRejection, invalidUtf8, notCsvText } from './csv-rejection';
+import { carriageReturnLineBreaks, CsvRejection, invalidUtf8, notCsvText } from './csv-rejection';
 import { CsvScanner } from './csv-scanner';
 import { StagedUpload } from './staged-upload';
 import { firstInvalidUtf8Offset } from './utf8-guard';
@@ -28,6 +28,7 @@ const MAX_HEADER_BYTES = 1024 * 1024;
 // Postgres allows 1600 columns per table; keep room for the row id.
 const MAX_COLUMNS = 1500;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const CR = 0x0d;
 
 interface ParsedHeader {
   labels: string[];
@@ -118,6 +119,7 @@ export class CsvIngestService {
       if (locateHeader(head)) return { head: this.withoutBom(head), ended: false };
       if (head.length > MAX_HEADER_BYTES) {
         if (head.includes(0)) throw notCsvText();
+        if (head.includes(CR)) throw carriageReturnLineBreaks();
         throw new CsvRejection(
           'The first line is longer than 1 MB; this does not look like a CSV file.',
           415,
@@ -142,6 +144,8 @@ export class CsvIngestService {
       throw invalidUtf8(line);
     }
     if (!location) {
+      // No LF at all, yet a CR after the first line's text: the lines end in CR alone.
+      if (/\r./s.test(headerBytes.toString('latin1').trimEnd())) throw carriageReturnLineBreaks();
       if (ended) throw new CsvRejection('The file has a header line but no data rows.');
       throw new CsvRejection('The header line is incomplete.');
     }

@@ -21,3 +21,10 @@ export function invalidUtf8(line: number): CsvRejection {
     `Line ${line} is not valid UTF-8 text. Save the file as UTF-8 and upload it again.`,
   );
 }
+
+/** Classic Mac files end lines with CR alone; the CSV reader (like COPY) splits lines on LF. */
+export function carriageReturnLineBreaks(): CsvRejection {
+  return new CsvRejection(
+    'The file ends its lines with carriage returns (CR) only. Save it with LF or CRLF line endings and upload it again.',
+  );
+}
