@@ -63,7 +63,10 @@ export function gridColumns(columns: Array<DatasetColumn | string>): GridColumnS
 const EXACT_DOUBLE_DIGITS = 15;
 
 function countDigits(text: string): number {
-  return text.replace(/[^0-9]/g, '').replace(/^0+/, '').replace(/0+$/, '').length;
+  return text
+    .replace(/[^0-9]/g, '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '').length;
 }
 
 /** Grid cell value for a raw JSON value: dates become Date, numeric strings numbers, objects JSON text. */
