@@ -202,6 +202,25 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
       expect(rows[1]).toEqual({ amount: 'about 3', when: 'soon', flag: 'maybe' });
     });
 
+    it('keeps single-letter codes as text, never as booleans', async () => {
+      const { columns, rows } = await ingest('patient,sex,answer\np1,F,y\np2,F,N\n');
+      expect(columns.map((column) => column.type)).toEqual(['text', 'text', 'text']);
+      expect(rows).toEqual([
+        { patient: 'p1', sex: 'F', answer: 'y' },
+        { patient: 'p2', sex: 'F', answer: 'N' },
+      ]);
+    });
+
+    it('takes names that look like values for a header when line 2 differs or they are years', async () => {
+      const years = await ingest('2022,2023,2024\n10,20,30\n');
+      expect(years.columns.map((column) => column.label)).toEqual(['2022', '2023', '2024']);
+      expect(years.rows).toEqual([{ c_2022: 10, c_2023: 20, c_2024: 30 }]);
+      const letter = await ingest('n\n1.10\n2.50\n');
+      expect(letter.rows).toEqual([{ n: 1.1 }, { n: 2.5 }]);
+      const answers = await ingest('Yes,No\n10,20\n');
+      expect(answers.columns.map((column) => column.label)).toEqual(['Yes', 'No']);
+    });
+
     it('falls back to text only for the column Postgres cannot cast (an impossible date)', async () => {
       const { columns, rows } = await ingest('n,day\n1,2023-02-28\n2,2023-02-30\n');
       expect(columns.map((column) => column.type)).toEqual(['integer', 'text']);

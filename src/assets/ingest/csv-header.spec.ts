@@ -62,8 +62,21 @@ describe('headerLooksLikeData', () => {
     expect(headerLooksLikeData(['', ''])).toBe(true);
   });
 
+  it('flags a first line whose values have the kinds of the line below', () => {
+    expect(headerLooksLikeData(['1', '2', '3'], ['4', '5', '6'])).toBe(true);
+    expect(headerLooksLikeData(['1', 'true', '2024-01-01'], ['2', 'false', '2024-01-02'])).toBe(true);
+  });
+
   it('accepts real column names, even next to year-like names', () => {
     expect(headerLooksLikeData(['country', '2020', '2021'])).toBe(false);
+  });
+
+  it('accepts names that only look like values: letters, distinct years, words over numbers', () => {
+    expect(headerLooksLikeData(['n'], ['1.10'])).toBe(false);
+    expect(headerLooksLikeData(['y'])).toBe(false);
+    expect(headerLooksLikeData(['2022', '2023', '2024'], ['10', '20', '30'])).toBe(false);
+    expect(headerLooksLikeData(['Yes', 'No'], ['10', '20'])).toBe(false);
+    expect(headerLooksLikeData(['true'], ['1'])).toBe(false);
   });
 });
 

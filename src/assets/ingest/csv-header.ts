@@ -77,14 +77,27 @@ export function splitHeader(headerLine: string, delimiter: Delimiter): string[] 
   return labels.map((label) => label.trim());
 }
 
-/** True when no cell of the first line reads like a column name: the file starts with data. */
-export function headerLooksLikeData(labels: string[]): boolean {
-  const filled = labels.filter((label) => label !== '');
+/**
+ * True when line 1 holds data rather than column names: every name reads as a value (number,
+ * date, true/false) of the same kind as the value below it in line 2 (when line 2 is at hand).
+ * Distinct four-digit years are names (a pivot's 2022, 2023, ... columns), and so is any name
+ * whose kind differs from the value below it ("Yes,No" over counts).
+ */
+export function headerLooksLikeData(labels: string[], firstRow?: string[]): boolean {
+  const filled = labels.map((label, index) => ({ label, index })).filter(({ label }) => label !== '');
   if (filled.length === 0) return true;
-  return filled.every((label) => {
-    const bytes = Buffer.from(label);
-    return valueKinds(bytes, 0, bytes.length) !== 0;
-  });
+  const kinds = filled.map(({ label }) => kindsOf(label));
+  if (kinds.some((kind) => kind === 0)) return false;
+  const years = filled.map(({ label }) => label);
+  if (years.every((label) => /^[12][0-9]{3}$/.test(label)) && new Set(years).size === years.length)
+    return false;
+  if (!firstRow) return true;
+  return filled.every(({ index }, position) => (kindsOf(firstRow[index] ?? '') & kinds[position]) !== 0);
+}
+
+function kindsOf(text: string): number {
+  const bytes = Buffer.from(text);
+  return valueKinds(bytes, 0, bytes.length);
 }
 
 // Names Postgres reserves for system columns, plus the table's own row id.

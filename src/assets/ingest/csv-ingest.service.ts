@@ -12,6 +12,7 @@ import { datasetTable, quoteIdentifier } from '../dataset-table';
 import { describeCopyError } from './copy-errors';
 import {
   columnNamesFor,
+  Delimiter,
   detectDelimiter,
   headerLooksLikeData,
   HeaderLocation,
@@ -152,13 +153,27 @@ export class CsvIngestService {
     const text = headerBytes.toString('utf8');
     const delimiter = detectDelimiter(text);
     const labels = splitHeader(text, delimiter);
-    if (headerLooksLikeData(labels)) {
+    if (headerLooksLikeData(labels, this.firstDataRow(head, location.dataStart, delimiter, ended))) {
       throw new CsvRejection('The file has no header: line 1 must hold the column names.');
     }
     if (labels.length > MAX_COLUMNS) {
       throw new CsvRejection(`The file has ${labels.length} columns; at most ${MAX_COLUMNS} are supported.`);
     }
     return { labels, names: columnNamesFor(labels), delimiter, location };
+  }
+
+  /** Line 2's values when the head already holds all of it, to tell a header from a data row. */
+  private firstDataRow(
+    head: Buffer,
+    dataStart: number,
+    delimiter: Delimiter,
+    ended: boolean,
+  ): string[] | undefined {
+    const rest = head.subarray(dataStart);
+    const next = locateHeader(rest);
+    if (!next && !ended) return undefined;
+    const line = rest.subarray(0, next ? next.headerEnd : rest.length);
+    return isUtf8(line) ? splitHeader(line.toString('utf8'), delimiter) : undefined;
   }
 
   /**

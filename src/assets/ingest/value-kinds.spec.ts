@@ -32,7 +32,11 @@ describe('valueKinds', () => {
     expect(kindsOf(text)).toBe(0);
   });
 
-  it.each(['true', 'FALSE', 'Yes', 'no', 't', 'F', 'y', 'N'])('reads %p as boolean', (text) => {
+  it.each(['t', 'F', 'y', 'N'])('leaves the single letter %p text: a code, not a boolean', (text) => {
+    expect(kindsOf(text)).toBe(0);
+  });
+
+  it.each(['true', 'FALSE', 'Yes', 'no'])('reads %p as boolean', (text) => {
     expect(kindsOf(text)).toBe(KIND_BOOLEAN);
   });
 

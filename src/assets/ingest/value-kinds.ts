@@ -65,7 +65,11 @@ function numberKinds(bytes: Uint8Array, start: number, end: number): number {
   return position === end ? KIND_NUMERIC : 0;
 }
 
-const BOOLEAN_WORDS = ['true', 'false', 't', 'f', 'yes', 'no', 'y', 'n'].map((word) => Buffer.from(word));
+/**
+ * Whole words only: single letters (t/f, y/n) are far more often codes (sex F/M, grade A–F) than
+ * booleans, and reading them as booleans would lose the letter for good.
+ */
+const BOOLEAN_WORDS = ['true', 'false', 'yes', 'no'].map((word) => Buffer.from(word));
 
 function isBooleanWord(bytes: Uint8Array, start: number, end: number): boolean {
   const length = end - start;
