@@ -109,10 +109,18 @@ export function generalJsonCopy(sources: StreamSource[], page: StreamPage): stri
   return `COPY (SELECT row FROM (${branches.join(' UNION ALL ')}) rows${pageClause(page)}) TO STDOUT ${JSON_LINES_COPY_OPTIONS}`;
 }
 
-/** Labels of the general CSV: the tags, then every distinct column label in order of first appearance. */
+/** A source's column keys in the general link: the same in its JSON objects and its CSV header. */
+function generalKeys(source: StreamSource): string[] {
+  return jsonKeys(source.columns, [DATASET_ID_KEY, DATASET_TITLE_KEY]);
+}
+
+/**
+ * Labels of the general CSV: the tags, then every distinct column key in order of first
+ * appearance. Keys are unique within a dataset, so a repeated label (a, a) keeps both columns.
+ */
 export function generalCsvLabels(sources: StreamSource[]): string[] {
   const labels = new Set<string>();
-  for (const source of sources) for (const column of source.columns) labels.add(columnLabel(column));
+  for (const source of sources) for (const key of generalKeys(source)) labels.add(key);
   return [DATASET_ID_KEY, DATASET_TITLE_KEY, ...labels];
 }
 
@@ -120,11 +128,10 @@ export function generalCsvLabels(sources: StreamSource[]): string[] {
 export function generalCsvCopy(sources: StreamSource[], page: StreamPage): string {
   const labels = generalCsvLabels(sources).slice(2);
   const branches = sources.map((source) => {
-    const byLabel = new Map<string, SourceColumn>();
-    for (const column of source.columns)
-      if (!byLabel.has(columnLabel(column))) byLabel.set(columnLabel(column), column);
+    const keys = generalKeys(source);
+    const byKey = new Map(source.columns.map((column, index) => [keys[index], column]));
     const cells = labels.map((label) => {
-      const column = byLabel.get(label);
+      const column = byKey.get(label);
       return column ? `(${csvExpression(column)})::text` : 'NULL::text';
     });
     const select = [`${escapeLiteral(source.id)}::text`, `${escapeLiteral(source.title)}::text`, ...cells];

@@ -421,6 +421,32 @@ describe('stream API', () => {
       ]);
     });
 
+    it('keeps both columns of a repeated label, under the same keys in CSV and JSON', async () => {
+      const { user, apiKey } = await createUserWithApiKey(testApp.dataSource);
+      const dataset = await createDataset(testApp.dataSource, {
+        ownerId: user.id,
+        title: 'Repeated',
+        columns: [
+          { name: 'a', label: 'a', sqlType: 'integer', type: 'integer' },
+          { name: 'a_2', label: 'a', sqlType: 'integer', type: 'integer' },
+          { name: 'b', label: 'b', sqlType: 'integer', type: 'integer' },
+        ],
+        rows: [[1, 2, 3]],
+      });
+      const csv = await testApp.http
+        .get('/api/stream/data')
+        .query({ api_key: apiKey, format: 'csv' })
+        .expect(200);
+      expect(parseCsv(csv.text)).toEqual([
+        ['dataset_id', 'dataset_title', 'a', 'a_2', 'b'],
+        [dataset.id, 'Repeated', '1', '2', '3'],
+      ]);
+      const json = await testApp.http.get('/api/stream/data').query({ api_key: apiKey }).expect(200);
+      expect(JSON.parse(json.text)).toEqual([
+        { dataset_id: dataset.id, dataset_title: 'Repeated', a: 1, a_2: 2, b: 3 },
+      ]);
+    });
+
     it('answers at most 5,000 rows, pages within that cap, and an empty array without datasets', async () => {
       const { user, apiKey } = await createUserWithApiKey(testApp.dataSource);
       await createDataset(testApp.dataSource, {
