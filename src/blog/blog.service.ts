@@ -1,4 +1,10 @@
-import { ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-limiter.service';
@@ -18,6 +24,9 @@ export interface BlogPage {
   posts: BlogPostSummary[];
   total: number;
 }
+
+/** /blog/new is the editor's page, so a post there could never be opened. */
+const RESERVED_SLUGS = new Set(['new']);
 
 @Injectable()
 export class BlogService {
@@ -81,6 +90,9 @@ export class BlogService {
   /** Publishes a post; only blog editors may, and the HTML is sanitised whatever the client sent. */
   async create(author: AuthenticatedUser, input: CreateBlogPostDto): Promise<BlogPostDetail> {
     if (!author.blogEditor) throw new ForbiddenException('Only blog editors may publish posts');
+    if (RESERVED_SLUGS.has(input.slug)) {
+      throw new BadRequestException(`The slug "${input.slug}" is reserved; please choose another`);
+    }
     try {
       const [row] = await this.dataSource.query(
         `INSERT INTO blog_posts (title, slug, type, cover_image, content, author_id)

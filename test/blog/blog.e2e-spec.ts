@@ -299,6 +299,17 @@ describe('blog API', () => {
       await post({ ...validPost(), slug: `ok-2026-${uniqueWord()}` }).expect(201);
     });
 
+    it('refuses the slug "new": /blog/new is the editor, so that post could never be opened', async () => {
+      const agent = await editorAgent();
+      const response = await agent
+        .post('/api/blog')
+        .set('Origin', TEST_ORIGIN)
+        .send({ ...validPost(), slug: 'new' })
+        .expect(400);
+      expect(response.body.error).toBe('The slug "new" is reserved; please choose another');
+      await testApp.http.get('/api/blog/new').expect(404);
+    });
+
     it('accepts only the three types, defaulting to update', async () => {
       const agent = await editorAgent();
       await agent
