@@ -17,8 +17,21 @@ describe('redactUrl', () => {
     expect(redactUrl('/verify-email?token=abc#top')).toBe('/verify-email?token=[redacted]#top');
   });
 
+  it('redacts other names for keys and tokens, path parameters and names with stray bytes', () => {
+    expect(redactUrl('/api/stream/data/1?key=secret')).toBe('/api/stream/data/1?key=[redacted]');
+    expect(redactUrl('/api/stream/data/1?access_token=secret')).toBe(
+      '/api/stream/data/1?access_token=[redacted]',
+    );
+    expect(redactUrl('/api/stream/data/1;api_key=secret')).toBe('/api/stream/data/1;api_key=[redacted]');
+    expect(redactUrl('/api/stream/data/1?api_key%00=secret')).toBe(
+      '/api/stream/data/1?api_key%00=[redacted]',
+    );
+    expect(redactUrl('/x?API-KEY=secret&Password=hunter2')).toBe('/x?API-KEY=[redacted]&Password=[redacted]');
+  });
+
   it('leaves other parameters, bare names and malformed encodings as they were', () => {
     expect(redactUrl('/api/assets?search=key&page=2')).toBe('/api/assets?search=key&page=2');
+    expect(redactUrl('/api/assets?keyword=x&keys_sorted=1')).toBe('/api/assets?keyword=x&keys_sorted=1');
     expect(redactUrl('/api/assets')).toBe('/api/assets');
     expect(redactUrl('/api/assets?flag&x=%E0%A4%A')).toBe('/api/assets?flag&x=%E0%A4%A');
     expect(redactUrl('/api/stream/data?api_key')).toBe('/api/stream/data?api_key=[redacted]');

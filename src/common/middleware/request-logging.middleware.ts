@@ -5,35 +5,30 @@ import type { NextFunction, Request, Response } from 'express';
 const logger = new Logger('HTTP');
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Query parameters whose values are secrets (BI tools put the API key in the URL). */
-const SECRET_PARAMETER = /^(?:api_?key|token)(?:\[.*\])?$/i;
+/**
+ * Parameter names whose values are secrets, compared with case, punctuation and encoding taken
+ * out (api_key, API-KEY, api%5Fkey, access_token, key, ...).
+ */
+const SECRET_NAME = /(?:key|token|secret|password)$/;
 
 /**
- * Keeps secrets out of the logs. Parameter names are compared decoded, the way the query parser
- * reads them, so `api%5Fkey=` or `API_KEY[]=` is redacted as surely as `api_key=`.
+ * Keeps secrets out of the logs: the value of every `name=value` pair in the URL (query or `;`
+ * path parameters) whose name reads as a key, token, secret or password is replaced.
  */
 export function redactUrl(url: string): string {
-  const queryStart = url.indexOf('?');
-  if (queryStart === -1) return url;
-  const hashStart = url.indexOf('#', queryStart);
-  const queryEnd = hashStart === -1 ? url.length : hashStart;
-  const pairs = url
-    .slice(queryStart + 1, queryEnd)
-    .split('&')
-    .map((pair) => {
-      const equals = pair.indexOf('=');
-      const name = equals === -1 ? pair : pair.slice(0, equals);
-      return SECRET_PARAMETER.test(decodeName(name)) ? `${name}=[redacted]` : pair;
-    });
-  return `${url.slice(0, queryStart + 1)}${pairs.join('&')}${url.slice(queryEnd)}`;
+  return url.replace(/([?&;])([^=&;#?]*)(=[^&;#]*)?/g, (pair, separator: string, name: string) =>
+    SECRET_NAME.test(normalizedName(name)) ? `${separator}${name}=[redacted]` : pair,
+  );
 }
 
-function decodeName(name: string): string {
+function normalizedName(name: string): string {
+  let decoded = name;
   try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
+    decoded = decodeURIComponent(name.replace(/\+/g, ' '));
   } catch {
-    return name;
+    // A malformed escape: judge the name as written.
   }
+  return decoded.toLowerCase().replace(/[^a-z]/g, '');
 }
 
 /** Gives every request an id (X-Request-Id, echoed back) and logs one line when it finishes. */
