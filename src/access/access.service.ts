@@ -85,7 +85,7 @@ export class AccessService {
   /**
    * Gives the user access. Free datasets are granted at once; paid ones are charged through the
    * payment provider and the order is recorded with the price of that moment. Asking again is
-   * harmless: no second purchase, no second count.
+   * harmless: no second purchase, no second count; nor does getting back a dataset once bought.
    */
   async grant(userId: string, assetId: string): Promise<GrantResult> {
     if (!isUuid(assetId)) throw new NotFoundException(DATASET_NOT_FOUND);
@@ -115,6 +115,18 @@ export class AccessService {
       if (Number(asset.price) <= 0) {
         await this.insertGrant(client, userId, assetId, 'free');
         return { granted: true, already: false, assetId, reason: 'free' } satisfies GrantResult;
+      }
+      // Bought once, owned for good: getting it back after a Remove charges nothing.
+      const earlier = await this.paidPurchase(client, userId, assetId);
+      if (earlier) {
+        await this.insertGrant(client, userId, assetId, 'purchase');
+        return {
+          granted: true,
+          already: false,
+          assetId,
+          reason: 'purchase',
+          purchase: earlier,
+        } satisfies GrantResult;
       }
       const purchase = await this.charge(client, userId, asset);
       if (purchase.status !== 'paid') {
@@ -223,6 +235,38 @@ export class AccessService {
         assetId,
       ]);
     }
+  }
+
+  /** The user's earlier paid order for this dataset, if any. */
+  private async paidPurchase(
+    client: PoolClient,
+    userId: string,
+    assetId: string,
+  ): Promise<PurchaseView | null> {
+    const { rows } = await client.query<{
+      id: string;
+      amount: string;
+      currency: string;
+      provider: string;
+      payment_reference: string | null;
+      created_at: Date;
+    }>(
+      `SELECT id, amount, currency, provider, payment_reference, created_at FROM purchases
+        WHERE user_id = $1 AND asset_id = $2 AND status = 'paid' ORDER BY created_at LIMIT 1`,
+      [userId, assetId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      amount: Number(row.amount),
+      currency: row.currency,
+      status: 'paid',
+      provider: row.provider,
+      payment_reference: row.payment_reference,
+      test_mode: row.provider === 'test',
+      created_at: row.created_at.toISOString(),
+    };
   }
 
   private async charge(

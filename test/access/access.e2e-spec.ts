@@ -150,6 +150,22 @@ describe('access: my, grant, remove', () => {
       expect(orders.count).toBe(1);
     });
 
+    it('gives a dataset back without a second charge after the buyer removed it', async () => {
+      const returning = await createLoggedInUser(testApp);
+      const first = await grant(returning.agent, paidId).expect(200);
+      await remove(returning.agent, paidId).expect(200);
+      const count = await subscriberCount(paidId);
+      const again = await grant(returning.agent, paidId).expect(200);
+      expect(again.body).toMatchObject({ granted: true, already: false, reason: 'purchase' });
+      expect(again.body.purchase).toEqual(first.body.purchase);
+      expect(await subscriberCount(paidId)).toBe(count + 1);
+      const [orders] = await testApp.dataSource.query(
+        `SELECT count(*)::int AS count FROM purchases WHERE user_id = $1 AND asset_id = $2`,
+        [returning.user.id, paidId],
+      );
+      expect(orders.count).toBe(1);
+    });
+
     it('tells the owner they already have access', async () => {
       const count = await subscriberCount(freeId);
       const response = await grant(owner.agent, freeId).expect(200);
