@@ -11,8 +11,13 @@ import type { AuthenticatedUser } from '../../common/decorators/current-user.dec
 import { UsersService } from '../users.service';
 import { PASSWORD_MAX_LENGTH, verifyAgainstDecoy, verifyPassword } from './passwords';
 
-/** Failed logins allowed per e-mail address before it is locked for the rest of the window. */
-export const LOGIN_FAILURES_PER_EMAIL: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
+/**
+ * Failed logins allowed for one e-mail address from one client before that client is refused for
+ * the rest of the window. Keyed on both, so a stranger's wrong guesses never lock the owner out.
+ */
+export const LOGIN_FAILURES_PER_EMAIL_AND_CLIENT: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
+/** Failed logins allowed for one e-mail address from all clients together (guessing from many addresses). */
+export const LOGIN_FAILURES_PER_EMAIL: RateLimitRule = { limit: 100, windowSeconds: 15 * 60 };
 /** Failed logins allowed per client address (guessing across many accounts). */
 export const LOGIN_FAILURES_PER_IP: RateLimitRule = { limit: 50, windowSeconds: 15 * 60 };
 
@@ -37,13 +42,14 @@ export class CredentialsService {
     if (email.length > MAX_EMAIL_LENGTH || email.includes('\0')) {
       throw new BadRequestException('Please enter a valid email address');
     }
-    const emailKey = `login-failures:email:${email.trim().toLowerCase()}`;
-    const ipKey = `login-failures:ip:${clientIp}`;
-    const [emailFailures, ipFailures] = await Promise.all([
-      this.rateLimiter.peek(emailKey, LOGIN_FAILURES_PER_EMAIL),
-      this.rateLimiter.peek(ipKey, LOGIN_FAILURES_PER_IP),
-    ]);
-    if (emailFailures >= LOGIN_FAILURES_PER_EMAIL.limit || ipFailures >= LOGIN_FAILURES_PER_IP.limit) {
+    const account = email.trim().toLowerCase();
+    const limits: Array<[key: string, rule: RateLimitRule]> = [
+      [`login-failures:email-client:${account}:${clientIp}`, LOGIN_FAILURES_PER_EMAIL_AND_CLIENT],
+      [`login-failures:email:${account}`, LOGIN_FAILURES_PER_EMAIL],
+      [`login-failures:ip:${clientIp}`, LOGIN_FAILURES_PER_IP],
+    ];
+    const failures = await Promise.all(limits.map(([key, rule]) => this.rateLimiter.peek(key, rule)));
+    if (failures.some((count, index) => count >= limits[index][1].limit)) {
       throw new HttpException(TOO_MANY_ATTEMPTS_MESSAGE, HttpStatus.TOO_MANY_REQUESTS);
     }
 
@@ -56,16 +62,14 @@ export class CredentialsService {
         ? await verifyPassword(user.passwordHash, password)
         : await verifyAgainstDecoy(password.slice(0, PASSWORD_MAX_LENGTH));
     if (!user || !passwordMatches) {
-      await Promise.all([
-        this.rateLimiter.hit(emailKey, LOGIN_FAILURES_PER_EMAIL),
-        this.rateLimiter.hit(ipKey, LOGIN_FAILURES_PER_IP),
-      ]);
+      await Promise.all(limits.map(([key, rule]) => this.rateLimiter.hit(key, rule)));
       throw new UnauthorizedException(INVALID_CREDENTIALS_MESSAGE);
     }
     // Told only to someone who knows the password, so it reveals nothing to a stranger.
     if (!user.emailVerifiedAt) throw new ForbiddenException(UNVERIFIED_MESSAGE);
 
-    await this.rateLimiter.reset(emailKey);
+    // This client proved it knows the password; the account-wide count keeps counting others.
+    await this.rateLimiter.reset(limits[0][0]);
     return UsersService.toAuthenticatedUser(user);
   }
 }
