@@ -16,8 +16,9 @@ import type { ListBlogPostsQueryDto } from './dto/list-blog-posts-query.dto';
 
 /** The searchable text; exactly the expression of blog_posts_search_idx, so the GIN index serves it. */
 const SEARCH_DOCUMENT = `to_tsvector('simple', p.title || ' ' || regexp_replace(p.content, '<[^>]*>', ' ', 'g'))`;
-/** Likes per visitor (IP) and post: enough for an honest change of mind, not for inflating counts. */
-export const LIKE_RATE_LIMIT: RateLimitRule = { limit: 5, windowSeconds: 3600 };
+/** One like per visitor (client address) and post a day: a visitor cannot inflate the count. */
+export const LIKE_RATE_LIMIT: RateLimitRule = { limit: 1, windowSeconds: 24 * 3600 };
+export const ALREADY_LIKED = 'You have already liked this post';
 const POST_NOT_FOUND = 'Post not found';
 
 export interface BlogPage {
@@ -118,11 +119,7 @@ export class BlogService {
   /** One more like, counted atomically; each visitor (IP) may like a post only a few times an hour. */
   async like(slug: string, clientIp: string): Promise<{ likes: number }> {
     if (!SLUG_PATTERN.test(slug)) throw new NotFoundException(POST_NOT_FOUND);
-    await this.rateLimiter.consume(
-      `blog-like:${clientIp}:${slug}`,
-      LIKE_RATE_LIMIT,
-      'You have liked this post enough for now',
-    );
+    await this.rateLimiter.consume(`blog-like:${clientIp}:${slug}`, LIKE_RATE_LIMIT, ALREADY_LIKED);
     const [row] = await this.dataSource.query(
       // Wrapped in a CTE so the driver answers rows (a bare UPDATE answers [rows, count]).
       'WITH liked AS (UPDATE blog_posts SET likes = likes + 1 WHERE slug = $1 RETURNING likes) SELECT likes FROM liked',

@@ -290,13 +290,11 @@ describe('abuse: sessions, CSRF and rate limits', () => {
           .post(`/api/blog/${post.slug}/like`)
           .set('Origin', TEST_ORIGIN)
           .set('X-Forwarded-For', `${prefix}, ${realIp}`);
-      for (let attempt = 1; attempt <= 5; attempt++) {
-        expect((await like(`192.0.2.${attempt}`).expect(200)).body).toEqual({ likes: attempt });
-      }
+      expect((await like('192.0.2.1').expect(200)).body).toEqual({ likes: 1 });
       const refused = await like('192.0.2.99').expect(429);
-      expect(refused.body.error).toBe('You have liked this post enough for now');
+      expect(refused.body.error).toBe('You have already liked this post');
       const [row] = await testApp.dataSource.query(`SELECT likes FROM blog_posts WHERE id = $1`, [post.id]);
-      expect(row.likes).toBe(5);
+      expect(row.likes).toBe(1);
     });
   });
 });
@@ -311,18 +309,16 @@ describe('abuse: rate limits without a trusted proxy', () => {
 
   it('ignores X-Forwarded-For entirely, so rotating it cannot buy more likes', async () => {
     const post = await createPost(testApp.dataSource);
-    for (let attempt = 1; attempt <= 5; attempt++) {
-      await testApp.http
-        .post(`/api/blog/${post.slug}/like`)
-        .set('Origin', TEST_ORIGIN)
-        .set('X-Forwarded-For', `10.88.0.${attempt}`)
-        .expect(200);
-    }
+    await testApp.http
+      .post(`/api/blog/${post.slug}/like`)
+      .set('Origin', TEST_ORIGIN)
+      .set('X-Forwarded-For', '10.88.0.1')
+      .expect(200);
     const refused = await testApp.http
       .post(`/api/blog/${post.slug}/like`)
       .set('Origin', TEST_ORIGIN)
       .set('X-Forwarded-For', '10.88.0.200')
       .expect(429);
-    expect(refused.body.error).toBe('You have liked this post enough for now');
+    expect(refused.body.error).toBe('You have already liked this post');
   });
 });

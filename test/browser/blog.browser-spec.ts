@@ -143,6 +143,10 @@ describe('the blog in a browser', () => {
     await expect(like.innerText()).resolves.toBe(String(before.likes + 1));
     const after = (await listedPosts()).find((post) => post.slug === slug)!;
     expect(after.likes).toBe(before.likes + 1);
+    // One like per visitor: a second click is told so and counts nothing.
+    await like.click();
+    await expectSnackbar(page, 'You have already liked this post');
+    await expect(like.innerText()).resolves.toBe(String(before.likes + 1));
 
     const postUrl = `${baseUrl()}/blog/${slug}`;
     const twitter = new URL((await article.getByRole('link', { name: 'Twitter' }).getAttribute('href'))!);

@@ -3,6 +3,10 @@ import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { useNotify } from '../../components/useNotify';
 import { useLikePost } from '../../api/blog';
+import { ApiError } from '../../api/client';
+import { failureText } from '../../api/users';
+
+const LIKE_FAILED = 'Your like could not be saved.';
 
 /** A clickable like counter: after each successful like call the count goes up by one (spec §4). */
 export function LikeButton({ slug, initialLikes }: { slug: string; initialLikes: number }) {
@@ -13,7 +17,11 @@ export function LikeButton({ slug, initialLikes }: { slug: string; initialLikes:
   const onClick = () =>
     like.mutate(slug, {
       onSuccess: () => setLikes((count) => count + 1),
-      onError: () => notify('Your like could not be saved.', 'error'),
+      onError: (error) => {
+        const text = failureText(error, { fallback: LIKE_FAILED, network: LIKE_FAILED });
+        // A second like of the same post is refused (429) with a friendly reason, not a failure.
+        notify(text, error instanceof ApiError && error.status === 429 ? 'info' : 'error');
+      },
     });
 
   return (
