@@ -11,6 +11,7 @@ import { requestLogging } from './common/middleware/request-logging.middleware';
 import { sameOriginOnly } from './common/middleware/same-origin.middleware';
 import { spaHandlers } from './common/middleware/spa-fallback.middleware';
 import type { AppConfig } from './config/app-config';
+import { JSON_BODY_LIMIT_BYTES } from './common/body-limits';
 
 export const SESSION_COOKIE = 'dm.sid';
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
@@ -47,7 +48,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.disable('x-powered-by');
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));
   app.use(requestLogging);
-  app.useBodyParser('json', { limit: '2mb' });
+  app.useBodyParser('json', { limit: JSON_BODY_LIMIT_BYTES });
   app.use(sameOriginOnly(config.appOrigin));
   app.use(
     session({

@@ -159,14 +159,14 @@ describe('abuse: bad input to every body and query', () => {
       name: 'register: malformed JSON',
       send: () => visitorPost('/api/users/register', '{"name": "A", "email":'),
       status: 400,
-      message: 'Unexpected end of JSON input',
+      message: 'The request body is not valid JSON.',
     },
     {
       name: 'register: a body over 2 MB',
       send: () =>
         visitorPost('/api/users/register', { name: HUGE, email: 'big@example.test', password: HUGE }),
       status: 413,
-      message: 'request entity too large',
+      message: 'The request body is too large (at most 2 MB).',
     },
     {
       name: 'register: deeply nested JSON',
@@ -221,10 +221,16 @@ describe('abuse: bad input to every body and query', () => {
       message: 'Invalid email or password',
     },
     {
+      name: 'login: a JSON null body',
+      send: () => visitorPost('/api/users/login', 'null'),
+      status: 400,
+      message: 'The request body is not valid JSON.',
+    },
+    {
       name: 'login: malformed JSON',
       send: () => visitorPost('/api/users/login', '{"email":'),
       status: 400,
-      message: 'Unexpected end of JSON input',
+      message: 'The request body is not valid JSON.',
     },
     // users/change-password and dev/apikey
     {
@@ -273,13 +279,13 @@ describe('abuse: bad input to every body and query', () => {
       name: 'grant: nothing',
       send: () => send('post', '/api/access/grant', {}),
       status: 400,
-      message: 'assetId must be shorter than or equal to 100 characters; assetId must be a string',
+      message: 'assetId is required',
     },
     {
       name: 'grant: a number',
       send: () => send('post', '/api/access/grant', { assetId: 7 }),
       status: 400,
-      message: 'assetId must be shorter than or equal to 100 characters; assetId must be a string',
+      message: 'assetId must be a string',
     },
     {
       name: 'grant: an SQL-shaped id',
@@ -297,7 +303,7 @@ describe('abuse: bad input to every body and query', () => {
       name: 'grant: a huge id',
       send: () => send('post', '/api/access/grant', { assetId: 'a'.repeat(101) }),
       status: 400,
-      message: 'assetId must be shorter than or equal to 100 characters',
+      message: 'assetId must be at most 100 characters',
     },
     {
       name: 'grant: an extra field',
@@ -309,8 +315,7 @@ describe('abuse: bad input to every body and query', () => {
       name: 'grant: an array body',
       send: () => send('post', '/api/access/grant', [assetId]),
       status: 400,
-      message:
-        'property 0 should not exist; assetId must be shorter than or equal to 100 characters; assetId must be a string',
+      message: 'property 0 should not exist; assetId is required',
     },
     {
       name: 'grant: deeply nested JSON',
@@ -322,7 +327,7 @@ describe('abuse: bad input to every body and query', () => {
       name: 'remove: an object id',
       send: () => send('post', '/api/access/remove', { assetId: { id: assetId } }),
       status: 400,
-      message: 'assetId must be shorter than or equal to 100 characters; assetId must be a string',
+      message: 'assetId must be a string',
     },
     // blog
     {
@@ -462,7 +467,7 @@ describe('abuse: bad input to every body and query', () => {
       send: () => send('post', '/api/connectors/upload', { title: 'T', price: 'free', spec: validSpec }),
       status: 400,
       message:
-        'price must not be greater than 1000000; price must not be less than 0; price must be a number with at most 2 decimals',
+        'price must be a number with at most 2 decimals',
     },
     {
       name: 'connector upload: an owner of its own choosing',
@@ -504,7 +509,7 @@ describe('abuse: bad input to every body and query', () => {
         send('post', '/api/connectors/activate', { connector_id: connectorId, refresh_interval: 'hourly' }),
       status: 400,
       message:
-        'refresh_interval must not be greater than 525600; refresh_interval must be 0 or more; refresh_interval must be a whole number of minutes',
+        'refresh_interval must be a whole number of minutes',
     },
     {
       name: 'activate: a DELETE method',
@@ -655,7 +660,7 @@ describe('abuse: bad input to every body and query', () => {
       send: () => get('/api/assets', { limit: 'all' }),
       status: 400,
       message:
-        'limit must not be greater than 1000; limit must not be less than 1; limit must be an integer number',
+        'limit must be an integer number',
     },
     {
       name: 'assets: a negative offset',
@@ -806,7 +811,7 @@ describe('abuse: bad input to every body and query', () => {
       send: () => get('/api/connectors/options'),
       status: 400,
       message:
-        'connector_id must be a connector id; field must match /^[\\w.-]{1,200}$/ regular expression; field must be a string',
+        'connector_id must be a connector id; field must be a string',
     },
     {
       name: 'options: a path-traversal field',
@@ -889,7 +894,7 @@ describe('abuse: bad input to every body and query', () => {
       [{ limit: -1 }, 'limit must not be less than 0'],
       [
         { offset: 'abc' },
-        'offset must not be greater than 9007199254740991; offset must not be less than 0; offset must be a whole number',
+        'offset must be a whole number',
       ],
       [{ offset: '1e20' }, 'offset must not be greater than 9007199254740991'],
       [{ source: 'users' }, 'property source should not exist'],

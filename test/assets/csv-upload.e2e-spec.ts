@@ -272,6 +272,15 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
       );
     });
 
+    it('rejects a price above 1,000,000 and accepts 1,000,000 itself', async () => {
+      await expectRejected(
+        () => postCsv(agent, 'a\n1\n', { title: 'Priced', price: '99999999999999' }),
+        400,
+        'Price must be at most 1,000,000.',
+      );
+      await postCsv(agent, 'a\n1\n', { title: 'Top price', price: '1000000.00' }).expect(201);
+    });
+
     it('rejects an empty file', async () => {
       await expectRejected(() => postCsv(agent, '', { title: 'Empty' }), 400, 'The file is empty.');
       await expectRejected(() => postCsv(agent, '\ufeff \n', { title: 'Empty' }), 400, 'The file is empty.');

@@ -1,6 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateBy,
+} from 'class-validator';
+
+/** Highest price of a dataset, as for connectors. */
+export const MAX_PRICE = 1_000_000;
+
+function isAmount(value: unknown): boolean {
+  return typeof value === 'string' && /^\s*\d+(\.\d{1,2})?\s*$/.test(value);
+}
 
 const TRUE_WORDS = ['true', '1', 'on', 'yes'];
 const FALSE_WORDS = ['false', '0', 'off', 'no'];
@@ -55,15 +71,20 @@ export class UploadCsvDto {
   keywords?: string[];
 
   @ApiPropertyOptional({
-    description: 'Non-negative, at most two decimals; 0 or empty means free',
+    description: 'Non-negative, at most two decimals and 1,000,000; 0 or empty means free',
     example: '19.99',
   })
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' && value.trim() === '' ? undefined : value))
   @IsString()
-  @Matches(/^\s*\d{1,10}(\.\d{1,2})?\s*$/, {
+  @Matches(/^\s*\d+(\.\d{1,2})?\s*$/, {
     message: 'Price must be a non-negative amount with at most two decimals.',
   })
+  @ValidateBy(
+    // Judged only once the amount is well formed; the rule above speaks for anything else.
+    { name: 'maxPrice', validator: { validate: (value) => !isAmount(value) || Number(value) <= MAX_PRICE } },
+    { message: 'Price must be at most 1,000,000.' },
+  )
   price?: string;
 
   @ApiPropertyOptional({ default: true })

@@ -1,12 +1,24 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { isDatabaseUnavailable } from '../database-errors';
+import { JSON_BODY_LIMIT_TEXT } from '../body-limits';
 
 export interface ErrorBody {
   error: string;
   message: string;
   statusCode: number;
   errors?: string[];
+}
+
+/**
+ * The JSON body parser's refusals in our words: its own texts are the JSON parser's internals
+ * ("Unexpected token 'n', ..."), or a bare "request entity too large".
+ */
+function bodyParserMessage(cause: unknown): string | undefined {
+  const type = (cause as { type?: unknown } | undefined)?.type;
+  if (type === 'entity.parse.failed') return 'The request body is not valid JSON.';
+  if (type === 'entity.too.large') return `The request body is too large (at most ${JSON_BODY_LIMIT_TEXT}).`;
+  return undefined;
 }
 
 /**
@@ -31,6 +43,13 @@ export class GlobalExceptionFilter implements ExceptionFilter {
   }
 
   private toBody(exception: unknown, request: Request): ErrorBody {
+    const bodyProblem = exception instanceof HttpException ? bodyParserMessage(exception.cause) : undefined;
+    if (bodyProblem)
+      return {
+        error: bodyProblem,
+        message: bodyProblem,
+        statusCode: (exception as HttpException).getStatus(),
+      };
     if (exception instanceof HttpException) {
       const statusCode = exception.getStatus();
       const payload = exception.getResponse();

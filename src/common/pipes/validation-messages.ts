@@ -2,16 +2,30 @@ import { BadRequestException } from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
 
 const REQUIRED = /required/i;
+/** Rules about what kind of value it is; when one fails, length or format rules only repeat it. */
+const KIND_RULES = new Set([
+  'isDefined',
+  'isString',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isArray',
+  'isObject',
+]);
 
 /**
  * The messages of one property: when a "… is required" rule failed, the value is missing or of the
  * wrong kind, and its length or format rules would only repeat that, so only the required
- * messages are kept. Duplicates (two rules sharing one message) appear once.
+ * messages are kept; likewise a failed kind rule ("must be a string") hides the length rules.
+ * Duplicates (two rules sharing one message) appear once.
  */
 function propertyMessages(error: ValidationError): string[] {
-  const messages = Object.values(error.constraints ?? {});
+  const constraints = Object.entries(error.constraints ?? {});
+  const messages = constraints.map(([, message]) => message);
   const required = messages.filter((message) => REQUIRED.test(message));
-  return [...new Set(required.length > 0 ? required : messages)];
+  if (required.length > 0) return [...new Set(required)];
+  const kind = constraints.filter(([rule]) => KIND_RULES.has(rule)).map(([, message]) => message);
+  return [...new Set(kind.length > 0 ? kind : messages)];
 }
 
 /** Every message of a validation failure, nested DTOs prefixed with their parent property as Nest does. */
