@@ -1,7 +1,8 @@
-import { BadRequestException, HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-limiter.service';
+import { TooManyRequestsException } from '../common/rate-limit/too-many-requests.exception';
 import { hashPassword, verifyPassword } from './auth/passwords';
 import { User } from './entities/user.entity';
 
@@ -25,10 +26,11 @@ export class AccountService {
     newPassword: string,
   ) {
     const limitKey = `change-password-failures:user:${userId}`;
-    if ((await this.rateLimiter.peek(limitKey, WRONG_CURRENT_PASSWORD)) >= WRONG_CURRENT_PASSWORD.limit) {
-      throw new HttpException(
+    const window = await this.rateLimiter.peekWindow(limitKey, WRONG_CURRENT_PASSWORD);
+    if (window.hits >= WRONG_CURRENT_PASSWORD.limit) {
+      throw new TooManyRequestsException(
         'Too many attempts. Please try again in a few minutes.',
-        HttpStatus.TOO_MANY_REQUESTS,
+        window.secondsLeft,
       );
     }
     const user = await this.users

@@ -181,10 +181,10 @@ describe('abuse: bad CSV uploads', () => {
       message: 'Price must be a non-negative amount with at most two decimals.',
     },
     {
-      name: 'a price beyond the column',
+      name: 'a price beyond the cap (and the column)',
       send: () => postCsv(uploader.agent, CSV, { title: 'T', price: '99999999999' }),
       status: 400,
-      message: 'Price must be a non-negative amount with at most two decimals.',
+      message: 'Price must be at most 1,000,000.',
     },
     {
       name: 'is_public that is no yes or no',

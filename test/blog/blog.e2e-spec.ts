@@ -206,6 +206,9 @@ describe('blog API', () => {
       expect((await like(post.slug, '10.2.0.1').expect(200)).body).toEqual({ likes: 1 });
       const refused = await like(post.slug, '10.2.0.1').expect(429);
       expect(refused.body.error).toBe('You have already liked this post');
+      // The day's window: about 86,400 seconds until this visitor may like the post again.
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(86_000);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(86_400);
       await like(post.slug, '10.2.0.2').expect(200);
       await like(other.slug, '10.2.0.1').expect(200);
       const [row] = await testApp.dataSource.query('SELECT likes FROM blog_posts WHERE id = $1', [post.id]);

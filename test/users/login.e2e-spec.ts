@@ -91,6 +91,9 @@ describe('login, sessions and logout', () => {
     }
     const locked = await login({ email: user.email, password: user.password }, '10.2.0.1').expect(429);
     expect(locked.body.message).toBe('Too many failed login attempts. Please try again in a few minutes.');
+    // The client is told when its 15-minute window ends.
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
+    expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(900);
     // The owner, elsewhere, is not locked out by someone else's wrong guesses.
     await login({ email: user.email, password: user.password }, '10.2.0.2').expect(200);
   });

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { isDatabaseUnavailable } from '../database-errors';
 import { JSON_BODY_LIMIT_TEXT } from '../body-limits';
+import { TooManyRequestsException } from '../rate-limit/too-many-requests.exception';
 
 export interface ErrorBody {
   error: string;
@@ -38,6 +39,9 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       // A streamed answer already started: the only honest signal left is to cut the connection.
       response.destroy();
       return;
+    }
+    if (exception instanceof TooManyRequestsException) {
+      response.setHeader('Retry-After', String(exception.retryAfterSeconds));
     }
     response.status(body.statusCode).json(body);
   }

@@ -1,10 +1,24 @@
-import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { TooManyRequestsException } from './too-many-requests.exception';
 
 export interface RateLimitRule {
   /** Maximum hits allowed inside one window. */
   limit: number;
   windowSeconds: number;
+}
+
+export interface WindowState {
+  hits: number;
+  /** Whole seconds until the window ends and the count starts again (at least 1 while counting). */
+  secondsLeft: number;
+}
+
+/** Seconds left in a bucket's window, for a query whose second parameter is the window length. */
+const SECONDS_LEFT = `greatest(1, ceil(extract(epoch FROM window_start + make_interval(secs => $2) - now())))::int`;
+
+function toWindowState(row: { hits: string | number; seconds_left: number }): WindowState {
+  return { hits: Number(row.hits), secondsLeft: Number(row.seconds_left) };
 }
 
 /**
@@ -17,25 +31,35 @@ export class RateLimiterService {
 
   /** Counts a hit and answers how many hits the current window holds, this one included. */
   async hit(key: string, rule: RateLimitRule): Promise<number> {
+    return (await this.hitWindow(key, rule)).hits;
+  }
+
+  /** Hits of the current window without counting one. */
+  async peek(key: string, rule: RateLimitRule): Promise<number> {
+    return (await this.peekWindow(key, rule)).hits;
+  }
+
+  /** Like peek, with the seconds until the window ends (for Retry-After). */
+  async peekWindow(key: string, rule: RateLimitRule): Promise<WindowState> {
+    const [row] = await this.dataSource.query(
+      `SELECT hits, ${SECONDS_LEFT} AS seconds_left FROM rate_limit_buckets
+        WHERE key = $1 AND window_start >= now() - make_interval(secs => $2)`,
+      [key, rule.windowSeconds],
+    );
+    return row ? toWindowState(row) : { hits: 0, secondsLeft: 0 };
+  }
+
+  private async hitWindow(key: string, rule: RateLimitRule): Promise<WindowState> {
     const [row] = await this.dataSource.query(
       `INSERT INTO rate_limit_buckets AS bucket (key, window_start, hits)
        VALUES ($1, now(), 1)
        ON CONFLICT (key) DO UPDATE SET
          hits = CASE WHEN bucket.window_start < now() - make_interval(secs => $2) THEN 1 ELSE bucket.hits + 1 END,
          window_start = CASE WHEN bucket.window_start < now() - make_interval(secs => $2) THEN now() ELSE bucket.window_start END
-       RETURNING hits`,
+       RETURNING hits, ${SECONDS_LEFT} AS seconds_left`,
       [key, rule.windowSeconds],
     );
-    return Number(row.hits);
-  }
-
-  /** Hits of the current window without counting one. */
-  async peek(key: string, rule: RateLimitRule): Promise<number> {
-    const [row] = await this.dataSource.query(
-      `SELECT hits FROM rate_limit_buckets WHERE key = $1 AND window_start >= now() - make_interval(secs => $2)`,
-      [key, rule.windowSeconds],
-    );
-    return row ? Number(row.hits) : 0;
+    return toWindowState(row);
   }
 
   async reset(key: string): Promise<void> {
@@ -48,7 +72,7 @@ export class RateLimiterService {
     rule: RateLimitRule,
     message = 'Too many requests, please try again later',
   ): Promise<void> {
-    const hits = await this.hit(key, rule);
-    if (hits > rule.limit) throw new HttpException(message, HttpStatus.TOO_MANY_REQUESTS);
+    const window = await this.hitWindow(key, rule);
+    if (window.hits > rule.limit) throw new TooManyRequestsException(message, window.secondsLeft);
   }
 }

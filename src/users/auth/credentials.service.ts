@@ -1,12 +1,6 @@
-import {
-  BadRequestException,
-  ForbiddenException,
-  HttpException,
-  HttpStatus,
-  Injectable,
-  UnauthorizedException,
-} from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { RateLimiterService, RateLimitRule } from '../../common/rate-limit/rate-limiter.service';
+import { TooManyRequestsException } from '../../common/rate-limit/too-many-requests.exception';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { UsersService } from '../users.service';
 import { PASSWORD_MAX_LENGTH, verifyAgainstDecoy, verifyPassword } from './passwords';
@@ -48,9 +42,11 @@ export class CredentialsService {
       [`login-failures:email:${account}`, LOGIN_FAILURES_PER_EMAIL],
       [`login-failures:ip:${clientIp}`, LOGIN_FAILURES_PER_IP],
     ];
-    const failures = await Promise.all(limits.map(([key, rule]) => this.rateLimiter.peek(key, rule)));
-    if (failures.some((count, index) => count >= limits[index][1].limit)) {
-      throw new HttpException(TOO_MANY_ATTEMPTS_MESSAGE, HttpStatus.TOO_MANY_REQUESTS);
+    const windows = await Promise.all(limits.map(([key, rule]) => this.rateLimiter.peekWindow(key, rule)));
+    const exceeded = windows.filter((window, index) => window.hits >= limits[index][1].limit);
+    if (exceeded.length > 0) {
+      const retryAfter = Math.max(...exceeded.map((window) => window.secondsLeft));
+      throw new TooManyRequestsException(TOO_MANY_ATTEMPTS_MESSAGE, retryAfter);
     }
 
     const user = await this.users.findByEmailWithPassword(email.trim());
