@@ -11,7 +11,7 @@ import {
   UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
@@ -77,6 +77,13 @@ export class AssetsController {
   }
 
   /** Grid rows: pages with access, the 10-row sample preview without. */
+  @ApiOperation({
+    summary: 'Rows of a dataset for the grid',
+    description:
+      'A page of rows with access, the first 10 rows without. Numbers are JSON numbers, except a ' +
+      'value too wide for a double (over 2^53, or more than 15 significant digits), which comes as ' +
+      'its exact decimal string; the stream links always send numbers.',
+  })
   @Get(':id/data')
   data(
     @CurrentUser() user: AuthenticatedUser | undefined,
