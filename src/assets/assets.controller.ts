@@ -45,6 +45,12 @@ export class AssetsController {
     return items;
   }
 
+  /** Every category among the datasets the caller may see, for the DataStore's category filter. */
+  @Get('categories')
+  categories(@CurrentUser() user: AuthenticatedUser | undefined): Promise<string[]> {
+    return this.assets.categories(user?.id);
+  }
+
   /** Streams the CSV into a new dataset table; answers where the new dataset lives. */
   @Post('upload-csv')
   @UseGuards(SessionGuard)

@@ -75,6 +75,9 @@ function escapeLike(text: string): string {
  * The dataset catalogue and the datasets' metadata. Every read goes through the access rules of
  * AccessService; invisible datasets answer 404 like missing ones.
  */
+/** Categories the filter menu lists at most. */
+const MAX_CATEGORIES = 200;
+
 @Injectable()
 export class AssetsService {
   constructor(
@@ -82,6 +85,17 @@ export class AssetsService {
     private readonly access: AccessService,
     private readonly ingest: CsvIngestService,
   ) {}
+
+  /** Distinct categories of the datasets the caller may see, by name (capped: it feeds a menu). */
+  async categories(userId: string | undefined): Promise<string[]> {
+    const rows: { category: string }[] = await this.dataSource.query(
+      `SELECT DISTINCT asset.category FROM assets asset
+        WHERE ${accessSql.visible('asset', '$1')} AND asset.category <> ''
+        ORDER BY asset.category LIMIT ${MAX_CATEGORIES}`,
+      [userId ?? null],
+    );
+    return rows.map((row) => row.category);
+  }
 
   /** One page of the catalogue the caller may see, newest first, with the total for paging. */
   async list(

@@ -466,8 +466,7 @@ describe('abuse: bad input to every body and query', () => {
       name: 'connector upload: a price that is not a number',
       send: () => send('post', '/api/connectors/upload', { title: 'T', price: 'free', spec: validSpec }),
       status: 400,
-      message:
-        'price must be a number with at most 2 decimals',
+      message: 'price must be a number with at most 2 decimals',
     },
     {
       name: 'connector upload: an owner of its own choosing',
@@ -508,8 +507,7 @@ describe('abuse: bad input to every body and query', () => {
       send: () =>
         send('post', '/api/connectors/activate', { connector_id: connectorId, refresh_interval: 'hourly' }),
       status: 400,
-      message:
-        'refresh_interval must be a whole number of minutes',
+      message: 'refresh_interval must be a whole number of minutes',
     },
     {
       name: 'activate: a DELETE method',
@@ -659,8 +657,7 @@ describe('abuse: bad input to every body and query', () => {
       name: 'assets: limit that is not a number',
       send: () => get('/api/assets', { limit: 'all' }),
       status: 400,
-      message:
-        'limit must be an integer number',
+      message: 'limit must be an integer number',
     },
     {
       name: 'assets: a negative offset',
@@ -810,8 +807,7 @@ describe('abuse: bad input to every body and query', () => {
       name: 'options: nothing',
       send: () => get('/api/connectors/options'),
       status: 400,
-      message:
-        'connector_id must be a connector id; field must be a string',
+      message: 'connector_id must be a connector id; field must be a string',
     },
     {
       name: 'options: a path-traversal field',
@@ -892,10 +888,7 @@ describe('abuse: bad input to every body and query', () => {
     for (const [query, message] of [
       [{ format: 'xml' }, 'format must be json or csv'],
       [{ limit: -1 }, 'limit must not be less than 0'],
-      [
-        { offset: 'abc' },
-        'offset must be a whole number',
-      ],
+      [{ offset: 'abc' }, 'offset must be a whole number'],
       [{ offset: '1e20' }, 'offset must not be greater than 9007199254740991'],
       [{ source: 'users' }, 'property source should not exist'],
     ] as const) {

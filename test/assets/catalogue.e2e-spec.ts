@@ -60,6 +60,19 @@ describe('GET assets and GET assets/{id}: what each caller sees', () => {
     expect(await titlesSeenBy(buyer.agent)).toEqual(['Held private', 'Public free', 'Public paid']);
   });
 
+  it('lists the categories of the datasets each caller may see, and only those', async () => {
+    const secret = `Secret-${randomUUID()}`;
+    await uploadDataset(owner.agent, { title: 'Secret category', category: secret, is_public: 'false' });
+    const seenBy = async (agent: Agent | TestApp['http']) =>
+      (await agent.get('/api/assets/categories').expect(200)).body as string[];
+    for (const agent of [testApp.http, stranger.agent]) {
+      const categories = await seenBy(agent);
+      expect(categories).toContain(category);
+      expect(categories).not.toContain(secret);
+    }
+    expect(await seenBy(owner.agent)).toEqual(expect.arrayContaining([category, secret]));
+  });
+
   it('gives each item what the card and the detail screen need, personalised for the caller', async () => {
     const response = await owner.agent
       .get(`/api/assets?category=${encodeURIComponent(category)}`)

@@ -61,11 +61,16 @@ describe('DataStore and detail screens in a browser', () => {
     await page.getByRole('button', { name: 'Datasets', exact: true }).click();
     await card(page, PAID).waitFor();
 
-    // Category multi-select: Science alone, then back to All.
+    // Category multi-select: Science alone, then Finance added (the menu still lists it), then All.
     await page.getByRole('combobox', { name: 'Category' }).click();
     await page.getByRole('option', { name: 'Science' }).click();
     await page.keyboard.press('Escape');
     await card(page, PAID).waitFor({ state: 'detached' });
+    await expect(card(page, FREE).count()).resolves.toBe(1);
+    await page.getByRole('combobox', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'Finance' }).click();
+    await page.keyboard.press('Escape');
+    await card(page, PAID).waitFor();
     await expect(card(page, FREE).count()).resolves.toBe(1);
     await page.getByRole('combobox', { name: 'Category' }).click();
     await page.getByRole('option', { name: 'All' }).click();
@@ -142,6 +147,15 @@ describe('DataStore and detail screens in a browser', () => {
     await page.getByRole('button', { name: 'Buy', exact: true }).waitFor();
     await expect(apiAs<string[]>(page, 'GET', 'access/my')).resolves.toHaveLength(1);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("says 'Failed to load data.' when the datasets cannot be loaded, rather than showing connectors alone", async () => {
+    const { context, page } = await openPage(browser);
+    await page.route('**/api/assets?**', (route) => route.fulfill({ status: 500, body: '{}' }));
+    await page.goto('/datastore');
+    await page.getByText('Failed to load data.').waitFor();
+    await expect(page.locator('article').count()).resolves.toBe(0);
     await context.close();
   });
 

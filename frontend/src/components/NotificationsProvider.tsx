@@ -1,6 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
-import { ReactNode, useCallback, useState } from 'react';
+import { ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { Notify, NotifyContext, NotifySeverity } from './notify-context';
 
 interface Message {
@@ -9,16 +9,41 @@ interface Message {
   severity: NotifySeverity;
 }
 
-/** Shows one snackbar at a time; messages that arrive meanwhile wait their turn. */
+/** How long a message stays up at least once a newer one is waiting (long enough to read a line). */
+const MIN_VISIBLE_MS = 1500;
+
+/**
+ * Shows one snackbar at a time. A message stays its full time only while nothing newer waits;
+ * once one does, the current one closes after MIN_VISIBLE_MS, so what the screen says always
+ * catches up quickly with the latest action instead of lagging seconds behind it.
+ */
 export function NotificationsProvider({ children }: { children: ReactNode }) {
   const [queue, setQueue] = useState<Message[]>([]);
   const [open, setOpen] = useState(true);
+  const shownAt = useRef(0);
+  const earlyClose = useRef<ReturnType<typeof setTimeout>>(undefined);
   const current = queue[0];
 
   const notify = useCallback<Notify>((text, severity = 'info') => {
     setQueue((waiting) => [...waiting, { key: Date.now() + Math.random(), text, severity }]);
-    setOpen(true);
   }, []);
+
+  const currentKey = current?.key;
+  useEffect(() => {
+    if (currentKey !== undefined) shownAt.current = Date.now();
+  }, [currentKey]);
+
+  // A newer message waits: cut the current one short once it has been readable for a moment.
+  useEffect(() => {
+    if (queue.length < 2 || !open || earlyClose.current) return;
+    const wait = Math.max(0, shownAt.current + MIN_VISIBLE_MS - Date.now());
+    earlyClose.current = setTimeout(() => {
+      earlyClose.current = undefined;
+      setOpen(false);
+    }, wait);
+  }, [queue.length, open]);
+
+  useEffect(() => () => clearTimeout(earlyClose.current), []);
 
   const close = (_event?: unknown, reason?: string) => {
     if (reason !== 'clickaway') setOpen(false);
@@ -36,6 +61,8 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
           slotProps={{
             transition: {
               onExited: () => {
+                clearTimeout(earlyClose.current);
+                earlyClose.current = undefined;
                 setQueue((waiting) => waiting.slice(1));
                 setOpen(true);
               },

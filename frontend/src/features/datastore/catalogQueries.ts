@@ -46,6 +46,11 @@ export function useAssetPage(params: AssetPageParams) {
   });
 }
 
+/** Every category among the datasets the caller may see, whatever the current filter shows. */
+export function useAssetCategories() {
+  return useQuery({ queryKey: ['assets', 'categories'], queryFn: () => api<string[]>('assets/categories') });
+}
+
 export function useConnectorList() {
   return useQuery({ queryKey: ['connectors', 'list'], queryFn: () => api<ConnectorSummary[]>('connectors') });
 }

@@ -1,4 +1,12 @@
-import { cellValue, gridColumns, gridRows, gridType, isNamingNumber, sortParam } from './gridColumns';
+import {
+  cellText,
+  cellValue,
+  gridColumns,
+  gridRows,
+  gridType,
+  isNamingNumber,
+  sortParam,
+} from './gridColumns';
 
 describe('gridType', () => {
   it('maps dataset column types onto DataGrid column types', () => {
@@ -68,5 +76,20 @@ describe('sortParam', () => {
     expect(sortParam([{ field: 'price', sort: 'asc' }])).toBe('price');
     expect(sortParam([{ field: 'price', sort: 'desc' }])).toBe('-price');
     expect(sortParam([])).toBeUndefined();
+  });
+});
+
+describe('cellText', () => {
+  it('shows numbers in full, never rounded to three decimals', () => {
+    expect(cellText(0.19768, { type: 'number', plainDigits: false })).toMatch(/^0\D19768$/);
+    expect(cellText(1234567.125, { type: 'number', plainDigits: false })).toMatch(/^1\D234\D567\D125$/);
+    expect(cellText(2013, { type: 'number', plainDigits: true })).toBe('2013');
+    expect(cellText('9007199254740993', { type: 'number', plainDigits: false })).toBe('9007199254740993');
+    expect(cellText(null, { type: 'number', plainDigits: false })).toBe('');
+  });
+
+  it('shows dates as ISO dates and leaves other types to the grid', () => {
+    expect(cellText(new Date('2024-01-01'), { type: 'date', plainDigits: false })).toBe('2024-01-01');
+    expect(cellText('text', { type: 'string', plainDigits: false })).toBeUndefined();
   });
 });

@@ -86,6 +86,24 @@ export function cellValue(raw: unknown, type: GridType): unknown {
   return typeof raw === 'object' ? JSON.stringify(raw) : raw;
 }
 
+/**
+ * Cell text the grid shows: numbers in full (digit groups, but never rounded to the grid's
+ * default three decimals), plain digits for naming numbers, dates as the ISO dates they are.
+ * Date-times keep the grid's local-time display.
+ */
+export function cellText(
+  value: unknown,
+  spec: Pick<GridColumnSpec, 'type' | 'plainDigits'>,
+): string | undefined {
+  if (value === null || value === undefined) return '';
+  if (spec.type === 'number') {
+    if (typeof value !== 'number' || spec.plainDigits) return String(value);
+    return value.toLocaleString(undefined, { maximumFractionDigits: 20 });
+  }
+  if (spec.type === 'date' && value instanceof Date) return value.toISOString().slice(0, 10);
+  return undefined;
+}
+
 /** Rows from the server, each given a grid id unique within the page (rows have no key of their own). */
 export function gridRows(rows: Array<Record<string, unknown>>, columns: GridColumnSpec[], offset = 0) {
   return rows.map((row, index) => {

@@ -31,7 +31,7 @@ export function LikeButton({ slug, initialLikes }: { slug: string; initialLikes:
       startIcon={<ThumbUp />}
       onClick={onClick}
       disabled={like.isPending}
-      aria-label={`Like this post (${likes} likes)`}
+      aria-label={`Like this post (${likes} ${likes === 1 ? 'like' : 'likes'})`}
     >
       {likes}
     </Button>

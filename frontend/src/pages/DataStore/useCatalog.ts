@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { CatalogFilters, categoryOptions, matchesFilters } from '../../features/datastore/catalogFilters';
 import { CatalogItem } from '../../features/datastore/catalogItem';
-import { useAssetPage, useConnectorList } from '../../features/datastore/catalogQueries';
+import { useAssetCategories, useAssetPage, useConnectorList } from '../../features/datastore/catalogQueries';
 import { pageCount, pageWindow } from '../../features/datastore/pageWindow';
 import { assetToItem, connectorToItem } from '../../features/datastore/toCatalogItems';
 
@@ -13,6 +13,7 @@ export const PAGE_SIZE = 24;
  */
 export function useCatalog(filters: CatalogFilters, page: number) {
   const connectors = useConnectorList();
+  const assetCategories = useAssetCategories();
 
   const matchingConnectors = useMemo(
     () => (connectors.data ?? []).map(connectorToItem).filter((item) => matchesFilters(item, filters)),
@@ -35,10 +36,12 @@ export function useCatalog(filters: CatalogFilters, page: number) {
       : [];
   const items = [...matchingConnectors.slice(window.connectorStart, window.connectorEnd), ...assetItems];
 
+  // From every connector and every visible dataset, not the current page: a chosen category must
+  // not hide the others from the menu.
   const categories = categoryOptions(
     [
       ...(connectors.data ?? []).map((connector) => connector.category || 'API'),
-      ...(assets.data?.items ?? []).map((asset) => asset.category),
+      ...(assetCategories.data ?? []),
     ],
     filters.categories,
   );
@@ -50,6 +53,7 @@ export function useCatalog(filters: CatalogFilters, page: number) {
     pages: pageCount(matchingConnectors.length + assetTotal, PAGE_SIZE),
     loading: connectors.isPending || (datasetsShown && assets.isPending),
     fetching: assets.isFetching || connectors.isFetching,
-    failed: connectors.isError && assets.isError,
+    // Either half missing would make a partial list look complete.
+    failed: connectors.isError || (datasetsShown && assets.isError),
   };
 }

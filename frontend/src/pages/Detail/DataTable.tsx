@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import { DataGrid, GridColDef, GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import { useMemo } from 'react';
-import { DatasetColumn, gridColumns, gridRows } from '../../features/detail/gridColumns';
+import { cellText, DatasetColumn, gridColumns, gridRows } from '../../features/detail/gridColumns';
 
 export interface DataTableProps {
   label: string;
@@ -27,7 +27,10 @@ export function DataTable({ label, columns, rows, loading, server, height }: Dat
     () =>
       specs.map(({ plainDigits, ...spec }) => ({
         ...spec,
-        ...(plainDigits && { valueFormatter: (value: unknown) => (value == null ? '' : String(value)) }),
+        ...((spec.type === 'number' || spec.type === 'date') && {
+          valueFormatter: (value: unknown) =>
+            cellText(value, { type: spec.type, plainDigits }) ?? String(value),
+        }),
       })),
     [specs],
   );

@@ -14,7 +14,8 @@ export const TOP_LEVEL_FIELDS: FieldRow[] = [
   {
     name: 'protocol',
     type: 'string',
-    description: 'Transport of the API. Only "rest" (JSON over HTTP or HTTPS) is supported.',
+    description:
+      'Transport of the API: JSON over HTTP or HTTPS. "rest" (the usual value), "http" and "https", in lower or upper case, all mean that.',
   },
   {
     name: 'base_url',
