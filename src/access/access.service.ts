@@ -117,30 +117,17 @@ export class AccessService {
         return { granted: true, already: false, assetId, reason: 'free' } satisfies GrantResult;
       }
       // Bought once, owned for good: getting it back after a Remove charges nothing.
-      const earlier = await this.paidPurchase(client, userId, assetId);
-      if (earlier) {
-        await this.insertGrant(client, userId, assetId, 'purchase');
-        return {
-          granted: true,
-          already: false,
-          assetId,
-          reason: 'purchase',
-          purchase: earlier,
-        } satisfies GrantResult;
-      }
-      const purchase = await this.charge(client, userId, asset);
-      if (purchase.status !== 'paid') {
-        failure = purchase.failure;
-        return null;
+      let purchase = await this.paidPurchase(client, userId, assetId);
+      if (!purchase) {
+        const charged = await this.charge(client, userId, asset);
+        if (charged.status !== 'paid') {
+          failure = charged.failure;
+          return null;
+        }
+        purchase = charged.view;
       }
       await this.insertGrant(client, userId, assetId, 'purchase');
-      return {
-        granted: true,
-        already: false,
-        assetId,
-        reason: 'purchase',
-        purchase: purchase.view,
-      } satisfies GrantResult;
+      return { granted: true, already: false, assetId, reason: 'purchase', purchase } satisfies GrantResult;
     });
     // The failed order stays recorded (committed above); the buyer gets a clear answer.
     if (!result)
