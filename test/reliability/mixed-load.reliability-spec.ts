@@ -154,7 +154,7 @@ describe(`reliability: ${CLIENTS} clients mixing reads and writes for ${LOAD_SEC
       expect(counts.find((row) => row.id === dataset.id)?.subscriber_count).toBe(1 + holders);
     }
 
-    // One paid purchase per new paid grant: a double click never charged twice.
+    // One paid purchase per user and paid dataset: neither a double click nor a Get after Remove charged twice.
     const purchases: Array<{ user_id: string; asset_id: string; paid: number }> =
       await database.dataSource.query(
         `SELECT user_id, asset_id, count(*)::int AS paid FROM purchases

@@ -16,7 +16,7 @@ export interface ClientRecord {
   userId: string;
   /** Catalogue datasets this client holds at the end, by its own successful grants and removals. */
   held: Set<string>;
-  /** Paid grants that created a purchase, per dataset. */
+  /** Paid datasets this client was granted: each must have been charged exactly once, re-grants included. */
   purchases: Map<string, number>;
   uploads: string[];
   likes: Map<string, number[]>;
@@ -158,9 +158,8 @@ export class WorkloadClient {
     if (fresh.length !== 1)
       this.record.failures.push(`grant: ${fresh.length} of 2 simultaneous grants were new`);
     this.record.held.add(dataset.id);
-    if (dataset.paid) {
-      this.record.purchases.set(dataset.id, (this.record.purchases.get(dataset.id) ?? 0) + fresh.length);
-    }
+    // Bought once, owned for good: a grant after a Remove must not charge again.
+    if (dataset.paid && fresh.length > 0) this.record.purchases.set(dataset.id, 1);
   }
 
   private async upload(): Promise<void> {
