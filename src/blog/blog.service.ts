@@ -116,7 +116,7 @@ export class BlogService {
     }
   }
 
-  /** One more like, counted atomically; each visitor (IP) may like a post only a few times an hour. */
+  /** One more like, counted atomically; each visitor (client address) may like a post once a day. */
   async like(slug: string, clientIp: string): Promise<{ likes: number }> {
     if (!SLUG_PATTERN.test(slug)) throw new NotFoundException(POST_NOT_FOUND);
     await this.rateLimiter.consume(`blog-like:${clientIp}:${slug}`, LIKE_RATE_LIMIT, ALREADY_LIKED);
