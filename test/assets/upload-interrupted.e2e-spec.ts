@@ -75,7 +75,8 @@ describe('an interrupted upload leaves nothing behind', () => {
     });
     request.on('error', () => undefined);
     request.write(head);
-    request.write(Buffer.from('row value,1\n'.repeat(20_000)));
+    // More than the ingest's type sample (4 MB), so the COPY is under way.
+    request.write(Buffer.from('row value,1\n'.repeat(450_000)));
     return request;
   }
 

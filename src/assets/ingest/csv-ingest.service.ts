@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { Injectable } from '@nestjs/common';
+import { Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { Client } from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { DataSource } from 'typeorm';
 import { AccessService } from '../../access/access.service';
 import type { AssetColumn } from '../entities/asset.entity';
-import { datasetTable, quoteIdentifier } from '../dataset-table';
-import { describeCopyError } from './copy-errors';
 import {
   columnNamesFor,
   Delimiter,
@@ -21,15 +17,29 @@ import {
 } from './csv-header';
 import { carriageReturnLineBreaks, CsvRejection, invalidUtf8, notCsvText } from './csv-rejection';
 import { CsvScanner } from './csv-scanner';
+import { convertColumnTypes, CopyFormat, copyInto, createTable, isTypeMismatch } from './dataset-table-load';
 import { StagedUpload } from './staged-upload';
+import { SpooledReader, UploadSpool } from './upload-spool';
 import { firstInvalidUtf8Offset } from './utf8-guard';
-import { columnTypeFor, sqlTypeFor } from './value-kinds';
+import { columnTypeFor } from './value-kinds';
 
 const MAX_HEADER_BYTES = 1024 * 1024;
 // Postgres allows 1600 columns per table; keep room for the row id.
 const MAX_COLUMNS = 1500;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const CR = 0x0d;
+/**
+ * How much of the file decides the first guess of the column types: a file this small is typed
+ * exactly, a larger one is read a second time only if a later value does not fit the guess.
+ */
+const SAMPLE_BYTES = 4 * 1024 * 1024;
+const SPOOL_UNAVAILABLE =
+  'The server is short of temporary disk space to finish this upload. Please try again later.';
+
+interface LoadedTable {
+  columns: AssetColumn[];
+  rowCount: number;
+}
 
 interface ParsedHeader {
   labels: string[];
@@ -39,10 +49,11 @@ interface ParsedHeader {
 }
 
 /**
- * Streams a CSV file into a new table in schema `data` with COPY, typing the columns afterwards.
- * The raw bytes go to Postgres's own CSV parser (fast); a byte scanner runs alongside to find
- * ragged rows, bad text and each column's type without building strings. Everything happens
- * in one transaction on a dedicated connection, handed back as a StagedUpload.
+ * Streams a CSV file into a new table in schema `data` with COPY. The raw bytes go to Postgres's
+ * own CSV parser (fast); a byte scanner runs alongside to find ragged rows, bad text and each
+ * column's type without building strings. The types are guessed up front so that the rows are
+ * written once; the upload is spooled to a temporary file in case a guess proves wrong. Everything
+ * happens in one transaction on a dedicated connection, handed back as a StagedUpload.
  */
 @Injectable()
 export class CsvIngestService {
@@ -55,6 +66,7 @@ export class CsvIngestService {
   async stage(source: Readable): Promise<StagedUpload> {
     const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     let client: Client | undefined;
+    let spool: UploadSpool | undefined;
     try {
       const { head, ended } = await this.readHead(chunks);
       const header = this.parseHeader(head, ended);
@@ -63,25 +75,16 @@ export class CsvIngestService {
       client = await this.connect();
       await client.query('BEGIN');
       await client.query(`SET LOCAL TIME ZONE 'UTC'`);
-      const scanner = new CsvScanner({
-        delimiter: header.delimiter,
-        columnCount: header.names.length,
-        lineEnding: header.location.lineEnding,
-        firstLine: header.location.lines + 1,
-      });
-      const rowCount = await this.copyRows(client, tableName, header, head, chunks, scanner).catch(
-        (error) => {
-          throw describeCopyError(error, header.location.lines) ?? error;
-        },
-      );
-      if (rowCount === 0) throw new CsvRejection('The file has a header line but no data rows.');
-      const columns = header.names.map<AssetColumn>((name, index) => ({
-        name,
-        label: header.labels[index] || `Column ${index + 1}`,
-        type: columnTypeFor(scanner.kinds[index], scanner.sawValue[index] === 1),
-      }));
-      await this.convertColumnTypes(client, tableName, columns);
-      const staged = new StagedUpload(client, { assetId, tableName, columns, rowCount }, this.access);
+      spool = await UploadSpool.open();
+      const reader = new SpooledReader(head.subarray(header.location.dataStart), chunks, spool);
+      let loaded = await this.typedPass(client, tableName, header, reader);
+      if (loaded === 'replay') {
+        await reader.drain();
+        if (!(await spool.complete())) throw new ServiceUnavailableException(SPOOL_UNAVAILABLE);
+        loaded = await this.textPass(client, tableName, header, spool);
+      }
+      if (loaded.rowCount === 0) throw new CsvRejection('The file has a header line but no data rows.');
+      const staged = new StagedUpload(client, { assetId, tableName, ...loaded }, this.access);
       client = undefined;
       return staged;
     } catch (error) {
@@ -91,6 +94,8 @@ export class CsvIngestService {
       await chunks.return?.().catch(() => undefined);
       if (client) await client.end().catch(() => undefined);
       throw error;
+    } finally {
+      await spool?.close();
     }
   }
 
@@ -177,80 +182,112 @@ export class CsvIngestService {
   }
 
   /**
-   * Creates the table with text columns and pipes the data bytes into COPY; returns the row count.
-   * The table starts UNLOGGED: the text copy is only an intermediate state, and the ALTER TABLE
-   * that types it writes the rows to the WAL once (SET LOGGED), instead of once per pass.
+   * First pass: the column types are guessed from the file's first SAMPLE_BYTES (all of a small
+   * file), the table is created with them and the upload's bytes go straight into COPY, as fast
+   * as Postgres can take them. The scanner keeps narrowing the types over the whole file; the
+   * pass stands only if they end where the guess was. A column empty in the sample is typed
+   * afterwards with ALTER; any other miss (a value COPY refused, or one COPY took but the
+   * scanner would keep as text, like 007 in a number column) answers 'replay'.
    */
-  private async copyRows(
+  private async typedPass(
     client: Client,
     tableName: string,
     header: ParsedHeader,
-    head: Buffer,
-    chunks: AsyncIterator<Buffer>,
-    scanner: CsvScanner,
-  ): Promise<number> {
-    const table = datasetTable(tableName);
-    const columnList = header.names.map(quoteIdentifier).join(', ');
-    await client.query(
-      `CREATE UNLOGGED TABLE ${table} (_row_id bigint GENERATED ALWAYS AS IDENTITY (CACHE 1000), ${header.names
-        .map((name) => `${quoteIdentifier(name)} text`)
-        .join(', ')})`,
-    );
-    const delimiter = header.delimiter === '\t' ? `E'\\t'` : `'${header.delimiter}'`;
-    const copy = client.query(
-      copyFrom(
-        `COPY ${table} (${columnList}) FROM STDIN WITH (FORMAT csv, DELIMITER ${delimiter}, NULL '', FORCE_NULL (${columnList}))`,
-      ),
-    );
-    const rest = head.subarray(header.location.dataStart);
+    reader: SpooledReader,
+  ): Promise<LoadedTable | 'replay'> {
+    const scanner = this.scannerFor(header);
+    const sample: Buffer[] = [];
+    let sampled = 0;
+    let ended = false;
+    while (!ended && sampled < SAMPLE_BYTES) {
+      const chunk = await reader.next();
+      if (chunk) {
+        scanner.feed(chunk, (part) => sample.push(part));
+        sampled += chunk.length;
+      } else ended = true;
+    }
+    if (ended) scanner.finish();
+    const guessed = this.columnsFrom(header, scanner);
+    await client.query('SAVEPOINT typed_copy');
+    await createTable(client, tableName, guessed, 'logged');
     async function* dataBytes(): AsyncGenerator<Buffer> {
+      yield* sample.splice(0);
+      if (ended) return;
       const parts: Buffer[] = [];
-      const forward = (part: Buffer) => parts.push(part);
-      if (rest.length > 0) scanner.feed(rest, forward);
-      for (;;) {
-        for (const part of parts) yield part;
-        parts.length = 0;
-        const next = await chunks.next();
-        if (next.done) break;
-        scanner.feed(next.value, forward);
+      for (let chunk = await reader.next(); chunk; chunk = await reader.next()) {
+        scanner.feed(chunk, (part) => parts.push(part));
+        yield* parts.splice(0);
       }
       scanner.finish();
     }
-    await pipeline(dataBytes, copy);
-    return copy.rowCount;
+    let rowCount: number;
+    try {
+      rowCount = await copyInto(client, tableName, copyFormat(header), dataBytes);
+    } catch (error) {
+      if (!isTypeMismatch(error)) throw error;
+      await client.query('ROLLBACK TO SAVEPOINT typed_copy');
+      return 'replay';
+    }
+    const columns = this.columnsFrom(header, scanner);
+    const changed = columns.filter((column, index) => column.type !== guessed[index].type);
+    if (changed.some((column) => guessed[columns.indexOf(column)].type !== 'text')) {
+      await client.query('ROLLBACK TO SAVEPOINT typed_copy');
+      return 'replay';
+    }
+    await convertColumnTypes(client, tableName, changed, 'logged');
+    await client.query('RELEASE SAVEPOINT typed_copy');
+    return { columns, rowCount };
   }
 
   /**
-   * Retypes every non-text column and makes the table logged in one ALTER TABLE (one table
-   * rewrite). Should a cast still fail (a value the scanner could not rule out, like 2023-02-30),
-   * each column is tried on its own and the ones that do not fit stay text.
+   * Second pass, from the spooled copy: every column is loaded as text into an UNLOGGED table,
+   * then one ALTER TABLE types the columns and makes the table logged (rows reach the WAL once).
    */
-  private async convertColumnTypes(client: Client, tableName: string, columns: AssetColumn[]): Promise<void> {
-    const typed = columns.filter((column) => column.type !== 'text');
-    const table = datasetTable(tableName);
-    const alter = (column: AssetColumn) => {
-      const sqlType = sqlTypeFor(column.type);
-      const name = quoteIdentifier(column.name);
-      return `ALTER COLUMN ${name} TYPE ${sqlType} USING ${name}::${sqlType}`;
-    };
-    await client.query('SAVEPOINT retype_all');
-    try {
-      await client.query(`ALTER TABLE ${table} ${['SET LOGGED', ...typed.map(alter)].join(', ')}`);
-      await client.query('RELEASE SAVEPOINT retype_all');
-      return;
-    } catch {
-      await client.query('ROLLBACK TO SAVEPOINT retype_all');
-    }
-    await client.query(`ALTER TABLE ${table} SET LOGGED`);
-    for (const column of typed) {
-      await client.query('SAVEPOINT retype_one');
-      try {
-        await client.query(`ALTER TABLE ${table} ${alter(column)}`);
-        await client.query('RELEASE SAVEPOINT retype_one');
-      } catch {
-        await client.query('ROLLBACK TO SAVEPOINT retype_one');
-        column.type = 'text';
+  private async textPass(
+    client: Client,
+    tableName: string,
+    header: ParsedHeader,
+    spool: UploadSpool,
+  ): Promise<LoadedTable> {
+    const scanner = this.scannerFor(header);
+    const textColumns = this.columnsFrom(header, scanner).map((column) => ({
+      ...column,
+      type: 'text' as const,
+    }));
+    await createTable(client, tableName, textColumns, 'unlogged');
+    async function* dataBytes(): AsyncGenerator<Buffer> {
+      const parts: Buffer[] = [];
+      for await (const chunk of spool.read()) {
+        scanner.feed(chunk, (part) => parts.push(part));
+        yield* parts.splice(0);
       }
+      scanner.finish();
     }
+    const rowCount = await copyInto(client, tableName, copyFormat(header), dataBytes);
+    const columns = this.columnsFrom(header, scanner);
+    await convertColumnTypes(client, tableName, columns, 'unlogged');
+    return { columns, rowCount };
   }
+
+  private scannerFor(header: ParsedHeader): CsvScanner {
+    return new CsvScanner({
+      delimiter: header.delimiter,
+      columnCount: header.names.length,
+      lineEnding: header.location.lineEnding,
+      firstLine: header.location.lines + 1,
+    });
+  }
+
+  /** The columns with the types the scanner allows so far. */
+  private columnsFrom(header: ParsedHeader, scanner: CsvScanner): AssetColumn[] {
+    return header.names.map<AssetColumn>((name, index) => ({
+      name,
+      label: header.labels[index] || `Column ${index + 1}`,
+      type: columnTypeFor(scanner.kinds[index], scanner.sawValue[index] === 1),
+    }));
+  }
+}
+
+function copyFormat(header: ParsedHeader): CopyFormat {
+  return { names: header.names, delimiter: header.delimiter, headerLines: header.location.lines };
 }
