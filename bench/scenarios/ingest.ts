@@ -98,7 +98,7 @@ export async function benchIngest(context: BenchContext): Promise<{ row: BenchRo
       met: ratio <= 1.5 && peakFigure.max <= INGEST_RSS_LIMIT_MB,
       side: [{ label: 'API peak RSS', figure: peakFigure, unit: 'MB' }],
       notes: [
-        `The API reads the upload once: COPY into a new table, type inference alongside, then one ALTER TABLE to the inferred types; ${(csv.bytes / 1e6).toFixed(0)} MB file.`,
+        `The API reads the upload once: column types guessed from the first 4 MB, COPY straight into them while a scanner checks every value, the upload spooled to a temporary file in case a later value needs a second pass (none here); ${(csv.bytes / 1e6).toFixed(0)} MB file.`,
       ],
     },
   };
