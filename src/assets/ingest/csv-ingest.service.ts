@@ -84,6 +84,8 @@ export class CsvIngestService {
         loaded = await this.textPass(client, tableName, header, spool);
       }
       if (loaded.rowCount === 0) throw new CsvRejection('The file has a header line but no data rows.');
+      // Second fence for a cut-off upload: never stage what the source itself reports as failed.
+      if (source.errored) throw source.errored;
       const staged = new StagedUpload(client, { assetId, tableName, ...loaded }, this.access);
       client = undefined;
       return staged;

@@ -61,4 +61,31 @@ describe('SpooledReader', () => {
       await rm(directory, { recursive: true, force: true });
     }
   });
+
+  it('keeps failing after the source failed once, though the source then reports its end', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'spool-spec-'));
+    try {
+      const spool = await UploadSpool.open(directory);
+      // Like a destroyed stream's iterator: one rejection, then done for ever after.
+      const cutOff = new Error('The upload was interrupted before the file was complete.');
+      let calls = 0;
+      const source: AsyncIterator<Buffer> = {
+        next: async () => {
+          calls++;
+          if (calls === 1) return { done: false, value: Buffer.from('1,a\n') };
+          if (calls === 2) throw cutOff;
+          return { done: true, value: undefined };
+        },
+      };
+      const reader = new SpooledReader(Buffer.alloc(0), source, spool);
+      expect((await reader.next())?.toString()).toBe('1,a\n');
+      // A cancelled pass is the one that sees the failure, and drops it.
+      await reader.next().catch(() => undefined);
+      await expect(reader.drain()).rejects.toBe(cutOff);
+      await expect(reader.next()).rejects.toBe(cutOff);
+      await spool.close();
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
 });

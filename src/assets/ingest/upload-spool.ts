@@ -80,11 +80,15 @@ export class UploadSpool {
 /**
  * The upload's data bytes in arrival order, each one put in the spool before it is handed out.
  * Reads are serialised, so a drain that starts while a cancelled pass still awaits its chunk
- * keeps the spool in file order.
+ * keeps the spool in file order. The end and a failure of the source are final: once a read has
+ * failed (the client left, the size limit was hit) every later read fails the same way, even if
+ * the cancelled pass that saw the failure first dropped it.
  */
 export class SpooledReader {
   private queue: Promise<unknown> = Promise.resolve();
   private pendingFirst: Buffer | undefined;
+  private ended = false;
+  private failure: { error: unknown } | undefined;
 
   constructor(
     first: Buffer,
@@ -107,11 +111,22 @@ export class SpooledReader {
   }
 
   private async readOne(): Promise<Buffer | undefined> {
+    if (this.failure) throw this.failure.error;
+    if (this.ended) return undefined;
     let chunk = this.pendingFirst;
     this.pendingFirst = undefined;
     if (!chunk) {
-      const next = await this.chunks.next();
-      if (next.done) return undefined;
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await this.chunks.next();
+      } catch (error) {
+        this.failure = { error };
+        throw error;
+      }
+      if (next.done) {
+        this.ended = true;
+        return undefined;
+      }
       chunk = next.value;
     }
     await this.spool.append(chunk);
