@@ -7,7 +7,7 @@ import {
   postCsv,
 } from '../factories/asset.factory';
 import { createLoggedInUser } from '../factories/user.factory';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createIsolatedTestApp, TestApp } from '../support/test-app';
 
 /** Comfortably more rows than the ingest's 4 MB type sample holds (about 5.5 MB here). */
 const FILLER_ROWS = 250_000;
@@ -31,7 +31,8 @@ describe('POST assets/upload-csv: types decided by values after the first 4 MB',
   let uploaderId: string;
 
   beforeAll(async () => {
-    testApp = await createTestApp();
+    // Its own database: its long COPYs must not meet other suites' checks of open ingest connections.
+    testApp = await createIsolatedTestApp('dm_late_types');
     const uploader = await createLoggedInUser(testApp, { name: 'Late Values' });
     agent = uploader.agent;
     uploaderId = uploader.user.id;

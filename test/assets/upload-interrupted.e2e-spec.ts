@@ -2,7 +2,7 @@ import { ClientRequest, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { assetCount, expectNoIngestConnections, orphanDatasetTables } from '../factories/asset.factory';
 import { createUser } from '../factories/user.factory';
-import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+import { createIsolatedTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
 
 const BOUNDARY = '----dm-test-boundary';
 
@@ -30,7 +30,8 @@ describe('an interrupted upload leaves nothing behind', () => {
   let uploaderId: string;
 
   beforeAll(async () => {
-    testApp = await createTestApp();
+    // Its own database: its long COPYs must not meet other suites' checks of open ingest connections.
+    testApp = await createIsolatedTestApp('dm_interrupted');
     const server = testApp.app.getHttpServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;

@@ -6,6 +6,8 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/bootstrap';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { runMigrations } from '../../src/database/migrate';
+import { createTestDatabase } from '../setup/test-database';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
 
@@ -61,4 +63,27 @@ export async function createTestAppOn(url: string, overrides: Record<string, str
     agent: () => request.agent(server),
     close: () => app.close(),
   };
+}
+
+/**
+ * The app on a fresh, migrated database of its own, dropped on close. For suites whose work
+ * shows in server-wide views (pg_stat_activity: long uploads, killed connections) that other
+ * suites check in the shared test database.
+ */
+export async function createIsolatedTestApp(prefix: string): Promise<TestApp> {
+  const database = await createTestDatabase(prefix);
+  try {
+    await runMigrations(database.url);
+    const testApp = await createTestAppOn(database.url);
+    return {
+      ...testApp,
+      close: async () => {
+        await testApp.close();
+        await database.drop();
+      },
+    };
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
 }

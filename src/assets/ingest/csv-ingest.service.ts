@@ -231,12 +231,16 @@ export class CsvIngestService {
       return 'replay';
     }
     const columns = this.columnsFrom(header, scanner);
-    const changed = columns.filter((column, index) => column.type !== guessed[index].type);
-    if (changed.some((column) => guessed[columns.indexOf(column)].type !== 'text')) {
-      await client.query('ROLLBACK TO SAVEPOINT typed_copy');
-      return 'replay';
+    const typedLate: AssetColumn[] = [];
+    for (const [index, column] of columns.entries()) {
+      if (column.type === guessed[index].type) continue;
+      if (guessed[index].type !== 'text') {
+        await client.query('ROLLBACK TO SAVEPOINT typed_copy');
+        return 'replay';
+      }
+      typedLate.push(column);
     }
-    await convertColumnTypes(client, tableName, changed, 'logged');
+    await convertColumnTypes(client, tableName, typedLate, 'logged');
     await client.query('RELEASE SAVEPOINT typed_copy');
     return { columns, rowCount };
   }
