@@ -44,7 +44,7 @@ interface LoadedTable {
 interface ParsedHeader {
   labels: string[];
   names: string[];
-  delimiter: ',' | ';' | '\t';
+  delimiter: Delimiter;
   location: HeaderLocation;
 }
 
@@ -214,13 +214,7 @@ export class CsvIngestService {
     await createTable(client, tableName, guessed, 'logged');
     async function* dataBytes(): AsyncGenerator<Buffer> {
       yield* sample.splice(0);
-      if (ended) return;
-      const parts: Buffer[] = [];
-      for (let chunk = await reader.next(); chunk; chunk = await reader.next()) {
-        scanner.feed(chunk, (part) => parts.push(part));
-        yield* parts.splice(0);
-      }
-      scanner.finish();
+      if (!ended) yield* scanned(reader.remaining(), scanner);
     }
     let rowCount: number;
     try {
@@ -261,15 +255,9 @@ export class CsvIngestService {
       type: 'text' as const,
     }));
     await createTable(client, tableName, textColumns, 'unlogged');
-    async function* dataBytes(): AsyncGenerator<Buffer> {
-      const parts: Buffer[] = [];
-      for await (const chunk of spool.read()) {
-        scanner.feed(chunk, (part) => parts.push(part));
-        yield* parts.splice(0);
-      }
-      scanner.finish();
-    }
-    const rowCount = await copyInto(client, tableName, copyFormat(header), dataBytes);
+    const rowCount = await copyInto(client, tableName, copyFormat(header), () =>
+      scanned(spool.read(), scanner),
+    );
     const columns = this.columnsFrom(header, scanner);
     await convertColumnTypes(client, tableName, columns, 'unlogged');
     return { columns, rowCount };
@@ -296,4 +284,14 @@ export class CsvIngestService {
 
 function copyFormat(header: ParsedHeader): CopyFormat {
   return { names: header.names, delimiter: header.delimiter, headerLines: header.location.lines };
+}
+
+/** The bytes COPY should receive from `chunks`, each chunk scanned on the way; checks the end. */
+async function* scanned(chunks: AsyncIterable<Buffer>, scanner: CsvScanner): AsyncGenerator<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks) {
+    scanner.feed(chunk, (part) => parts.push(part));
+    yield* parts.splice(0);
+  }
+  scanner.finish();
 }

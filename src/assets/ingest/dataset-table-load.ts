@@ -4,6 +4,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { AssetColumn } from '../entities/asset.entity';
 import { datasetTable, quoteIdentifier } from '../dataset-table';
 import { describeCopyError } from './copy-errors';
+import type { Delimiter } from './csv-header';
 import { CsvRejection } from './csv-rejection';
 import { sqlTypeFor } from './value-kinds';
 
@@ -11,7 +12,7 @@ import { sqlTypeFor } from './value-kinds';
 export interface CopyFormat {
   /** Column names in file order. */
   names: string[];
-  delimiter: ',' | ';' | '\t';
+  delimiter: Delimiter;
   /** Physical lines the header takes, added to COPY's line numbers in messages. */
   headerLines: number;
 }

@@ -105,6 +105,11 @@ export class SpooledReader {
     return read;
   }
 
+  /** The chunks still to come, one `next` at a time. */
+  async *remaining(): AsyncGenerator<Buffer> {
+    for (let chunk = await this.next(); chunk; chunk = await this.next()) yield chunk;
+  }
+
   /** Reads the rest of the upload into the spool. */
   async drain(): Promise<void> {
     while ((await this.next()) !== undefined);
