@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
-import { accessSql } from '../src/access/access-rules';
 
 /**
  * The catalogue baseline: a plain node:http server with a pg pool answering the same catalogue
@@ -9,13 +8,18 @@ import { accessSql } from '../src/access/access-rules';
  */
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
 
+// The catalogue's access rules written out, as the app's AccessGate phrases them.
+const OWNED = `COALESCE(asset.owner_id = CAST($1 AS uuid), false)`;
+const HELD = `(${OWNED} OR EXISTS (SELECT 1 FROM access_grants held_grant
+  WHERE held_grant.asset_id = asset.id AND held_grant.user_id = CAST($1 AS uuid)))`;
+
 const COLUMNS = `asset.id, asset.title, asset.description, asset.category, asset.keywords,
   asset.price::float8 AS price, asset.currency, asset.is_public, asset.image, asset.subscriber_count,
   asset.source, asset.author, asset.row_count::float8 AS row_count, asset.created_at,
   asset.owner_id, asset.table_name,
-  COALESCE(asset.owner_id = $1::uuid, false) AS owned, ${accessSql.hasAccess('asset', '$1')} AS has_access`;
+  ${OWNED} AS owned, ${HELD} AS has_access`;
 
-const WHERE = `${accessSql.visible('asset', '$1')} AND asset.title ILIKE $2`;
+const WHERE = `(asset.is_public OR ${HELD}) AND asset.title ILIKE $2`;
 
 // The same shape as the app's query: the total as its own subquery, so both can use the title index.
 const SQL = `SELECT ${COLUMNS}, (SELECT count(*) FROM assets asset WHERE ${WHERE}) AS total

@@ -32,7 +32,10 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot({ ...buildDataSourceOptions(databaseUrl), autoLoadEntities: false }),
+        TypeOrmModule.forRoot({
+          ...buildDataSourceOptions(databaseUrl, config.databasePoolSize),
+          autoLoadEntities: false,
+        }),
         ScheduleModule.forRoot(),
         CommonModule,
         HealthModule,

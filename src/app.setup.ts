@@ -5,12 +5,12 @@ import connectPgSimple from 'connect-pg-simple';
 import session from 'express-session';
 import helmet from 'helmet';
 import passport from 'passport';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { requestLogging } from './common/middleware/request-logging.middleware';
 import { sameOriginOnly } from './common/middleware/same-origin.middleware';
 import { spaHandlers } from './common/middleware/spa-fallback.middleware';
 import type { AppConfig } from './config/app-config';
+import { pgPool } from './database/sql';
 import { JSON_BODY_LIMIT_BYTES } from './common/body-limits';
 
 export const SESSION_COOKIE = 'dm.sid';
@@ -41,7 +41,7 @@ function contentSecurityPolicy(config: AppConfig) {
 /** Everything between the Nest app and the network, shared by main.ts and the tests. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): INestApplication {
   const dataSource = app.get(DataSource);
-  const pool = (dataSource.driver as unknown as { master: Pool }).master;
+  const pool = pgPool(dataSource);
   const PgSessionStore = connectPgSimple(session);
 
   if (config.trustProxy) app.set('trust proxy', 1);

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { SessionGuard } from '../common/guards/session.guard';
-import { AccessService } from './access.service';
+import { GrantsService } from './grants.service';
 import { AssetIdDto } from './dto/asset-id.dto';
 import type { GrantResult, RemoveResult } from './grant-result';
 import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
@@ -12,7 +12,7 @@ import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
 @Controller('access')
 export class AccessController {
   constructor(
-    private readonly access: AccessService,
+    private readonly grants: GrantsService,
     @Inject(PAYMENT_PROVIDER) private readonly payments: PaymentProvider,
   ) {}
 
@@ -25,20 +25,20 @@ export class AccessController {
   /** The caller's access list: ids of every dataset they hold (owned included); empty for a visitor. */
   @Get('my')
   my(@CurrentUser() user: AuthenticatedUser | undefined): Promise<string[]> {
-    return this.access.myAssetIds(user?.id);
+    return this.grants.myAssetIds(user);
   }
 
   @Post('grant')
   @HttpCode(200)
   @UseGuards(SessionGuard)
   grant(@CurrentUser() user: AuthenticatedUser, @Body() input: AssetIdDto): Promise<GrantResult> {
-    return this.access.grant(user.id, input.assetId);
+    return this.grants.grant(user, input.assetId);
   }
 
   @Post('remove')
   @HttpCode(200)
   @UseGuards(SessionGuard)
   remove(@CurrentUser() user: AuthenticatedUser, @Body() input: AssetIdDto): Promise<RemoveResult> {
-    return this.access.remove(user.id, input.assetId);
+    return this.grants.remove(user, input.assetId);
   }
 }

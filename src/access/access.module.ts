@@ -1,17 +1,18 @@
 import { Module } from '@nestjs/common';
+import { AccessGate } from './access-gate.service';
 import { AccessController } from './access.controller';
-import { AccessService } from './access.service';
+import { GrantsService } from './grants.service';
 import { PAYMENT_PROVIDER } from './payments/payment-provider';
 import { TestPaymentProvider } from './payments/test-payment.provider';
 
 /**
- * Who may see and read which dataset, and the grant/buy/remove calls. AccessService is the single
- * place for those checks; other modules (assets, stream) import this module and ask it.
- * A real payment provider replaces TestPaymentProvider behind PAYMENT_PROVIDER.
+ * Who may see, read and change what (AccessGate, asked by every other module), and the
+ * grant/buy/remove calls (GrantsService). A real payment provider replaces TestPaymentProvider
+ * behind PAYMENT_PROVIDER.
  */
 @Module({
   controllers: [AccessController],
-  providers: [AccessService, { provide: PAYMENT_PROVIDER, useClass: TestPaymentProvider }],
-  exports: [AccessService],
+  providers: [AccessGate, GrantsService, { provide: PAYMENT_PROVIDER, useClass: TestPaymentProvider }],
+  exports: [AccessGate, GrantsService],
 })
 export class AccessModule {}

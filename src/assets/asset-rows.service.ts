@@ -1,32 +1,22 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccessService } from '../access/access.service';
+import { AccessGate, Caller } from '../access/access-gate.service';
+import { columnsOf, displayType } from '../database/data-tables/data-table-catalog';
+import {
+  dataTable,
+  FETCHED_AT_COLUMN,
+  quoteIdentifier,
+  ROW_ID_COLUMN,
+} from '../database/data-tables/data-table-names';
+import { sqlOn } from '../database/sql';
 import type { AssetData, ConnectorTableRows } from './asset-views';
-import { AssetsService } from './assets.service';
-import { DATA_SCHEMA, datasetTable, quoteIdentifier, ROW_ID_COLUMN } from './dataset-table';
 import type { AssetDataQueryDto } from './dto/asset-data-query.dto';
 import { jsonSafeColumn, ROW_SOURCE, wideNumberKind } from './json-safe-select';
 
-/** Rows shown without access (spec: 'Sample Data Preview'). */
+/** Rows shown without access ('Sample Data Preview'). */
 export const SAMPLE_ROWS = 10;
-/** Spec §9: the connector table preview shows the latest 100 rows. */
+/** The connector table preview shows the latest 100 rows. */
 export const CONNECTOR_PREVIEW_ROWS = 100;
-const FETCHED_AT_COLUMN = '_fetched_at';
-
-const TYPE_NAMES: Record<string, string> = {
-  bigint: 'integer',
-  integer: 'integer',
-  smallint: 'integer',
-  numeric: 'numeric',
-  'double precision': 'numeric',
-  real: 'numeric',
-  boolean: 'boolean',
-  date: 'date',
-  'timestamp with time zone': 'timestamptz',
-  'timestamp without time zone': 'timestamp',
-  jsonb: 'jsonb',
-  json: 'jsonb',
-};
 
 /**
  * Reads rows out of dataset and connector tables for the grid. Postgres renders each row as JSON
@@ -37,17 +27,16 @@ const TYPE_NAMES: Record<string, string> = {
 export class AssetRowsService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly assets: AssetsService,
-    private readonly access: AccessService,
+    private readonly gate: AccessGate,
   ) {}
 
   /**
    * A page of rows for a caller with access; otherwise the first 10 rows as a sample, whatever
    * paging or sorting was asked for (so the sample cannot be paged through).
    */
-  async readData(userId: string | undefined, assetId: string, query: AssetDataQueryDto): Promise<AssetData> {
-    const asset = await this.assets.findReadableAsset(userId, assetId);
-    const table = `${datasetTable(asset.tableName)} ${ROW_SOURCE}`;
+  async readData(caller: Caller, assetId: string, query: AssetDataQueryDto): Promise<AssetData> {
+    const { asset, held } = await this.gate.requireDataset(caller, assetId, 'sample');
+    const table = `${dataTable(asset.tableName)} ${ROW_SOURCE}`;
     const rowId = `${ROW_SOURCE}.${ROW_ID_COLUMN}`;
     const columnList = asset.columns
       .map((column) =>
@@ -57,8 +46,8 @@ export class AssetRowsService {
         ),
       )
       .join(', ');
-    const base = { columns: asset.columns, total: asset.rowCount };
-    if (!asset.hasAccess) {
+    const base = { columns: asset.columns, total: Number(asset.rowCount) };
+    if (!held) {
       const limit = Math.min(query.limit ?? SAMPLE_ROWS, SAMPLE_ROWS);
       const rows = await this.jsonRows(`SELECT ${columnList} FROM ${table} ORDER BY ${rowId} LIMIT $1`, [
         limit,
@@ -87,27 +76,23 @@ export class AssetRowsService {
   }
 
   /** The latest 100 rows of a connector instance's table, for its owner only (404 for anyone else). */
-  async readConnectorTable(userId: string | undefined, outputTableName: string): Promise<ConnectorTableRows> {
-    const tableName = await this.access.requireOwnedConnectorTable(userId, outputTableName);
-    const columns: { name: string; type: string }[] = await this.dataSource.query(
-      `SELECT column_name AS name, data_type AS type FROM information_schema.columns
-        WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`,
-      [DATA_SCHEMA, tableName],
-    );
+  async readConnectorTable(caller: Caller, outputTableName: string): Promise<ConnectorTableRows> {
+    const { outputTableName: tableName } = await this.gate.requireConnectorTable(caller, outputTableName);
+    const columns = await columnsOf(sqlOn(this.dataSource), tableName);
     // No run has created the table yet.
     if (columns.length === 0) return { columns: [], rows: [] };
     const order = columns.some((column) => column.name === FETCHED_AT_COLUMN)
       ? `ORDER BY ${ROW_SOURCE}.${quoteIdentifier(FETCHED_AT_COLUMN)} DESC`
       : '';
     const select = columns
-      .map((column) => jsonSafeColumn(column.name, wideNumberKind(column.type)))
+      .map((column) => jsonSafeColumn(column.name, wideNumberKind(column.pgType)))
       .join(', ');
     const rows = await this.jsonRows(
-      `SELECT ${select} FROM ${datasetTable(tableName)} ${ROW_SOURCE} ${order} LIMIT $1`,
+      `SELECT ${select} FROM ${dataTable(tableName)} ${ROW_SOURCE} ${order} LIMIT $1`,
       [CONNECTOR_PREVIEW_ROWS],
     );
     return {
-      columns: columns.map((column) => ({ name: column.name, type: TYPE_NAMES[column.type] ?? 'text' })),
+      columns: columns.map((column) => ({ name: column.name, type: displayType(column.pgType) })),
       rows,
     };
   }

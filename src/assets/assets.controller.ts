@@ -40,7 +40,7 @@ export class AssetsController {
     @Query() query: ListAssetsQueryDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<AssetSummary[]> {
-    const { items, total } = await this.assets.list(user?.id, query);
+    const { items, total } = await this.assets.list(user, query);
     response.setHeader('X-Total-Count', String(total));
     return items;
   }
@@ -48,7 +48,7 @@ export class AssetsController {
   /** Every category among the datasets the caller may see, for the DataStore's category filter. */
   @Get('categories')
   categories(@CurrentUser() user: AuthenticatedUser | undefined): Promise<string[]> {
-    return this.assets.categories(user?.id);
+    return this.assets.categories(user);
   }
 
   /** Streams the CSV into a new dataset table; answers where the new dataset lives. */
@@ -74,12 +74,12 @@ export class AssetsController {
     @CurrentUser() user: AuthenticatedUser | undefined,
     @Param('outputTableName') outputTableName: string,
   ): Promise<ConnectorTableRows> {
-    return this.rows.readConnectorTable(user?.id, outputTableName);
+    return this.rows.readConnectorTable(user, outputTableName);
   }
 
   @Get(':id')
   findOne(@CurrentUser() user: AuthenticatedUser | undefined, @Param('id') id: string): Promise<AssetDetail> {
-    return this.assets.findOne(user?.id, id);
+    return this.assets.findOne(user, id);
   }
 
   /** Grid rows: pages with access, the 10-row sample preview without. */
@@ -96,6 +96,6 @@ export class AssetsController {
     @Param('id') id: string,
     @Query() query: AssetDataQueryDto,
   ): Promise<AssetData> {
-    return this.rows.readData(user?.id, id, query);
+    return this.rows.readData(user, id, query);
   }
 }

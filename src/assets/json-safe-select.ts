@@ -1,4 +1,4 @@
-import { quoteIdentifier } from './dataset-table';
+import { quoteIdentifier } from '../database/data-tables/data-table-names';
 
 /** Alias the row queries give the table, so ORDER BY names its columns rather than the outputs. */
 export const ROW_SOURCE = 'source';
@@ -32,9 +32,9 @@ export function jsonSafeColumn(name: string, kind: WideNumberKind | undefined): 
   return `${column} AS ${alias}`;
 }
 
-/** The wide-number kind of a Postgres column type as information_schema names it. */
-export function wideNumberKind(dataType: string): WideNumberKind | undefined {
-  if (dataType === 'bigint') return 'integer';
-  if (dataType === 'numeric') return 'numeric';
+/** The wide-number kind of a Postgres type (pg_type.typname). */
+export function wideNumberKind(pgType: string): WideNumberKind | undefined {
+  if (pgType === 'int8') return 'integer';
+  if (pgType === 'numeric') return 'numeric';
   return undefined;
 }

@@ -1,17 +1,14 @@
-import {
-  BadRequestException,
-  ConflictException,
-  ForbiddenException,
-  Injectable,
-  NotFoundException,
-} from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AccessGate } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-limiter.service';
+import { isUniqueViolation } from '../database/sql';
 import { sanitizeBlogHtml } from './blog-html.sanitizer';
 import { BlogPostDetail, BlogPostRow, BlogPostSummary, toDetail, toSummary } from './blog-post.response';
 import { containsPattern, prefixTsQuery } from './blog-search';
 import { CreateBlogPostDto, SLUG_PATTERN } from './dto/create-blog-post.dto';
+import { BlogPost } from './entities/blog-post.entity';
 import type { ListBlogPostsQueryDto } from './dto/list-blog-posts-query.dto';
 
 /** The searchable text; exactly the expression of blog_posts_search_idx, so the GIN index serves it. */
@@ -34,6 +31,7 @@ export class BlogService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly rateLimiter: RateLimiterService,
+    private readonly gate: AccessGate,
   ) {}
 
   /** Newest first; `search` matches words (as prefixes) of title and text, or any part of the title. */
@@ -90,30 +88,39 @@ export class BlogService {
 
   /** Publishes a post; only blog editors may, and the HTML is sanitised whatever the client sent. */
   async create(author: AuthenticatedUser, input: CreateBlogPostDto): Promise<BlogPostDetail> {
-    if (!author.blogEditor) throw new ForbiddenException('Only blog editors may publish posts');
+    this.gate.requireFlag(author, 'editor');
     if (RESERVED_SLUGS.has(input.slug)) {
       throw new BadRequestException(`The slug "${input.slug}" is reserved; please choose another`);
     }
+    const values = {
+      title: input.title,
+      slug: input.slug,
+      type: input.type ?? 'update',
+      coverImage: input.cover_image ?? null,
+      content: sanitizeBlogHtml(input.content ?? ''),
+      authorId: author.id,
+    };
+    let saved: Pick<BlogPost, 'id' | 'createdAt' | 'updatedAt' | 'views' | 'likes'>;
     try {
-      const [row] = await this.dataSource.query(
-        `INSERT INTO blog_posts (title, slug, type, cover_image, content, author_id)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-        [
-          input.title,
-          input.slug,
-          input.type ?? 'update',
-          input.cover_image ?? null,
-          sanitizeBlogHtml(input.content ?? ''),
-          author.id,
-        ],
-      );
-      return toDetail({ ...row, author_name: author.name });
+      const { generatedMaps } = await this.dataSource.getRepository(BlogPost).insert(values);
+      saved = generatedMaps[0] as typeof saved;
     } catch (error) {
-      if ((error as { driverError?: { code?: string } }).driverError?.code === '23505') {
-        throw new ConflictException('This slug is already taken');
-      }
+      if (isUniqueViolation(error)) throw new ConflictException('This slug is already taken');
       throw error;
     }
+    return toDetail({
+      id: saved.id,
+      title: values.title,
+      slug: values.slug,
+      type: values.type,
+      cover_image: values.coverImage,
+      content: values.content,
+      author_name: author.name,
+      created_at: saved.createdAt,
+      updated_at: saved.updatedAt,
+      views: saved.views ?? 0,
+      likes: saved.likes ?? 0,
+    });
   }
 
   /** One more like, counted atomically; each visitor (client address) may like a post once a day. */

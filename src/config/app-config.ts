@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../common/paths';
+import { DEFAULT_POOL_SIZE } from '../database/data-source-options';
 import { ConfigError, parseEnvironment } from './environment';
 
 /** The app's settled configuration: validated values plus defaults and generated local secrets. */
@@ -10,6 +11,8 @@ export interface AppConfig {
   isProduction: boolean;
   port: number;
   databaseUrl?: string;
+  /** Connections each app process keeps to PostgreSQL at most (uploads use one more each). */
+  databasePoolSize: number;
   appOrigin: string;
   sessionSecret: string;
   encryptionKey: Buffer;
@@ -82,6 +85,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     isProduction,
     port,
     databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE ?? DEFAULT_POOL_SIZE,
     appOrigin: env.APP_ORIGIN ?? `http://localhost:${port}`,
     sessionSecret,
     encryptionKey: Buffer.from(encryptionKey, 'hex'),

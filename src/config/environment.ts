@@ -45,6 +45,13 @@ export class EnvironmentVariables {
   DATABASE_URL?: string;
 
   @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'DATABASE_POOL_SIZE must be a whole number' })
+  @Min(2)
+  @Max(500)
+  DATABASE_POOL_SIZE?: number;
+
+  @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   @Matches(/^https?:\/\/[^/]+$/, { message: 'APP_ORIGIN must be scheme://host[:port] without a path' })
   APP_ORIGIN?: string;

@@ -1,9 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { AccessGate } from '../access/access-gate.service';
 import { SecretBox } from '../common/crypto/secret-box';
+import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import { createConnectorTable, dropTable } from '../database/data-tables/data-table-ddl';
+import { connectorTableName } from '../database/data-tables/data-table-names';
+import { sqlOn } from '../database/sql';
 import { InstanceView, normalizeAuthFields, toInstanceView } from './connector-views';
-import { CONNECTOR_NOT_FOUND } from './connectors.service';
 import type { ActivateConnectorDto } from './dto/activate-connector.dto';
 import type { InstanceSettingsDto } from './dto/instance-settings.dto';
 import { valueAtPath } from './engine/template';
@@ -12,8 +15,6 @@ import { ConnectorInstance } from './entities/connector-instance.entity';
 import { ConnectorRun } from './entities/connector-run.entity';
 import { missingRequired, normalizeSettings } from './fields/schema-fields';
 
-export const INSTANCE_NOT_FOUND = 'Connector instance not found';
-export const PRO_ONLY_INTERVAL = 'Only pro users can set a refresh interval';
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 const FORBIDDEN_HEADERS = new Set([
   'host',
@@ -34,17 +35,11 @@ export class ConnectorInstancesService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly secretBox: SecretBox,
+    private readonly gate: AccessGate,
   ) {}
 
   private get instances() {
     return this.dataSource.getRepository(ConnectorInstance);
-  }
-
-  /** The instance when the caller owns it; a foreign instance looks exactly like a missing one. */
-  async requireOwned(userId: string, instanceId: string): Promise<ConnectorInstance> {
-    const instance = await this.instances.findOneBy({ id: instanceId, ownerId: userId });
-    if (!instance) throw new NotFoundException(INSTANCE_NOT_FOUND);
-    return instance;
   }
 
   /** Decrypted auth data; only the engine ever sees it. */
@@ -91,17 +86,16 @@ export class ConnectorInstancesService {
     );
   }
 
-  async activate(userId: string, input: ActivateConnectorDto): Promise<{ id: string }> {
-    const connector = await this.dataSource.getRepository(Connector).findOneBy({ id: input.connector_id });
-    if (!connector) throw new NotFoundException(CONNECTOR_NOT_FOUND);
-    await this.checkInterval(userId, input.refresh_interval);
+  async activate(user: AuthenticatedUser, input: ActivateConnectorDto): Promise<{ id: string }> {
+    const connector = await this.gate.requireConnector(user, input.connector_id);
+    this.checkInterval(user, input.refresh_interval);
     const prepared = this.prepare(connector, input, {}, {});
-    const tableName = outputTableName(connector.title);
+    const tableName = connectorTableName(connector.title);
     const id = await this.dataSource.transaction(async (manager) => {
       const saved = await manager.getRepository(ConnectorInstance).save(
         manager.getRepository(ConnectorInstance).create({
           connectorId: connector.id,
-          ownerId: userId,
+          ownerId: user.id,
           title: input.title?.trim() || connector.title,
           visibility: input.visibility ?? 'private',
           refreshInterval: input.refresh_interval ?? 0,
@@ -114,21 +108,23 @@ export class ConnectorInstancesService {
           outputTableName: tableName,
         }),
       );
-      await manager.query(
-        `CREATE TABLE data."${tableName}" ("_run_id" uuid NOT NULL, "_fetched_at" timestamptz NOT NULL)`,
-      );
+      await createConnectorTable(sqlOn(manager), tableName);
       await recountSubscribers(manager, connector.id);
       return saved.id;
     });
     return { id };
   }
 
-  async update(userId: string, instanceId: string, input: InstanceSettingsDto): Promise<InstanceView> {
-    const instance = await this.requireOwned(userId, instanceId);
+  async update(
+    user: AuthenticatedUser,
+    instanceId: string,
+    input: InstanceSettingsDto,
+  ): Promise<InstanceView> {
+    const instance = await this.gate.requireInstance(user, instanceId);
     const connector = await this.dataSource
       .getRepository(Connector)
       .findOneByOrFail({ id: instance.connectorId });
-    await this.checkInterval(userId, input.refresh_interval);
+    this.checkInterval(user, input.refresh_interval);
     const currentAuth = await this.authDataOf(instance.id);
     const prepared = this.prepare(connector, input, input.settings ? {} : instance.settings, currentAuth);
     if (input.iterations === undefined) this.checkIterations(instance.iterations, prepared.settings);
@@ -144,15 +140,15 @@ export class ConnectorInstancesService {
       bodyTemplate: input.body_template !== undefined ? input.body_template || null : instance.bodyTemplate,
       authDataEncrypted: this.seal(prepared.authData),
     });
-    return (await this.mine(userId)).find((view) => view.id === instanceId)!;
+    return (await this.mine(user.id)).find((view) => view.id === instanceId)!;
   }
 
   /** Deletes the instance, its runs (cascade) and its table, in one transaction. */
-  async remove(userId: string, instanceId: string): Promise<{ message: string }> {
-    const instance = await this.requireOwned(userId, instanceId);
+  async remove(user: AuthenticatedUser, instanceId: string): Promise<{ message: string }> {
+    const instance = await this.gate.requireInstance(user, instanceId);
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(`DELETE FROM connector_instances WHERE id = $1`, [instance.id]);
-      await manager.query(`DROP TABLE IF EXISTS data."${instance.outputTableName}"`);
+      await manager.delete(ConnectorInstance, { id: instance.id });
+      await dropTable(sqlOn(manager), instance.outputTableName);
       await recountSubscribers(manager, instance.connectorId);
     });
     return { message: 'Connector removed.' };
@@ -198,11 +194,9 @@ export class ConnectorInstancesService {
     if (problems.length > 0) throw new BadRequestException({ message: problems });
   }
 
-  /** Pro users only may schedule runs (spec §6); the flag is read fresh, not from the session. */
-  private async checkInterval(userId: string, interval: number | undefined): Promise<void> {
-    if (!interval) return;
-    const [user] = await this.dataSource.query(`SELECT pro_user FROM users WHERE id = $1`, [userId]);
-    if (!user?.pro_user) throw new ForbiddenException(PRO_ONLY_INTERVAL);
+  /** Only pro users may schedule runs: a refresh interval above 0 needs the flag. */
+  private checkInterval(user: AuthenticatedUser, interval: number | undefined): void {
+    if (interval) this.gate.requireFlag(user, 'pro');
   }
 
   private seal(authData: Record<string, string>): string | null {
@@ -239,19 +233,6 @@ function checkHeaders(headers: Record<string, unknown>): Record<string, string> 
   if (Object.keys(headers).length > 50) problems.push('headers: at most 50 headers');
   if (problems.length > 0) throw new BadRequestException({ message: problems });
   return clean;
-}
-
-/** A unique, safe table name: lower-case letters, digits and underscores. */
-export function outputTableName(title: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 24)
-    .replace(/_+$/, '');
-  return `ci_${slug || 'connector'}_${randomBytes(5).toString('hex')}`;
 }
 
 async function recountSubscribers(manager: EntityManager, connectorId: string): Promise<void> {

@@ -15,9 +15,10 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { SessionGuard } from '../common/guards/session.guard';
-import { ConnectorInstancesService, INSTANCE_NOT_FOUND } from './connector-instances.service';
+import { CONNECTOR_NOT_FOUND, INSTANCE_NOT_FOUND } from '../access/access-gate.service';
+import { ConnectorInstancesService } from './connector-instances.service';
 import type { ConnectorView, InstanceView, RunView } from './connector-views';
-import { CONNECTOR_NOT_FOUND, ConnectorsService } from './connectors.service';
+import { ConnectorsService } from './connectors.service';
 import { ActivateConnectorDto } from './dto/activate-connector.dto';
 import { OptionsQueryDto } from './dto/options-query.dto';
 import { RunInstanceDto } from './dto/run-instance.dto';
@@ -60,7 +61,7 @@ export class ConnectorsController {
     @CurrentUser() user: AuthenticatedUser,
     @Query() query: OptionsQueryDto,
   ): Promise<{ options: SelectOption[] }> {
-    return this.optionsService.options(user.id, query);
+    return this.optionsService.options(user, query);
   }
 
   @Get('instance/:id/runs')
@@ -69,7 +70,7 @@ export class ConnectorsController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', instanceId) id: string,
   ): Promise<RunView[]> {
-    return this.runs.history(user.id, id);
+    return this.runs.history(user, id);
   }
 
   @Get(':id')
@@ -77,7 +78,7 @@ export class ConnectorsController {
     @CurrentUser() user: AuthenticatedUser | undefined,
     @Param('id', connectorId) id: string,
   ): Promise<ConnectorView> {
-    return this.connectors.get(id, user?.id);
+    return this.connectors.get(user, id);
   }
 
   @Post('upload')
@@ -92,7 +93,7 @@ export class ConnectorsController {
     @CurrentUser() user: AuthenticatedUser,
     @Body() input: ActivateConnectorDto,
   ): Promise<{ id: string }> {
-    return this.instances.activate(user.id, input);
+    return this.instances.activate(user, input);
   }
 
   @Patch('instance/:id')
@@ -102,7 +103,7 @@ export class ConnectorsController {
     @Param('id', instanceId) id: string,
     @Body() input: UpdateInstanceDto,
   ): Promise<InstanceView> {
-    return this.instances.update(user.id, id, input);
+    return this.instances.update(user, id, input);
   }
 
   /** Starts a run in the background and answers at once. */
@@ -114,7 +115,7 @@ export class ConnectorsController {
     @Param('id', instanceId) id: string,
     @Body() input: RunInstanceDto,
   ) {
-    return this.runs.startInBackground(user.id, id, input);
+    return this.runs.startInBackground(user, id, input);
   }
 
   /** Runs to the end and answers the row count (Manage tab's Refresh). */
@@ -122,13 +123,13 @@ export class ConnectorsController {
   @HttpCode(200)
   @UseGuards(SessionGuard)
   runNow(@CurrentUser() user: AuthenticatedUser, @Param('id', instanceId) id: string) {
-    return this.runs.runNow(user.id, id);
+    return this.runs.runNow(user, id);
   }
 
   @Post('remove/:instanceId')
   @HttpCode(200)
   @UseGuards(SessionGuard)
   remove(@CurrentUser() user: AuthenticatedUser, @Param('instanceId', instanceId) id: string) {
-    return this.instances.remove(user.id, id);
+    return this.instances.remove(user, id);
   }
 }

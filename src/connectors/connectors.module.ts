@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AccessModule } from '../access/access.module';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ConnectorInstancesService } from './connector-instances.service';
 import { ConnectorsController } from './connectors.controller';
@@ -13,6 +14,7 @@ import { ConnectorSchedulerService } from './scheduler/connector-scheduler.servi
 
 /** Connector catalogue, DSL upload, instances, the HTTP engine, runs and the scheduler. */
 @Module({
+  imports: [AccessModule],
   controllers: [ConnectorsController],
   providers: [
     ConnectorsService,

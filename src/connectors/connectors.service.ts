@@ -1,5 +1,6 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AccessGate, Caller } from '../access/access-gate.service';
 import { inputShapeProblem } from '../common/pipes/input-shape.pipe';
 import { ConnectorView, toConnectorView } from './connector-views';
 import type { ConnectorSpec } from './dsl/connector-spec.types';
@@ -8,7 +9,6 @@ import { specToConnector } from './dsl/spec-to-connector';
 import { Connector } from './entities/connector.entity';
 import type { UploadConnectorDto } from './dto/upload-connector.dto';
 
-export const CONNECTOR_NOT_FOUND = 'Connector not found';
 const INVALID_SPEC_JSON = 'Invalid JSON in connector spec.';
 
 export interface SeedConnector {
@@ -24,7 +24,10 @@ export interface SeedConnector {
 /** The connector catalogue (every connector is listed, spec §6) and the DSL upload. */
 @Injectable()
 export class ConnectorsService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly gate: AccessGate,
+  ) {}
 
   private get connectors() {
     return this.dataSource.getRepository(Connector);
@@ -51,16 +54,10 @@ export class ConnectorsService {
     );
   }
 
-  async get(id: string, userId: string | undefined): Promise<ConnectorView> {
-    const connector = await this.require(id);
-    const instances = await this.instanceIdsOf(userId);
-    return toConnectorView(connector, { userId, instanceId: instances.get(id) }, true);
-  }
-
-  async require(id: string): Promise<Connector> {
-    const connector = await this.connectors.findOneBy({ id });
-    if (!connector) throw new NotFoundException(CONNECTOR_NOT_FOUND);
-    return connector;
+  async get(caller: Caller, id: string): Promise<ConnectorView> {
+    const connector = await this.gate.requireConnector(caller, id);
+    const instances = await this.instanceIdsOf(caller?.id);
+    return toConnectorView(connector, { userId: caller?.id, instanceId: instances.get(id) }, true);
   }
 
   /** Validates the DSL (every problem with its path) and stores it as a connector. */

@@ -1,7 +1,7 @@
-import { escapeIdentifier, escapeLiteral } from 'pg';
+import { escapeLiteral } from 'pg';
+import { dataTable, quoteIdentifier } from '../database/data-tables/data-table-names';
 import type { SourceColumn, StreamPage, StreamSource } from './stream-source';
 
-export const DATA_SCHEMA = 'data';
 /** Tags every row of the general link with the dataset it came from. */
 export const DATASET_ID_KEY = 'dataset_id';
 export const DATASET_TITLE_KEY = 'dataset_title';
@@ -15,16 +15,12 @@ const MAX_IDENTIFIER_BYTES = 63;
  */
 const JSON_LINES_COPY_OPTIONS = `(FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`;
 
-export function qualifiedTable(tableName: string): string {
-  return `${escapeIdentifier(DATA_SCHEMA)}.${escapeIdentifier(tableName)}`;
-}
-
 /**
  * Column value as CSV text that spreadsheets read well: booleans as true/false (not t/f) and
  * timestamps in ISO 8601 (the session runs in UTC, so they end in +00:00).
  */
 export function csvExpression(column: SourceColumn): string {
-  const identifier = escapeIdentifier(column.name);
+  const identifier = quoteIdentifier(column.name);
   if (column.pgType === 'bool') return `${identifier}::text`;
   if (column.pgType === 'timestamptz' || column.pgType === 'timestamp')
     return `(to_json(${identifier}) #>> '{}')`;
@@ -33,7 +29,7 @@ export function csvExpression(column: SourceColumn): string {
 
 /** Column value for row_to_json: `json` is normalised to jsonb so no raw newline can end up in a row. */
 export function jsonExpression(column: SourceColumn): string {
-  const identifier = escapeIdentifier(column.name);
+  const identifier = quoteIdentifier(column.name);
   return column.pgType === 'json' ? `${identifier}::jsonb` : identifier;
 }
 
@@ -65,23 +61,23 @@ function pageClause(page: StreamPage): string {
 /** One dataset as CSV rows (the header is written separately, from the labels). */
 export function sourceCsvCopy(source: StreamSource, page: StreamPage): string {
   const select = source.columns.map(csvExpression).join(', ');
-  return `COPY (SELECT ${select} FROM ${qualifiedTable(source.tableName)}${pageClause(page)}) TO STDOUT (FORMAT csv)`;
+  return `COPY (SELECT ${select} FROM ${dataTable(source.tableName)}${pageClause(page)}) TO STDOUT (FORMAT csv)`;
 }
 
 /** One dataset as one JSON object per line, keyed by the column labels. */
 export function sourceJsonCopy(source: StreamSource, page: StreamPage): string {
   const keys = jsonKeys(source.columns);
   const select = source.columns.map(
-    (column, index) => `${jsonExpression(column)} AS ${escapeIdentifier(keys[index])}`,
+    (column, index) => `${jsonExpression(column)} AS ${quoteIdentifier(keys[index])}`,
   );
-  const rows = `SELECT ${select.join(', ')} FROM ${qualifiedTable(source.tableName)}${pageClause(page)}`;
+  const rows = `SELECT ${select.join(', ')} FROM ${dataTable(source.tableName)}${pageClause(page)}`;
   return `COPY (SELECT row_to_json(r) FROM (${rows}) r) TO STDOUT ${JSON_LINES_COPY_OPTIONS}`;
 }
 
 function tagColumns(source: StreamSource): string[] {
   return [
-    `${escapeLiteral(source.id)}::uuid AS ${escapeIdentifier(DATASET_ID_KEY)}`,
-    `${escapeLiteral(source.title)}::text AS ${escapeIdentifier(DATASET_TITLE_KEY)}`,
+    `${escapeLiteral(source.id)}::uuid AS ${quoteIdentifier(DATASET_ID_KEY)}`,
+    `${escapeLiteral(source.title)}::text AS ${quoteIdentifier(DATASET_TITLE_KEY)}`,
   ];
 }
 
@@ -100,10 +96,10 @@ export function generalJsonCopy(sources: StreamSource[], page: StreamPage): stri
     const select = [
       ...tagColumns(source),
       ...source.columns.map(
-        (column, index) => `${jsonExpression(column)} AS ${escapeIdentifier(keys[index])}`,
+        (column, index) => `${jsonExpression(column)} AS ${quoteIdentifier(keys[index])}`,
       ),
     ];
-    const rows = `SELECT ${select.join(', ')} FROM ${qualifiedTable(source.tableName)}${branchLimit(page)}`;
+    const rows = `SELECT ${select.join(', ')} FROM ${dataTable(source.tableName)}${branchLimit(page)}`;
     return `(SELECT row_to_json(r) AS row FROM (${rows}) r)`;
   });
   return `COPY (SELECT row FROM (${branches.join(' UNION ALL ')}) rows${pageClause(page)}) TO STDOUT ${JSON_LINES_COPY_OPTIONS}`;
@@ -135,7 +131,7 @@ export function generalCsvCopy(sources: StreamSource[], page: StreamPage): strin
       return column ? `(${csvExpression(column)})::text` : 'NULL::text';
     });
     const select = [`${escapeLiteral(source.id)}::text`, `${escapeLiteral(source.title)}::text`, ...cells];
-    return `(SELECT ${select.join(', ')} FROM ${qualifiedTable(source.tableName)}${branchLimit(page)})`;
+    return `(SELECT ${select.join(', ')} FROM ${dataTable(source.tableName)}${branchLimit(page)})`;
   });
   return `COPY (SELECT * FROM (${branches.join(' UNION ALL ')}) rows${pageClause(page)}) TO STDOUT (FORMAT csv)`;
 }

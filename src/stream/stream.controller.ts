@@ -22,7 +22,7 @@ export class StreamController {
     @Query() query: StreamQueryDto,
     @Res() response: Response,
   ): Promise<void> {
-    await this.stream.streamHeldDatasets(user.id, query, response);
+    await this.stream.streamHeldDatasets(user, query, response);
   }
 
   @Get('data/:sourceId')
@@ -37,6 +37,6 @@ export class StreamController {
     @Query() query: StreamQueryDto,
     @Res() response: Response,
   ): Promise<void> {
-    await this.stream.streamSource(user.id, sourceId, query, response);
+    await this.stream.streamSource(user, sourceId, query, response);
   }
 }

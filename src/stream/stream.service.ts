@@ -1,7 +1,8 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import type { Response } from 'express';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import type { Caller } from '../access/access-gate.service';
+import { pgPool } from '../database/sql';
 import { copyOut } from './copy-out';
 import { JsonArrayTransform } from './json-array.transform';
 import { StreamAccessService } from './stream-access.service';
@@ -16,7 +17,7 @@ import {
 } from './stream-sql';
 import type { StreamFormat, StreamPage } from './stream-source';
 
-/** Spec §9: the general stream link answers at most this many rows. */
+/** The general stream link answers at most this many rows. */
 export const GENERAL_STREAM_MAX_ROWS = 5000;
 
 export interface StreamRequest extends StreamPage {
@@ -33,12 +34,12 @@ export class StreamService {
 
   /** Every row of one dataset or connector instance table the user may read. */
   async streamSource(
-    userId: string,
+    caller: Caller,
     reference: string,
     request: StreamRequest,
     response: Response,
   ): Promise<void> {
-    const source = await this.access.findReadableSource(userId, reference);
+    const source = await this.access.findReadableSource(caller, reference);
     if (!source) throw new NotFoundException('Dataset not found');
     if (source.columns.length === 0) return this.sendEmpty(response, request.format, []);
     const page = { limit: request.limit, offset: request.offset };
@@ -52,8 +53,8 @@ export class StreamService {
   }
 
   /** The general link: rows of every dataset the user holds, tagged with its id and title, capped. */
-  async streamHeldDatasets(userId: string, request: StreamRequest, response: Response): Promise<void> {
-    const sources = (await this.access.heldDatasets(userId)).filter((source) => source.columns.length > 0);
+  async streamHeldDatasets(caller: Caller, request: StreamRequest, response: Response): Promise<void> {
+    const sources = (await this.access.heldDatasets(caller)).filter((source) => source.columns.length > 0);
     // The cap covers the whole result, not each page: paging past row 5,000 answers nothing more.
     const rowsLeft = Math.max(GENERAL_STREAM_MAX_ROWS - request.offset, 0);
     const limit = Math.min(request.limit ?? rowsLeft, rowsLeft);
@@ -70,10 +71,6 @@ export class StreamService {
     }
   }
 
-  private get pool(): Pool {
-    return (this.dataSource.driver as unknown as { master: Pool }).master;
-  }
-
   private async copy(
     response: Response,
     copySql: string,
@@ -81,7 +78,7 @@ export class StreamService {
     name: string,
     options: { prefix?: string } = {},
   ): Promise<void> {
-    await copyOut(this.pool, copySql, response, {
+    await copyOut(pgPool(this.dataSource), copySql, response, {
       prefix: options.prefix,
       transform: format === 'json' ? new JsonArrayTransform() : undefined,
       onStart: () => setStreamHeaders(response, format, name),

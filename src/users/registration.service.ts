@@ -7,9 +7,10 @@ import {
   ServiceUnavailableException,
 } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { sha256Hex } from '../common/crypto/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { isUniqueViolation } from '../database/sql';
 import { hashPassword } from './auth/passwords';
 import type { RegisterDto } from './dto/register.dto';
 import { EmailVerificationToken } from './entities/email-verification-token.entity';
@@ -19,10 +20,6 @@ import { verificationMail } from './mail/verification-mail';
 
 const VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000;
 export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists';
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
-}
 
 /** Registration and the e-mail verification that must follow it before the first login. */
 @Injectable()

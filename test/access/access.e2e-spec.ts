@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { AccessService } from '../../src/access/access.service';
+import { AccessGate } from '../../src/access/access-gate.service';
+import { GrantsService } from '../../src/access/grants.service';
 import { uploadDataset } from '../factories/asset.factory';
 import { createLoggedInUser, TestUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
@@ -277,7 +278,7 @@ describe('access: my, grant, remove', () => {
   });
 });
 
-describe('AccessService with another payment provider behind the same interface', () => {
+describe('GrantsService with another payment provider behind the same interface', () => {
   let testApp: TestApp;
 
   beforeAll(async () => {
@@ -296,11 +297,12 @@ describe('AccessService with another payment provider behind the same interface'
         failureMessage: 'card declined',
       }),
     };
-    const service = new AccessService(testApp.dataSource, declining);
+    const gate = new AccessGate(testApp.dataSource);
+    const service = new GrantsService(testApp.dataSource, gate, declining);
     const owner = await createLoggedInUser(testApp);
     const buyer = await createLoggedInUser(testApp);
     const assetId = await uploadDataset(owner.agent, { title: 'Declined', price: '7.00' });
-    await expect(service.grant(buyer.user.id, assetId)).rejects.toMatchObject({
+    await expect(service.grant(buyer.user, assetId)).rejects.toMatchObject({
       status: 402,
       message: 'Payment failed: card declined',
     });
@@ -311,7 +313,7 @@ describe('AccessService with another payment provider behind the same interface'
     expect(orders).toEqual([
       { status: 'failed', provider: 'acme-pay', payment_reference: 'acme_123', amount: '7.00' },
     ]);
-    expect(await service.hasAccess(buyer.user.id, assetId)).toBe(false);
+    expect((await gate.requireDataset(buyer.user, assetId, 'sample')).held).toBe(false);
     const [asset] = await testApp.dataSource.query(`SELECT subscriber_count FROM assets WHERE id = $1`, [
       assetId,
     ]);

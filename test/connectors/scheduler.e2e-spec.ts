@@ -1,4 +1,4 @@
-import { stagingTableName } from '../../src/connectors/engine/connector-table-writer';
+import { stagingTableName } from '../../src/database/data-tables/data-table-names';
 import { ConnectorRunsService } from '../../src/connectors/runs/connector-runs.service';
 import { RUNNER_LOCK_NAMESPACE } from '../../src/connectors/runs/runner-liveness';
 import { Client } from 'pg';

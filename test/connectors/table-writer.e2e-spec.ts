@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ConnectorTableWriter } from '../../src/connectors/engine/connector-table-writer';
 import type { FetchedPage } from '../../src/connectors/engine/run-plan';
+import { createConnectorTable, dropTable } from '../../src/database/data-tables/data-table-ddl';
+import { sqlOn } from '../../src/database/sql';
 import { createConnector } from '../factories/connector.factory';
 import { createUser } from '../factories/user.factory';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -34,7 +36,7 @@ describe('connector table writer', () => {
       `INSERT INTO connector_instances (connector_id, owner_id, title, output_table_name) VALUES ($1, $2, 'W', $3)`,
       [connectorId, ownerId, table],
     );
-    await writer.createEmptyTable(table);
+    await createConnectorTable(sqlOn(testApp.dataSource), table);
     return table;
   }
 
@@ -202,7 +204,7 @@ describe('connector table writer', () => {
   it('does not recreate the table of an instance removed during the run', async () => {
     const table = await newTable();
     await testApp.dataSource.query(`DELETE FROM connector_instances WHERE output_table_name = $1`, [table]);
-    await writer.dropTable(table);
+    await dropTable(sqlOn(testApp.dataSource), table);
     await expect(
       writer.write({ tableName: table, runId: randomUUID(), override: true, pages: pagesOf([{ v: 1 }]) }),
     ).rejects.toThrow('The connector instance was removed during the run');

@@ -4,7 +4,8 @@ import type { Readable } from 'node:stream';
 import { Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { AccessService } from '../../access/access.service';
+import { GrantsService } from '../../access/grants.service';
+import { datasetTableName } from '../../database/data-tables/data-table-names';
 import type { AssetColumn } from '../entities/asset.entity';
 import {
   columnNamesFor,
@@ -59,7 +60,7 @@ interface ParsedHeader {
 export class CsvIngestService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly access: AccessService,
+    private readonly grants: GrantsService,
   ) {}
 
   /** Loads the stream into a staged (uncommitted) table; throws CsvRejection for a bad file. */
@@ -71,8 +72,9 @@ export class CsvIngestService {
       const { head, ended } = await this.readHead(chunks);
       const header = this.parseHeader(head, ended);
       const assetId = randomUUID();
-      const tableName = `ds_${assetId.replace(/-/g, '')}`;
+      const tableName = datasetTableName(assetId);
       client = await this.connect();
+      // Committed or rolled back by the StagedUpload this call hands back.
       await client.query('BEGIN');
       await client.query(`SET LOCAL TIME ZONE 'UTC'`);
       spool = await UploadSpool.open();
@@ -86,7 +88,7 @@ export class CsvIngestService {
       if (loaded.rowCount === 0) throw new CsvRejection('The file has a header line but no data rows.');
       // Second fence for a cut-off upload: never stage what the source itself reports as failed.
       if (source.errored) throw source.errored;
-      const staged = new StagedUpload(client, { assetId, tableName, ...loaded }, this.access);
+      const staged = new StagedUpload(client, { assetId, tableName, ...loaded }, this.grants);
       client = undefined;
       return staged;
     } catch (error) {

@@ -1,8 +1,15 @@
 import { pipeline } from 'node:stream/promises';
 import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import {
+  alterTable,
+  copyFromStdin,
+  createDatasetTable,
+  TableChange,
+} from '../../database/data-tables/data-table-ddl';
+import { quoteIdentifier } from '../../database/data-tables/data-table-names';
+import { sqlOn } from '../../database/sql';
 import type { AssetColumn } from '../entities/asset.entity';
-import { datasetTable, quoteIdentifier } from '../dataset-table';
 import { describeCopyError } from './copy-errors';
 import type { Delimiter } from './csv-header';
 import { CsvRejection } from './csv-rejection';
@@ -24,13 +31,8 @@ export async function createTable(
   columns: AssetColumn[],
   logging: 'logged' | 'unlogged',
 ): Promise<void> {
-  const columnDefinitions = columns.map(
-    (column) => `${quoteIdentifier(column.name)} ${sqlTypeFor(column.type)}`,
-  );
-  await client.query(
-    `CREATE ${logging === 'unlogged' ? 'UNLOGGED ' : ''}TABLE ${datasetTable(tableName)} ` +
-      `(_row_id bigint GENERATED ALWAYS AS IDENTITY (CACHE 1000), ${columnDefinitions.join(', ')})`,
-  );
+  const definitions = columns.map((column) => ({ name: column.name, sqlType: sqlTypeFor(column.type) }));
+  await createDatasetTable(sqlOn(client), tableName, definitions, logging);
 }
 
 /** Pipes the data bytes into COPY; returns the row count. Errors come back in the uploader's words. */
@@ -44,7 +46,11 @@ export async function copyInto(
   const delimiter = file.delimiter === '\t' ? `E'\\t'` : `'${file.delimiter}'`;
   const copy = client.query(
     copyFrom(
-      `COPY ${datasetTable(tableName)} (${columnList}) FROM STDIN WITH (FORMAT csv, DELIMITER ${delimiter}, NULL '', FORCE_NULL (${columnList}))`,
+      copyFromStdin(
+        tableName,
+        file.names,
+        `FORMAT csv, DELIMITER ${delimiter}, NULL '', FORCE_NULL (${columnList})`,
+      ),
     ),
   );
   try {
@@ -67,27 +73,29 @@ export async function convertColumnTypes(
   logging: 'logged' | 'unlogged',
 ): Promise<void> {
   const typed = columns.filter((column) => column.type !== 'text');
-  const setLogged = logging === 'unlogged' ? ['SET LOGGED'] : [];
+  const setLogged: TableChange[] = logging === 'unlogged' ? [{ setLogged: true }] : [];
   if (typed.length === 0 && setLogged.length === 0) return;
-  const table = datasetTable(tableName);
-  const alter = (column: AssetColumn) => {
+  const sql = sqlOn(client);
+  const retype = (column: AssetColumn): TableChange => {
     const sqlType = sqlTypeFor(column.type);
-    const name = quoteIdentifier(column.name);
-    return `ALTER COLUMN ${name} TYPE ${sqlType} USING ${name}::${sqlType}`;
+    return {
+      retypeColumn: { name: column.name, sqlType },
+      using: `${quoteIdentifier(column.name)}::${sqlType}`,
+    };
   };
   await client.query('SAVEPOINT retype_all');
   try {
-    await client.query(`ALTER TABLE ${table} ${[...setLogged, ...typed.map(alter)].join(', ')}`);
+    await alterTable(sql, tableName, [...setLogged, ...typed.map(retype)]);
     await client.query('RELEASE SAVEPOINT retype_all');
     return;
   } catch {
     await client.query('ROLLBACK TO SAVEPOINT retype_all');
   }
-  if (setLogged.length > 0) await client.query(`ALTER TABLE ${table} SET LOGGED`);
+  await alterTable(sql, tableName, setLogged);
   for (const column of typed) {
     await client.query('SAVEPOINT retype_one');
     try {
-      await client.query(`ALTER TABLE ${table} ${alter(column)}`);
+      await alterTable(sql, tableName, [retype(column)]);
       await client.query('RELEASE SAVEPOINT retype_one');
     } catch {
       await client.query('ROLLBACK TO SAVEPOINT retype_one');

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Client } from 'pg';
-import type { AccessService } from '../../access/access.service';
+import type { GrantsService } from '../../access/grants.service';
+import { sqlOn } from '../../database/sql';
 import type { AssetColumn } from '../entities/asset.entity';
 
 /** What describes a new dataset besides its rows. */
@@ -37,7 +38,7 @@ export class StagedUpload {
   constructor(
     private readonly client: Client,
     readonly table: StagedTable,
-    private readonly access: AccessService,
+    private readonly grants: GrantsService,
   ) {}
 
   async publish(details: NewAssetDetails): Promise<string> {
@@ -66,7 +67,7 @@ export class StagedUpload {
           JSON.stringify(columns),
         ],
       );
-      await this.access.grantOwnerAccess(this.client, details.ownerId, assetId);
+      await this.grants.grantOwnerAccess(sqlOn(this.client), details.ownerId, assetId);
       await this.client.query('COMMIT');
       return assetId;
     } catch (error) {

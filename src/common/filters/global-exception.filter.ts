@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { isDatabaseUnavailable } from '../database-errors';
+import { isDatabaseUnavailable } from '../../database/sql';
 import { JSON_BODY_LIMIT_TEXT } from '../body-limits';
 import { TooManyRequestsException } from '../rate-limit/too-many-requests.exception';
 

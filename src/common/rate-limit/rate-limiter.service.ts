@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { RateLimitBucket } from '../entities/rate-limit-bucket.entity';
 import { TooManyRequestsException } from './too-many-requests.exception';
 
 export interface RateLimitRule {
@@ -63,7 +64,7 @@ export class RateLimiterService {
   }
 
   async reset(key: string): Promise<void> {
-    await this.dataSource.query('DELETE FROM rate_limit_buckets WHERE key = $1', [key]);
+    await this.dataSource.getRepository(RateLimitBucket).delete({ key });
   }
 
   /** Counts a hit and throws 429 once the window's limit is passed. */

@@ -23,18 +23,24 @@ export function castExpression(column: string, from: ColumnType, to: ColumnType)
   return to === 'jsonb' ? `to_jsonb(${column})` : `${column}::text`;
 }
 
-export function pgTypeToColumnType(dataType: string): ColumnType {
-  if (dataType === 'boolean') return 'boolean';
-  if (
-    dataType === 'numeric' ||
-    dataType === 'integer' ||
-    dataType === 'bigint' ||
-    dataType === 'double precision'
-  ) {
-    return 'numeric';
+/** The writer's type for a column Postgres already has (pg_type.typname). */
+export function pgTypeToColumnType(pgType: string): ColumnType {
+  switch (pgType) {
+    case 'bool':
+      return 'boolean';
+    case 'numeric':
+    case 'int2':
+    case 'int4':
+    case 'int8':
+    case 'float4':
+    case 'float8':
+      return 'numeric';
+    case 'jsonb':
+    case 'json':
+      return 'jsonb';
+    default:
+      return 'text';
   }
-  if (dataType === 'jsonb' || dataType === 'json') return 'jsonb';
-  return 'text';
 }
 
 /** Column name from a record key: lower-case letters, digits and underscores, never starting with `_`. */

@@ -3,6 +3,24 @@ import { finished } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DataSource } from 'typeorm';
+import { columnsOf } from '../../database/data-tables/data-table-catalog';
+import {
+  alterTable,
+  copyFromStdin,
+  createConnectorTable,
+  dropTable,
+  lockForAppend,
+  swapTable,
+  TableChange,
+} from '../../database/data-tables/data-table-ddl';
+import {
+  dataTable,
+  FETCHED_AT_COLUMN,
+  quoteIdentifier,
+  RUN_ID_COLUMN,
+  stagingTableName,
+} from '../../database/data-tables/data-table-names';
+import { pgPool, Sql, sqlOn, transactionOn } from '../../database/sql';
 import {
   castExpression,
   ColumnType,
@@ -13,8 +31,6 @@ import {
   widen,
 } from './column-types';
 import type { FetchedPage } from './run-plan';
-
-const SYSTEM_COLUMNS = '"_run_id" uuid NOT NULL, "_fetched_at" timestamptz NOT NULL';
 
 export interface WriteOptions {
   tableName: string;
@@ -36,15 +52,6 @@ export class InstanceRemovedError extends Error {
   }
 }
 
-export function qualified(tableName: string): string {
-  if (!/^[a-z][a-z0-9_]{0,62}$/.test(tableName)) throw new Error(`Unsafe table name ${tableName}`);
-  return `data."${tableName}"`;
-}
-
-export function stagingTableName(tableName: string, runId: string): string {
-  return `${tableName}__s${runId.replace(/-/g, '').slice(0, 10)}`;
-}
-
 /**
  * Writes fetched pages into `data.<table>`: top-level keys become columns (added as they
  * appear, widened when values disagree; nested values as jsonb) plus `_run_id` and
@@ -55,46 +62,37 @@ export function stagingTableName(tableName: string, runId: string): string {
 export class ConnectorTableWriter {
   constructor(private readonly dataSource: DataSource) {}
 
-  async createEmptyTable(tableName: string): Promise<void> {
-    await this.dataSource.query(`CREATE TABLE IF NOT EXISTS ${qualified(tableName)} (${SYSTEM_COLUMNS})`);
-  }
-
-  async dropTable(tableName: string): Promise<void> {
-    await this.dataSource.query(`DROP TABLE IF EXISTS ${qualified(tableName)}`);
-  }
-
   /** Drops what a run that died mid-way left behind. */
   async dropStaging(tableName: string, runId: string): Promise<void> {
-    await this.dataSource.query(`DROP TABLE IF EXISTS ${qualified(stagingTableName(tableName, runId))}`);
+    await dropTable(sqlOn(this.dataSource), stagingTableName(tableName, runId));
   }
 
   /** Inside the final transaction: the instance must still exist (FOR SHARE waits for a removal). */
-  private async requireInstance(client: PoolClient, tableName: string): Promise<void> {
-    const { rows } = await client.query(
-      `SELECT 1 FROM connector_instances WHERE output_table_name = $1 FOR SHARE`,
-      [tableName],
-    );
+  private async requireInstance(sql: Sql, tableName: string): Promise<void> {
+    const { rows } = await sql(`SELECT 1 FROM connector_instances WHERE output_table_name = $1 FOR SHARE`, [
+      tableName,
+    ]);
     if (rows.length === 0) throw new InstanceRemovedError();
   }
 
   /** Returns the number of rows written. */
   async write({ tableName, runId, override, pages }: WriteOptions): Promise<number> {
-    const runner = this.dataSource.createQueryRunner();
-    const client = (await runner.connect()) as PoolClient;
+    const client = await pgPool(this.dataSource).connect();
+    const sql = sqlOn(client);
     const staging = stagingTableName(tableName, runId);
     const columns = new Map<string, ColumnState>();
     const usedNames = new Set<string>();
     let rowCount = 0;
     try {
-      await client.query(`DROP TABLE IF EXISTS ${qualified(staging)}`);
-      await client.query(`CREATE TABLE ${qualified(staging)} (${SYSTEM_COLUMNS})`);
+      await dropTable(sql, staging);
+      await createConnectorTable(sql, staging);
       await this.copyPages(client, staging, runId, pages, columns, usedNames, (count) => (rowCount += count));
       if (override) await this.swapIn(client, staging, tableName);
       else await this.appendFrom(client, staging, tableName, columns);
       return rowCount;
     } finally {
-      await client.query(`DROP TABLE IF EXISTS ${qualified(staging)}`).catch(() => undefined);
-      await runner.release();
+      await dropTable(sql, staging).catch(() => undefined);
+      client.release();
     }
   }
 
@@ -115,8 +113,7 @@ export class ConnectorTableWriter {
         if (statements.length > 0 || !copy) {
           // One COPY stream spans pages; it is only restarted when the columns change.
           await copy?.finish();
-          if (statements.length > 0)
-            await client.query(`ALTER TABLE ${qualified(staging)} ${statements.join(', ')}`);
+          await alterTable(sqlOn(client), staging, statements);
           copy = openCopy(client, staging, columns);
         }
         await copy.write(csvRows(runId, rows, copy.columns));
@@ -130,12 +127,12 @@ export class ConnectorTableWriter {
     }
   }
 
-  /** ALTER TABLE clauses adding columns for new keys and widening columns whose values no longer fit. */
+  /** Changes adding columns for new keys and widening columns whose values no longer fit. */
   private columnChanges(
     rows: Record<string, unknown>[],
     columns: Map<string, ColumnState>,
     usedNames: Set<string>,
-  ): string[] {
+  ): TableChange[] {
     const wanted = new Map<string, ColumnType | null>();
     for (const row of rows) {
       for (const key in row) {
@@ -145,7 +142,7 @@ export class ConnectorTableWriter {
         else if (kind !== current && kind !== null) wanted.set(key, widen(current, kind));
       }
     }
-    const statements: string[] = [];
+    const statements: TableChange[] = [];
     for (const [key, kind] of wanted) {
       let state = columns.get(key);
       if (!state) {
@@ -157,27 +154,18 @@ export class ConnectorTableWriter {
       }
       const target = widen(state.type, kind);
       if (target === state.type || target === null) continue;
-      statements.push(
-        state.type === null
-          ? `ADD COLUMN "${state.name}" ${target}`
-          : `ALTER COLUMN "${state.name}" TYPE ${target} USING ${castExpression(`"${state.name}"`, state.type, target)}`,
-      );
+      statements.push(columnChange(state.name, state.type, target));
       state.type = target;
     }
     return statements;
   }
 
   private async swapIn(client: PoolClient, staging: string, tableName: string): Promise<void> {
-    await client.query('BEGIN');
-    try {
-      await this.requireInstance(client, tableName);
-      await client.query(`DROP TABLE IF EXISTS ${qualified(tableName)}`);
-      await client.query(`ALTER TABLE ${qualified(staging)} RENAME TO "${tableName}"`);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK');
-      throw error;
-    }
+    const sql = sqlOn(client);
+    await transactionOn(client, async () => {
+      await this.requireInstance(sql, tableName);
+      await swapTable(sql, staging, tableName);
+    });
   }
 
   private async appendFrom(
@@ -186,47 +174,38 @@ export class ConnectorTableWriter {
     tableName: string,
     columns: Map<string, ColumnState>,
   ): Promise<void> {
-    await client.query('BEGIN');
-    try {
-      await this.requireInstance(client, tableName);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${qualified(tableName)} (${SYSTEM_COLUMNS})`);
-      await client.query(`LOCK TABLE ${qualified(tableName)} IN SHARE ROW EXCLUSIVE MODE`);
-      const existing = await this.existingColumns(client, tableName);
-      const statements: string[] = [];
-      const selects: string[] = ['"_run_id"', '"_fetched_at"'];
-      const targets: string[] = ['"_run_id"', '"_fetched_at"'];
+    const sql = sqlOn(client);
+    await transactionOn(client, async () => {
+      await this.requireInstance(sql, tableName);
+      await createConnectorTable(sql, tableName, { ifNotExists: true });
+      await lockForAppend(sql, tableName);
+      const existing = new Map(
+        (await columnsOf(sql, tableName)).map((column) => [column.name, pgTypeToColumnType(column.pgType)]),
+      );
+      const changes: TableChange[] = [];
+      const systemColumns = [RUN_ID_COLUMN, FETCHED_AT_COLUMN].map(quoteIdentifier);
+      const selects: string[] = [...systemColumns];
+      const targets: string[] = [...systemColumns];
       for (const state of columns.values()) {
         if (!state.type) continue;
-        const current = existing.get(state.name);
-        const merged = widen(current ?? null, state.type)!;
-        if (!current) statements.push(`ADD COLUMN "${state.name}" ${merged}`);
-        else if (merged !== current) {
-          statements.push(
-            `ALTER COLUMN "${state.name}" TYPE ${merged} USING ${castExpression(`"${state.name}"`, current, merged)}`,
-          );
-        }
-        targets.push(`"${state.name}"`);
-        selects.push(castExpression(`"${state.name}"`, state.type, merged));
+        const current = existing.get(state.name) ?? null;
+        const merged = widen(current, state.type)!;
+        if (merged !== current) changes.push(columnChange(state.name, current, merged));
+        targets.push(quoteIdentifier(state.name));
+        selects.push(castExpression(quoteIdentifier(state.name), state.type, merged));
       }
-      if (statements.length > 0)
-        await client.query(`ALTER TABLE ${qualified(tableName)} ${statements.join(', ')}`);
-      await client.query(
-        `INSERT INTO ${qualified(tableName)} (${targets.join(', ')}) SELECT ${selects.join(', ')} FROM ${qualified(staging)}`,
+      await alterTable(sql, tableName, changes);
+      await sql(
+        `INSERT INTO ${dataTable(tableName)} (${targets.join(', ')}) SELECT ${selects.join(', ')} FROM ${dataTable(staging)}`,
       );
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK');
-      throw error;
-    }
+    });
   }
+}
 
-  private async existingColumns(client: PoolClient, tableName: string): Promise<Map<string, ColumnType>> {
-    const { rows } = await client.query<{ column_name: string; data_type: string }>(
-      `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'data' AND table_name = $1`,
-      [tableName],
-    );
-    return new Map(rows.map((row) => [row.column_name, pgTypeToColumnType(row.data_type)]));
-  }
+/** Adds a column of type `to`, or widens one of type `from` to it. */
+function columnChange(name: string, from: ColumnType | null, to: ColumnType): TableChange {
+  if (from === null) return { addColumn: { name, sqlType: to } };
+  return { retypeColumn: { name, sqlType: to }, using: castExpression(quoteIdentifier(name), from, to) };
 }
 
 const ITERATION_PREFIX = '\u0000iteration:';
@@ -248,10 +227,8 @@ function openCopy(client: PoolClient, staging: string, columns: Map<string, Colu
   const typed = [...columns.entries()]
     .filter(([, state]) => state.type !== null)
     .map(([key, state]) => ({ key, name: state.name, type: state.type as ColumnType }));
-  const columnList = ['"_run_id"', '"_fetched_at"', ...typed.map((column) => `"${column.name}"`)].join(', ');
-  const stream = client.query(
-    copyFrom(`COPY ${qualified(staging)} (${columnList}) FROM STDIN WITH (FORMAT csv)`),
-  );
+  const columnNames = [RUN_ID_COLUMN, FETCHED_AT_COLUMN, ...typed.map((column) => column.name)];
+  const stream = client.query(copyFrom(copyFromStdin(staging, columnNames, 'FORMAT csv')));
   let failure: Error | undefined;
   stream.on('error', (error: Error) => (failure = error));
   return {
@@ -305,7 +282,7 @@ function withIteration(
 
 function uniqueName(base: string, used: Set<string>): string {
   let name = base;
-  for (let suffix = 2; used.has(name) || name === '_run_id' || name === '_fetched_at'; suffix++)
+  for (let suffix = 2; used.has(name) || name === RUN_ID_COLUMN || name === FETCHED_AT_COLUMN; suffix++)
     name = `${base}_${suffix}`;
   used.add(name);
   return name;

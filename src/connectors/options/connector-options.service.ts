@@ -1,8 +1,8 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { AccessGate } from '../../access/access-gate.service';
+import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service';
 import { ConnectorInstancesService } from '../connector-instances.service';
-import { CONNECTOR_NOT_FOUND } from '../connectors.service';
 import type { ConnectorSpec } from '../dsl/connector-spec.types';
 import { operationUrlTemplate } from '../dsl/spec-to-connector';
 import { ConnectorEngine } from '../engine/connector-engine';
@@ -35,16 +35,15 @@ const MAX_OPTIONS = 1000;
 @Injectable()
 export class ConnectorOptionsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly gate: AccessGate,
     private readonly engine: ConnectorEngine,
     private readonly instances: ConnectorInstancesService,
     private readonly rateLimiter: RateLimiterService,
   ) {}
 
-  async options(userId: string, query: OptionsQueryDto): Promise<{ options: SelectOption[] }> {
-    await this.rateLimiter.consume(`connector-options:${userId}`, { limit: 120, windowSeconds: 60 });
-    const connector = await this.dataSource.getRepository(Connector).findOneBy({ id: query.connector_id });
-    if (!connector) throw new NotFoundException(CONNECTOR_NOT_FOUND);
+  async options(user: AuthenticatedUser, query: OptionsQueryDto): Promise<{ options: SelectOption[] }> {
+    await this.rateLimiter.consume(`connector-options:${user.id}`, { limit: 120, windowSeconds: 60 });
+    const connector = await this.gate.requireConnector(user, query.connector_id);
     const entry = flattenFields(connector.schema?.fields ?? []).find(
       (candidate) => candidate.path === query.field,
     );
@@ -59,7 +58,7 @@ export class ConnectorOptionsService {
     for (const [key, value] of Object.entries(allowed)) setNested(context, key, value);
     let authData: Record<string, string> = {};
     if (query.instance_id) {
-      const instance = await this.instances.requireOwned(userId, query.instance_id);
+      const instance = await this.gate.requireInstance(user, query.instance_id);
       authData = await this.instances.authDataOf(instance.id);
     }
     const spec = connector.spec as ConnectorSpec | null;

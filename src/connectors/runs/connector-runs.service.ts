@@ -9,6 +9,9 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AccessGate } from '../../access/access-gate.service';
+import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
+import { isUniqueViolation } from '../../database/sql';
 import { toRunView, RunView } from '../connector-views';
 import { ConnectorInstancesService } from '../connector-instances.service';
 import { ConnectorEngine, RunProgress } from '../engine/connector-engine';
@@ -29,7 +32,6 @@ const HEARTBEAT_MS = 10_000;
  */
 export const STALE_AFTER_SECONDS = 60;
 const INTERRUPTED = 'Run interrupted: the process running it stopped before it finished';
-const UNIQUE_VIOLATION = '23505';
 
 export interface RunRequest {
   runId: string;
@@ -62,6 +64,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     private readonly engine: ConnectorEngine,
     private readonly writer: ConnectorTableWriter,
     @Inject(ConnectorInstancesService) private readonly instances: ConnectorInstancesService,
+    private readonly gate: AccessGate,
   ) {
     this.liveness = new RunnerLiveness((dataSource.options as { url?: string }).url, this.runnerId);
   }
@@ -86,19 +89,18 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
         return manager.getRepository(ConnectorRun).findOneByOrFail({ id: row.id });
       });
     } catch (error) {
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION)
-        throw new ConflictException(RUN_IN_PROGRESS);
+      if (isUniqueViolation(error)) throw new ConflictException(RUN_IN_PROGRESS);
       throw error;
     }
   }
 
   /** Manual run in the background: answers at once with the run id. */
   async startInBackground(
-    userId: string,
+    user: AuthenticatedUser,
     instanceId: string,
     input: { settings?: Record<string, unknown>; override?: boolean },
   ): Promise<{ run_id: string; status: 'running' }> {
-    const instance = await this.instances.requireOwned(userId, instanceId);
+    const instance = await this.gate.requireInstance(user, instanceId);
     const request = await this.prepareOverride(instance, input);
     const run = await this.start(instance.id, 'manual', request.override);
     this.launch({ ...request, runId: run.id, instanceId: instance.id });
@@ -106,8 +108,8 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
   }
 
   /** Manual run awaited to the end (Manage tab's Refresh). */
-  async runNow(userId: string, instanceId: string): Promise<{ rowCount: number; run_id: string }> {
-    const instance = await this.instances.requireOwned(userId, instanceId);
+  async runNow(user: AuthenticatedUser, instanceId: string): Promise<{ rowCount: number; run_id: string }> {
+    const instance = await this.gate.requireInstance(user, instanceId);
     const run = await this.start(instance.id, 'manual', instance.settings?.override === true);
     await this.execute({ runId: run.id, instanceId: instance.id, override: run.override });
     const finished = await this.dataSource.getRepository(ConnectorRun).findOneByOrFail({ id: run.id });
@@ -116,8 +118,8 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     return { rowCount: finished.rowCount, run_id: finished.id };
   }
 
-  async history(userId: string, instanceId: string): Promise<RunView[]> {
-    const instance = await this.instances.requireOwned(userId, instanceId);
+  async history(user: AuthenticatedUser, instanceId: string): Promise<RunView[]> {
+    const instance = await this.gate.requireInstance(user, instanceId);
     const runs = await this.dataSource
       .getRepository(ConnectorRun)
       .find({ where: { instanceId: instance.id }, order: { startedAt: 'DESC', id: 'DESC' }, take: 200 });

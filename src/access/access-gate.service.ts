@@ -1,0 +1,150 @@
+import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { Asset } from '../assets/entities/asset.entity';
+import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import { Connector } from '../connectors/entities/connector.entity';
+import { ConnectorInstance } from '../connectors/entities/connector-instance.entity';
+import { isDataTableName } from '../database/data-tables/data-table-names';
+
+/** Who is asking: a logged-in user (or the owner of an API key), or undefined for a visitor. */
+export type Caller = Pick<AuthenticatedUser, 'id'> | undefined;
+
+/**
+ * What a caller needs of a dataset: `sample` to see it at all (its card, details and the sample
+ * preview), `full` to read every row (owner or holder of a grant), `own` to change it.
+ */
+export type DatasetNeed = 'sample' | 'full' | 'own';
+
+/** A set of datasets for list queries: the catalogue the caller sees, what they hold, what they own. */
+export type DatasetScope = 'visible' | 'held' | 'owned';
+
+/** A dataset the caller may use as asked, with what they may do with it. */
+export interface DatasetAccess {
+  asset: Asset;
+  /** The caller uploaded it. */
+  owned: boolean;
+  /** The caller may read every row: owner, or holder of a grant (got or bought). */
+  held: boolean;
+}
+
+/** Flags that unlock an action, and what a caller without one is told. */
+export type UserFlag = 'pro' | 'editor';
+export const FLAG_REFUSALS: Record<UserFlag, string> = {
+  pro: 'Only pro users can set a refresh interval',
+  editor: 'Only blog editors may publish posts',
+};
+
+export const DATASET_NOT_FOUND = 'Dataset not found';
+export const CONNECTOR_NOT_FOUND = 'Connector not found';
+export const INSTANCE_NOT_FOUND = 'Connector instance not found';
+export const TABLE_NOT_FOUND = 'Table not found';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids are uuids; anything else can name nothing (and must never reach Postgres as a uuid). */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_PATTERN.test(value);
+}
+
+/**
+ * The one place that decides who may see, read or change what (see docs/product.md, Rules and
+ * permissions). Every service asks it before reading or changing a user's data. Whatever the
+ * caller may not see answers 404 exactly like something missing, so existence does not leak.
+ */
+@Injectable()
+export class AccessGate {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * The rule for a set of datasets as an SQL condition on `alias` (the assets table), for list
+   * queries that filter many datasets at once. `caller` is the placeholder holding the caller's
+   * id, or NULL for a visitor.
+   */
+  datasetCondition(scope: DatasetScope, alias: string, caller: string): string {
+    const owns = `COALESCE(${alias}.owner_id = CAST(${caller} AS uuid), false)`;
+    const held = `(${owns} OR EXISTS (SELECT 1 FROM access_grants held_grant
+       WHERE held_grant.asset_id = ${alias}.id AND held_grant.user_id = CAST(${caller} AS uuid)))`;
+    if (scope === 'owned') return owns;
+    if (scope === 'held') return held;
+    return `(${alias}.is_public OR ${held})`;
+  }
+
+  /**
+   * The dataset when the caller may use it as `need` says; 404 otherwise. Inside a transaction,
+   * pass its manager so the decision reads the transaction's own view.
+   */
+  async requireDataset(
+    caller: Caller,
+    assetId: string,
+    need: DatasetNeed,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<DatasetAccess> {
+    if (!isUuid(assetId)) throw new NotFoundException(DATASET_NOT_FOUND);
+    const scope: DatasetScope = need === 'own' ? 'owned' : need === 'full' ? 'held' : 'visible';
+    const { entities, raw } = await manager
+      .getRepository(Asset)
+      .createQueryBuilder('asset')
+      .addSelect(this.datasetCondition('held', 'asset', ':caller'), 'held')
+      .where('asset.id = :assetId', { assetId })
+      .andWhere(this.datasetCondition(scope, 'asset', ':caller'))
+      .setParameter('caller', caller?.id ?? null)
+      .getRawAndEntities<{ held: boolean }>();
+    const [asset] = entities;
+    if (!asset) throw new NotFoundException(DATASET_NOT_FOUND);
+    return { asset, owned: !!caller && asset.ownerId === caller.id, held: raw[0].held };
+  }
+
+  /** Every dataset the user may read in full (owned ones included), oldest first: their access list. */
+  async heldDatasets(caller: Caller): Promise<Asset[]> {
+    if (!caller) return [];
+    return this.dataSource
+      .getRepository(Asset)
+      .createQueryBuilder('asset')
+      .where(this.datasetCondition('held', 'asset', ':caller'), { caller: caller.id })
+      .orderBy('asset.createdAt', 'ASC')
+      .addOrderBy('asset.id', 'ASC')
+      .getMany();
+  }
+
+  /** A connector the caller may see and connect: every connector is listed for everyone. */
+  async requireConnector(_caller: Caller, connectorId: string): Promise<Connector> {
+    const connector = isUuid(connectorId)
+      ? await this.dataSource.getRepository(Connector).findOneBy({ id: connectorId })
+      : null;
+    if (!connector) throw new NotFoundException(CONNECTOR_NOT_FOUND);
+    return connector;
+  }
+
+  /** A connector instance: only its owner may see, change, run or remove it. */
+  async requireInstance(caller: Caller, instanceId: string): Promise<ConnectorInstance> {
+    const instance =
+      caller && isUuid(instanceId)
+        ? await this.dataSource
+            .getRepository(ConnectorInstance)
+            .findOneBy({ id: instanceId, ownerId: caller.id })
+        : null;
+    if (!instance) throw new NotFoundException(INSTANCE_NOT_FOUND);
+    return instance;
+  }
+
+  /** The instance behind a connector table: only its owner may read the table. */
+  async requireConnectorTable(caller: Caller, tableName: string): Promise<ConnectorInstance> {
+    const instance =
+      caller && isDataTableName(tableName)
+        ? await this.dataSource
+            .getRepository(ConnectorInstance)
+            .findOneBy({ outputTableName: tableName, ownerId: caller.id })
+        : null;
+    if (!instance) throw new NotFoundException(TABLE_NOT_FOUND);
+    return instance;
+  }
+
+  /**
+   * Refuses a caller without the flag. The user is loaded afresh on every request (session or
+   * API key), so a flag switched off takes effect at the caller's next request.
+   */
+  requireFlag(user: AuthenticatedUser, flag: UserFlag): void {
+    const holds = flag === 'pro' ? user.proUser : user.blogEditor;
+    if (!holds) throw new ForbiddenException(FLAG_REFUSALS[flag]);
+  }
+}

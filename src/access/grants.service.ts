@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { BadRequestException, HttpException, HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Asset } from '../assets/entities/asset.entity';
+import { Sql, sqlOn } from '../database/sql';
+import { AccessGate, Caller } from './access-gate.service';
+import { AccessGrant } from './entities/access-grant.entity';
+import { Purchase } from './entities/purchase.entity';
+import type { GrantResult, PurchaseView, RemoveResult } from './grant-result';
+import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
+
+function toPurchaseView(purchase: Purchase, testMode: boolean): PurchaseView {
+  return {
+    id: purchase.id,
+    amount: Number(purchase.amount),
+    currency: purchase.currency,
+    status: purchase.status,
+    provider: purchase.provider,
+    payment_reference: purchase.paymentReference,
+    test_mode: testMode,
+    created_at: purchase.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Changes who holds which dataset: grants, purchases and removals, with the subscriber count kept
+ * exact inside the same transactions. Who may ask is decided by the AccessGate.
+ */
+@Injectable()
+export class GrantsService {
+  private readonly logger = new Logger(GrantsService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly gate: AccessGate,
+    @Inject(PAYMENT_PROVIDER) private readonly payments: PaymentProvider,
+  ) {}
+
+  /** Ids of every dataset the caller holds, owned ones included (the access list); empty for a visitor. */
+  async myAssetIds(caller: Caller): Promise<string[]> {
+    return (await this.gate.heldDatasets(caller)).map((asset) => asset.id);
+  }
+
+  /**
+   * Gives the user access. Free datasets are granted at once; paid ones are charged through the
+   * payment provider and the order is recorded with the price of that moment. Asking again is
+   * harmless: no second purchase, no second count; nor does getting back a dataset once bought.
+   */
+  async grant(user: NonNullable<Caller>, assetId: string): Promise<GrantResult> {
+    let failure: string | undefined;
+    const result = await this.dataSource.transaction(async (manager) => {
+      const sql = sqlOn(manager);
+      // One grant attempt per user and dataset at a time, so a double click cannot charge twice.
+      await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`grant:${user.id}:${assetId}`]);
+      const { asset, owned } = await this.gate.requireDataset(user, assetId, 'sample', manager);
+      const existing = await manager.findOneBy(AccessGrant, { userId: user.id, assetId });
+      if (existing)
+        return { granted: true, already: true, assetId, reason: existing.reason } satisfies GrantResult;
+      if (owned) {
+        await insertGrant(sql, user.id, assetId, 'owner');
+        return { granted: true, already: true, assetId, reason: 'owner' } satisfies GrantResult;
+      }
+      if (Number(asset.price) <= 0) {
+        await insertGrant(sql, user.id, assetId, 'free');
+        return { granted: true, already: false, assetId, reason: 'free' } satisfies GrantResult;
+      }
+      // Bought once, owned for good: getting it back after a Remove charges nothing.
+      let purchase = await this.paidPurchase(manager, user.id, assetId);
+      if (!purchase) {
+        const charged = await this.charge(manager, user.id, asset);
+        if (charged.status !== 'paid') {
+          failure = charged.failure;
+          return null;
+        }
+        purchase = charged.view;
+      }
+      await insertGrant(sql, user.id, assetId, 'purchase');
+      return { granted: true, already: false, assetId, reason: 'purchase', purchase } satisfies GrantResult;
+    });
+    // The failed order stays recorded (committed above); the buyer gets a clear answer.
+    if (!result)
+      throw new HttpException(`Payment failed: ${failure ?? 'declined'}`, HttpStatus.PAYMENT_REQUIRED);
+    return result;
+  }
+
+  /** Takes the user's access away. Owners keep theirs; removing access one does not hold is harmless. */
+  async remove(user: NonNullable<Caller>, assetId: string): Promise<RemoveResult> {
+    return this.dataSource.transaction(async (manager) => {
+      const { owned } = await this.gate.requireDataset(user, assetId, 'sample', manager);
+      if (owned) {
+        throw new BadRequestException('You own this dataset; an owner cannot remove their own access.');
+      }
+      const sql = sqlOn(manager);
+      const deleted = await sql(
+        `DELETE FROM access_grants WHERE user_id = $1 AND asset_id = $2 RETURNING asset_id`,
+        [user.id, assetId],
+      );
+      if (deleted.rows.length === 0) return { removed: false, assetId };
+      await sql(`UPDATE assets SET subscriber_count = subscriber_count - 1 WHERE id = $1`, [assetId]);
+      return { removed: true, assetId };
+    });
+  }
+
+  /** Records the uploader's own access inside the upload's transaction (on the ingest's connection). */
+  async grantOwnerAccess(sql: Sql, ownerId: string, assetId: string): Promise<void> {
+    await insertGrant(sql, ownerId, assetId, 'owner');
+  }
+
+  /** The user's earlier paid order for this dataset, if any. */
+  private async paidPurchase(
+    manager: EntityManager,
+    userId: string,
+    assetId: string,
+  ): Promise<PurchaseView | null> {
+    const purchase = await manager.findOne(Purchase, {
+      where: { userId, assetId, status: 'paid' },
+      order: { createdAt: 'ASC' },
+    });
+    return purchase ? toPurchaseView(purchase, purchase.provider === 'test') : null;
+  }
+
+  private async charge(
+    manager: EntityManager,
+    userId: string,
+    asset: Asset,
+  ): Promise<{ status: 'paid' | 'failed'; view: PurchaseView; failure?: string }> {
+    const purchaseId = randomUUID();
+    const charge = await this.payments.charge({
+      amount: asset.price,
+      currency: asset.currency,
+      userId,
+      assetId: asset.id,
+      purchaseId,
+    });
+    const order = {
+      id: purchaseId,
+      userId,
+      assetId: asset.id,
+      amount: asset.price,
+      currency: asset.currency,
+      status: charge.status,
+      provider: this.payments.name,
+      paymentReference: charge.reference,
+    };
+    const { generatedMaps } = await manager.insert(Purchase, order);
+    const purchase = manager.create(Purchase, { ...order, ...generatedMaps[0] });
+    if (charge.status !== 'paid') {
+      this.logger.warn(
+        `Payment ${purchaseId} for asset ${asset.id} failed at provider ${this.payments.name}`,
+      );
+    }
+    return {
+      status: charge.status,
+      failure: charge.failureMessage,
+      view: toPurchaseView(purchase, charge.testMode),
+    };
+  }
+}
+
+/** Adds the grant and, only if it is new, counts the subscriber: the count cannot drift. */
+async function insertGrant(
+  sql: Sql,
+  userId: string,
+  assetId: string,
+  reason: GrantResult['reason'],
+): Promise<void> {
+  const inserted = await sql(
+    `INSERT INTO access_grants (user_id, asset_id, reason) VALUES ($1, $2, $3)
+     ON CONFLICT (user_id, asset_id) DO NOTHING RETURNING asset_id`,
+    [userId, assetId, reason],
+  );
+  if (inserted.rows.length > 0) {
+    await sql(`UPDATE assets SET subscriber_count = subscriber_count + 1 WHERE id = $1`, [assetId]);
+  }
+}

@@ -1,0 +1,92 @@
+import type { Sql } from '../sql';
+import {
+  dataTable,
+  FETCHED_AT_COLUMN,
+  quoteIdentifier,
+  ROW_ID_COLUMN,
+  RUN_ID_COLUMN,
+} from './data-table-names';
+
+/** A column to create: its safe name and its SQL type. */
+export interface ColumnDefinition {
+  name: string;
+  sqlType: string;
+}
+
+/** The columns every connector table starts with. */
+const CONNECTOR_SYSTEM_COLUMNS = `${quoteIdentifier(RUN_ID_COLUMN)} uuid NOT NULL, ${quoteIdentifier(FETCHED_AT_COLUMN)} timestamptz NOT NULL`;
+
+function definitions(columns: ColumnDefinition[]): string[] {
+  return columns.map((column) => `${quoteIdentifier(column.name)} ${column.sqlType}`);
+}
+
+/**
+ * A dataset table: the hidden row id, which keeps file order, then the file's columns. Unlogged
+ * while a large file loads (made logged in the same transaction before it commits).
+ */
+export async function createDatasetTable(
+  sql: Sql,
+  tableName: string,
+  columns: ColumnDefinition[],
+  logging: 'logged' | 'unlogged' = 'logged',
+): Promise<void> {
+  const rowId = `${ROW_ID_COLUMN} bigint GENERATED ALWAYS AS IDENTITY (CACHE 1000)`;
+  await sql(
+    `CREATE ${logging === 'unlogged' ? 'UNLOGGED ' : ''}TABLE ${dataTable(tableName)} ` +
+      `(${[rowId, ...definitions(columns)].join(', ')})`,
+  );
+}
+
+/** A connector table (or its staging twin) holding only the system columns; records add the rest. */
+export async function createConnectorTable(
+  sql: Sql,
+  tableName: string,
+  options: { ifNotExists?: boolean } = {},
+): Promise<void> {
+  const ifNotExists = options.ifNotExists ? 'IF NOT EXISTS ' : '';
+  await sql(`CREATE TABLE ${ifNotExists}${dataTable(tableName)} (${CONNECTOR_SYSTEM_COLUMNS})`);
+}
+
+export async function dropTable(sql: Sql, tableName: string): Promise<void> {
+  await sql(`DROP TABLE IF EXISTS ${dataTable(tableName)}`);
+}
+
+/**
+ * Puts `replacement` in the place of `tableName` (dropping the old one). Inside the caller's
+ * transaction, readers see the old rows until it commits.
+ */
+export async function swapTable(sql: Sql, replacement: string, tableName: string): Promise<void> {
+  await sql(`DROP TABLE IF EXISTS ${dataTable(tableName)}`);
+  await sql(`ALTER TABLE ${dataTable(replacement)} RENAME TO ${quoteIdentifier(tableName)}`);
+}
+
+/** Holds writers (and schema changes) of other transactions off the table until this one ends. */
+export async function lockForAppend(sql: Sql, tableName: string): Promise<void> {
+  await sql(`LOCK TABLE ${dataTable(tableName)} IN SHARE ROW EXCLUSIVE MODE`);
+}
+
+/** One change of an ALTER TABLE; several are applied together, in one table rewrite. */
+export type TableChange =
+  { addColumn: ColumnDefinition } | { retypeColumn: ColumnDefinition; using: string } | { setLogged: true };
+
+function changeClause(change: TableChange): string {
+  if ('addColumn' in change) {
+    return `ADD COLUMN ${quoteIdentifier(change.addColumn.name)} ${change.addColumn.sqlType}`;
+  }
+  if ('retypeColumn' in change) {
+    const { name, sqlType } = change.retypeColumn;
+    return `ALTER COLUMN ${quoteIdentifier(name)} TYPE ${sqlType} USING ${change.using}`;
+  }
+  return 'SET LOGGED';
+}
+
+export async function alterTable(sql: Sql, tableName: string, changes: TableChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  await sql(`ALTER TABLE ${dataTable(tableName)} ${changes.map(changeClause).join(', ')}`);
+}
+
+/** The statement a pg-copy-streams writer sends to load CSV rows into the named columns. */
+export function copyFromStdin(tableName: string, columnNames: string[], options: string): string {
+  const columnList = columnNames.map(quoteIdentifier).join(', ');
+  return `COPY ${dataTable(tableName)} (${columnList}) FROM STDIN WITH (${options})`;
+}

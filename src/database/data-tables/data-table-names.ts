@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { escapeIdentifier } from 'pg';
+
+/**
+ * The `data` schema holds one real table per dataset and per connector instance. This folder is
+ * the only code that names, creates, changes or describes those tables; everyone else asks it.
+ */
+export const DATA_SCHEMA = 'data';
+
+/** Hidden per-row id of dataset tables: file order, stable paging. Never part of a dataset's columns. */
+export const ROW_ID_COLUMN = '_row_id';
+/** Connector tables: the run that wrote the row, and when its page was fetched. */
+export const RUN_ID_COLUMN = '_run_id';
+export const FETCHED_AT_COLUMN = '_fetched_at';
+
+/** Every name we generate fits this; Postgres keeps 63 bytes of an identifier. */
+const TABLE_NAME_PATTERN = /^[a-z][a-z0-9_]{0,62}$/;
+const CONNECTOR_SLUG_LENGTH = 24;
+
+/** Whether `name` can be a table of ours (anything else names nothing and never reaches SQL). */
+export function isDataTableName(name: unknown): name is string {
+  return typeof name === 'string' && TABLE_NAME_PATTERN.test(name);
+}
+
+/** A quoted SQL identifier (a column or table name); quoting is the fence, whatever the name holds. */
+export function quoteIdentifier(name: string): string {
+  return escapeIdentifier(name);
+}
+
+/** `"data"."<table>"`, ready to put into SQL; refuses a name we could not have generated. */
+export function dataTable(tableName: string): string {
+  if (!isDataTableName(tableName)) throw new Error(`Unsafe data table name: ${JSON.stringify(tableName)}`);
+  return `${quoteIdentifier(DATA_SCHEMA)}.${quoteIdentifier(tableName)}`;
+}
+
+/** The table of an uploaded dataset, derived from its id. */
+export function datasetTableName(assetId: string): string {
+  return `ds_${assetId.replace(/-/g, '').toLowerCase()}`;
+}
+
+/** A unique table for a connector instance: a readable slug of its title and a random suffix. */
+export function connectorTableName(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, CONNECTOR_SLUG_LENGTH)
+    .replace(/_+$/, '');
+  return `ci_${slug || 'connector'}_${randomBytes(5).toString('hex')}`;
+}
+
+/** Where one run of a connector writes before its rows are swapped or appended into `tableName`. */
+export function stagingTableName(tableName: string, runId: string): string {
+  return `${tableName}__s${runId.replace(/-/g, '').slice(0, 10)}`;
+}
