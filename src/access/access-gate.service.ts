@@ -5,6 +5,7 @@ import type { AuthenticatedUser } from '../common/decorators/current-user.decora
 import { Connector } from '../connectors/entities/connector.entity';
 import { ConnectorInstance } from '../connectors/entities/connector-instance.entity';
 import { isDataTableName } from '../database/data-tables/data-table-names';
+import type { UserFlag } from '../users/user-flags';
 
 /** Who is asking: a logged-in user (or the owner of an API key), or undefined for a visitor. */
 export type Caller = Pick<AuthenticatedUser, 'id'> | undefined;
@@ -27,8 +28,7 @@ export interface DatasetAccess {
   held: boolean;
 }
 
-/** Flags that unlock an action, and what a caller without one is told. */
-export type UserFlag = 'pro' | 'editor';
+/** What a caller without the flag an action needs is told. */
 export const FLAG_REFUSALS: Record<UserFlag, string> = {
   pro: 'Only pro users can set a refresh interval',
   editor: 'Only blog editors may publish posts',

@@ -33,7 +33,7 @@ export class AssetsController {
     private readonly rows: AssetRowsService,
   ) {}
 
-  /** The catalogue the caller may see (spec §6); the total for paging is in X-Total-Count. */
+  /** The catalogue the caller may see (docs/product.md, Catalogue visibility); the total for paging is in X-Total-Count. */
   @Get()
   async list(
     @CurrentUser() user: AuthenticatedUser | undefined,

@@ -41,7 +41,7 @@ export class ConnectorsController {
     private readonly optionsService: ConnectorOptionsService,
   ) {}
 
-  /** Every connector (spec §6), with the caller's instance when logged in. */
+  /** Every connector (docs/product.md, Connectors and instances), with the caller's instance when logged in. */
   @Get()
   list(@CurrentUser() user: AuthenticatedUser | undefined): Promise<ConnectorView[]> {
     return this.connectors.list(user?.id);

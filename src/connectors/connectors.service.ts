@@ -21,7 +21,7 @@ export interface SeedConnector {
   spec: ConnectorSpec;
 }
 
-/** The connector catalogue (every connector is listed, spec §6) and the DSL upload. */
+/** The connector catalogue (every connector is listed) and the DSL upload. */
 @Injectable()
 export class ConnectorsService {
   constructor(

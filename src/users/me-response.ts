@@ -1,4 +1,4 @@
-/** GET users/me, in the spec's field names (pro_user as 0/1). */
+/** GET users/me, in the field names the client reads (pro_user as 0/1). */
 export interface MeResponse {
   id: string;
   email: string;

@@ -25,7 +25,7 @@ function matrix(rows: Row[]) {
 }
 
 /**
- * Every call of spec §7 as a visitor, as another logged-in user and as the owner (or holder).
+ * Every API call (docs/product.md, The API) as a visitor, as another logged-in user and as the owner (or holder).
  * What belongs to someone else answers exactly like what does not exist (404), and a refused
  * call leaves the owner's data as it was.
  */

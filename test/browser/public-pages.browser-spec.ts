@@ -41,7 +41,7 @@ const PUBLIC_SCREENS: Array<{ path: string; heading: string; title: string; shot
     },
   ];
 
-/** Footer link text -> where it leads and the heading found there (spec §2 footer list). */
+/** Footer link text -> where it leads and the heading found there (the footer's links, docs/product.md). */
 const FOOTER_TARGETS = [
   { link: 'About', path: '/about', heading: 'About us' },
   { link: 'DataStore', path: '/datastore', heading: 'DataStore' },

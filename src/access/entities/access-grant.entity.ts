@@ -12,7 +12,7 @@ import type { Relation } from 'typeorm';
 import { Asset } from '../../assets/entities/asset.entity';
 import { User } from '../../users/entities/user.entity';
 
-/** One row per user holding access to a dataset (the spec's access list). */
+/** One row per user holding access to a dataset (together: a user's access list). */
 @Entity({ name: 'access_grants' })
 @Check('access_grants_reason_check', `reason IN ('owner', 'free', 'purchase')`)
 export class AccessGrant {

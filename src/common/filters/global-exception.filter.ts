@@ -23,7 +23,7 @@ function bodyParserMessage(cause: unknown): string | undefined {
 }
 
 /**
- * Owns the error shape of the whole API: `{ error, message, statusCode, errors? }`. The spec's
+ * Owns the error shape of the whole API: `{ error, message, statusCode, errors? }`. The web
  * client reads `error`, and `message` for authentication, so both carry the same text.
  */
 @Catch()

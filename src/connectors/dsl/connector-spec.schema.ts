@@ -1,6 +1,6 @@
 /**
- * JSON Schema (draft 2020-12 subset understood by ajv) of the connector upload DSL, spec §3.
- * Unsupported features of spec §9 are refused by name before this schema runs.
+ * JSON Schema (draft 2020-12 subset understood by ajv) of the connector upload DSL (see the
+ * /documentation page). Unsupported features are refused by name before this schema runs.
  */
 const templateMap = {
   type: 'object',

@@ -1,6 +1,6 @@
 import type { SchemaField } from '../entities/connector.entity';
 
-/** The upload DSL of spec §3, as the JSON Schema in connector-spec.schema.ts accepts it. */
+/** The connector upload DSL (documented on the /documentation page), as the JSON Schema in connector-spec.schema.ts accepts it. */
 export type AuthType = 'none' | 'bearer' | 'api_key' | 'basic' | 'header' | 'oauth2';
 
 export interface SpecAuthField {

@@ -21,7 +21,7 @@ const OAUTH_EXCHANGE_KEYS = [
 
 type Problem = { path: string; message: string };
 
-/** Spec §9 features this product does not run, each refused by name at its path. */
+/** Features this product does not run (WebSocket, GraphQL, nested transforms), each refused by name at its path. */
 function unsupportedFeatures(spec: Record<string, unknown>): Problem[] {
   const problems: Problem[] = [];
   const protocol = typeof spec.protocol === 'string' ? spec.protocol.toLowerCase() : '';

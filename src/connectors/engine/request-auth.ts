@@ -2,7 +2,7 @@ import type { SpecAuth } from '../dsl/connector-spec.types';
 import { fillText } from './template';
 
 /**
- * Applies the spec's auth (spec §9 types) to a request. OAuth2 means a supplied access token
+ * Applies the spec's auth (bearer, api_key, basic, header, oauth2) to a request. OAuth2 means a supplied access token
  * used as a bearer token: there is no token exchange.
  */
 export function applyAuth(

@@ -12,7 +12,7 @@ import {
 import type { Relation } from 'typeorm';
 import { User } from '../../users/entities/user.entity';
 
-/** A schema field of spec §3; groups nest further fields. */
+/** A field of a connector's settings form (`schema.fields`); groups nest further fields. */
 export interface SchemaField {
   key: string;
   label?: string;

@@ -30,7 +30,7 @@ export async function expectSnackbar(page: Page, text: string, timeout = 15_000)
   await alert.waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
 }
 
-/** Logs in through the Login screen and waits for the spec's 'Login successful' and /manage. */
+/** Logs in through the Login screen and waits for 'Login successful' and /manage. */
 export async function logInThroughForm(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);

@@ -23,7 +23,7 @@ export async function expectNotice(page: Page, text: string, timeout = 15_000): 
     .catch(() => undefined);
 }
 
-/** Logs in through the Login screen; the app then goes to /manage (spec §8). */
+/** Logs in through the Login screen; the app then goes to /manage. */
 export async function logIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
