@@ -20,6 +20,8 @@ describe('configuration', () => {
     ['CONNECTOR_ALLOW_PRIVATE_NETWORKS', 'sometimes'],
     ['SCHEDULER_TICK_SECONDS', '0'],
     ['SCHEDULER_TICK_SECONDS', '1.5'],
+    ['DATABASE_POOL_SIZE', '1'],
+    ['DATABASE_POOL_SIZE', 'many'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => parseEnvironment({ [name]: value })).toThrow(ConfigError);
     expect(() => parseEnvironment({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));
@@ -50,14 +52,20 @@ describe('configuration', () => {
       ENCRYPTION_KEY: 'ab'.repeat(32),
       SMTP_URL: 'smtps://user:pass@smtp.example.com:465',
       SEED: 'false',
+      DATABASE_POOL_SIZE: '40',
     });
-    expect(env).toMatchObject({ PORT: 8080, SEED: false });
+    expect(env).toMatchObject({ PORT: 8080, SEED: false, DATABASE_POOL_SIZE: 40 });
   });
 
   it('applies defaults and generates local secrets once, then reuses them', () => {
     const dataDir = freshDataDir();
     const first = loadConfig({ DATA_DIR: dataDir });
-    expect(first).toMatchObject({ port: 3000, appOrigin: 'http://localhost:3000', seed: true });
+    expect(first).toMatchObject({
+      port: 3000,
+      appOrigin: 'http://localhost:3000',
+      seed: true,
+      databasePoolSize: 20,
+    });
     expect(first.maxUploadBytes).toBe(1024 * 1024 * 1024);
     expect(first.schedulerTickSeconds).toBe(20);
     expect(loadConfig({ DATA_DIR: dataDir, SCHEDULER_TICK_SECONDS: '2' }).schedulerTickSeconds).toBe(2);

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { AccessGate, Caller } from '../../src/access/access-gate.service';
+import type { AuthenticatedUser } from '../../src/common/decorators/current-user.decorator';
+import { uploadDataset } from '../factories/asset.factory';
+import { createConnector } from '../factories/connector.factory';
+import { createLoggedInUser, createUser } from '../factories/user.factory';
+import { createTestApp, TestApp } from '../support/test-app';
+
+/**
+ * The AccessGate on a real database, one rule per test: what each kind of caller may see, read
+ * and change. The authorisation matrix checks the same rules through every API call.
+ */
+describe('AccessGate', () => {
+  let testApp: TestApp;
+  let gate: AccessGate;
+  let owner: Caller & object;
+  let holder: Caller & object;
+  let stranger: Caller & object;
+  const visitor: Caller = undefined;
+  let publicId: string;
+  let privateId: string;
+  let heldPrivateId: string;
+
+  const notFound = { status: 404 };
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    gate = testApp.app.get(AccessGate);
+    const uploader = await createLoggedInUser(testApp);
+    const buyer = await createLoggedInUser(testApp);
+    owner = uploader.user;
+    holder = buyer.user;
+    stranger = await createUser(testApp.dataSource);
+    publicId = await uploadDataset(uploader.agent, { title: 'Gate public', is_public: 'true' });
+    privateId = await uploadDataset(uploader.agent, { title: 'Gate private', is_public: 'false' });
+    heldPrivateId = await uploadDataset(uploader.agent, { title: 'Gate private held', is_public: 'false' });
+    // A grant on a private dataset (as if bought before it was made private).
+    await testApp.dataSource.query(
+      `INSERT INTO access_grants (user_id, asset_id, reason) VALUES ($1, $2, 'free'), ($1, $3, 'free')`,
+      [holder.id, heldPrivateId, publicId],
+    );
+  });
+  afterAll(() => testApp.close());
+
+  describe('datasets', () => {
+    it('lets anyone see a public dataset, without reading it in full', async () => {
+      for (const caller of [visitor, stranger]) {
+        const access = await gate.requireDataset(caller, publicId, 'sample');
+        expect(access).toMatchObject({ owned: false, held: false });
+        expect(access.asset.id).toBe(publicId);
+      }
+    });
+
+    it('hides a private dataset from visitors and other users as if it did not exist', async () => {
+      await expect(gate.requireDataset(visitor, privateId, 'sample')).rejects.toMatchObject(notFound);
+      await expect(gate.requireDataset(stranger, privateId, 'sample')).rejects.toMatchObject(notFound);
+    });
+
+    it('shows a private dataset to its owner, who holds it', async () => {
+      expect(await gate.requireDataset(owner, privateId, 'sample')).toMatchObject({
+        owned: true,
+        held: true,
+      });
+    });
+
+    it('shows a private dataset to the holder of a grant', async () => {
+      expect(await gate.requireDataset(holder, heldPrivateId, 'sample')).toMatchObject({
+        owned: false,
+        held: true,
+      });
+    });
+
+    it('lets only the owner and holders read every row', async () => {
+      expect((await gate.requireDataset(owner, publicId, 'full')).held).toBe(true);
+      expect((await gate.requireDataset(holder, publicId, 'full')).held).toBe(true);
+      await expect(gate.requireDataset(stranger, publicId, 'full')).rejects.toMatchObject(notFound);
+      await expect(gate.requireDataset(visitor, publicId, 'full')).rejects.toMatchObject(notFound);
+    });
+
+    it('lets only the owner change a dataset', async () => {
+      expect((await gate.requireDataset(owner, publicId, 'own')).owned).toBe(true);
+      await expect(gate.requireDataset(holder, publicId, 'own')).rejects.toMatchObject(notFound);
+      await expect(gate.requireDataset(visitor, publicId, 'own')).rejects.toMatchObject(notFound);
+    });
+
+    it('answers 404 for an id that is not a uuid or names nothing', async () => {
+      await expect(gate.requireDataset(owner, 'not-a-uuid', 'sample')).rejects.toMatchObject(notFound);
+      await expect(gate.requireDataset(owner, randomUUID(), 'sample')).rejects.toMatchObject(notFound);
+    });
+
+    it("lists a user's access list: owned and granted datasets, oldest first, nothing for a visitor", async () => {
+      expect((await gate.heldDatasets(owner)).map((asset) => asset.id)).toEqual([
+        publicId,
+        privateId,
+        heldPrivateId,
+      ]);
+      expect((await gate.heldDatasets(holder)).map((asset) => asset.id)).toEqual([publicId, heldPrivateId]);
+      expect(await gate.heldDatasets(stranger)).toEqual([]);
+      expect(await gate.heldDatasets(visitor)).toEqual([]);
+    });
+
+    it('phrases the same rules for list queries', async () => {
+      const ids = [publicId, privateId, heldPrivateId];
+      const listed = async (scope: 'visible' | 'held' | 'owned', caller: Caller) =>
+        (
+          await testApp.dataSource.query(
+            `SELECT asset.id FROM assets asset WHERE asset.id = ANY($2::uuid[])
+               AND ${gate.datasetCondition(scope, 'asset', '$1')} ORDER BY asset.created_at`,
+            [caller?.id ?? null, ids],
+          )
+        ).map((row: { id: string }) => row.id);
+      expect(await listed('visible', visitor)).toEqual([publicId]);
+      expect(await listed('visible', holder)).toEqual([publicId, heldPrivateId]);
+      expect(await listed('held', stranger)).toEqual([]);
+      expect(await listed('owned', holder)).toEqual([]);
+      expect(await listed('owned', owner)).toEqual(ids);
+    });
+  });
+
+  describe('connectors and their instances', () => {
+    let connectorId: string;
+    let instanceId: string;
+    let tableName: string;
+
+    beforeAll(async () => {
+      connectorId = (await createConnector(testApp.dataSource)).id;
+      tableName = `ci_gate_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+      const [row] = await testApp.dataSource.query(
+        `INSERT INTO connector_instances (connector_id, owner_id, title, output_table_name)
+         VALUES ($1, $2, 'Gate instance', $3) RETURNING id`,
+        [connectorId, owner.id, tableName],
+      );
+      instanceId = row.id;
+    });
+
+    it('shows every connector to everyone, visitors included', async () => {
+      expect((await gate.requireConnector(visitor, connectorId)).id).toBe(connectorId);
+      expect((await gate.requireConnector(stranger, connectorId)).id).toBe(connectorId);
+    });
+
+    it('answers 404 for a connector that does not exist or a malformed id', async () => {
+      await expect(gate.requireConnector(owner, randomUUID())).rejects.toMatchObject(notFound);
+      await expect(gate.requireConnector(owner, 'x')).rejects.toMatchObject(notFound);
+    });
+
+    it('gives an instance only to its owner', async () => {
+      expect((await gate.requireInstance(owner, instanceId)).id).toBe(instanceId);
+      await expect(gate.requireInstance(stranger, instanceId)).rejects.toMatchObject(notFound);
+      await expect(gate.requireInstance(visitor, instanceId)).rejects.toMatchObject(notFound);
+      await expect(gate.requireInstance(owner, 'x')).rejects.toMatchObject(notFound);
+    });
+
+    it("gives an instance's table only to the instance's owner", async () => {
+      expect((await gate.requireConnectorTable(owner, tableName)).id).toBe(instanceId);
+      await expect(gate.requireConnectorTable(stranger, tableName)).rejects.toMatchObject(notFound);
+      await expect(gate.requireConnectorTable(visitor, tableName)).rejects.toMatchObject(notFound);
+      await expect(gate.requireConnectorTable(owner, 'data.users; --')).rejects.toMatchObject(notFound);
+    });
+  });
+
+  describe('flags', () => {
+    const user = (flags: Partial<AuthenticatedUser>): AuthenticatedUser => ({
+      id: randomUUID(),
+      email: 'flags@example.test',
+      name: 'Flags',
+      proUser: false,
+      blogEditor: false,
+      ...flags,
+    });
+
+    it('lets only pro users set a refresh interval', () => {
+      expect(() => gate.requireFlag(user({ proUser: true }), 'pro')).not.toThrow();
+      expect(() => gate.requireFlag(user({ blogEditor: true }), 'pro')).toThrow(
+        'Only pro users can set a refresh interval',
+      );
+    });
+
+    it('lets only blog editors publish', () => {
+      expect(() => gate.requireFlag(user({ blogEditor: true }), 'editor')).not.toThrow();
+      expect(() => gate.requireFlag(user({ proUser: true }), 'editor')).toThrow(
+        'Only blog editors may publish posts',
+      );
+    });
+  });
+});
