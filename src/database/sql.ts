@@ -1,4 +1,4 @@
-import type { ClientBase, Pool, QueryResultRow } from 'pg';
+import { Client, ClientBase, Pool, QueryResultRow } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 
 /**
@@ -22,6 +22,15 @@ export type Sql = <Row extends QueryResultRow = QueryResultRow>(
 /** The pg pool behind TypeORM's data source, for work that needs pg itself (COPY, held connections). */
 export function pgPool(dataSource: DataSource): Pool {
   return (dataSource.driver as unknown as { master: Pool }).master;
+}
+
+/**
+ * A connection of its own, outside the pool (not yet connected), for work that must never hold a
+ * pooled one: a long upload, the connector runner's liveness lock.
+ */
+export function dedicatedClient(dataSource: DataSource, applicationName: string): Client {
+  const { url } = dataSource.options as { url?: string };
+  return new Client({ connectionString: url, application_name: applicationName });
 }
 
 /**

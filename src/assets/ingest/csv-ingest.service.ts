@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { Injectable, ServiceUnavailableException } from '@nestjs/common';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { GrantsService } from '../../access/grants.service';
 import { datasetTableName } from '../../database/data-tables/data-table-names';
+import { dedicatedClient } from '../../database/sql';
 import type { AssetColumn } from '../entities/asset.entity';
 import {
   columnNamesFor,
@@ -105,8 +106,7 @@ export class CsvIngestService {
 
   /** A connection of its own, so long uploads never hold the app's pool. */
   private async connect(): Promise<Client> {
-    const { url } = this.dataSource.options as { url?: string };
-    const client = new Client({ connectionString: url, application_name: 'dataset-ingest' });
+    const client = dedicatedClient(this.dataSource, 'dataset-ingest');
     // An error after a failed COPY must not crash the process; the caller sees it through the query.
     client.on('error', () => undefined);
     await client.connect();

@@ -11,7 +11,7 @@ import {
 import { DataSource } from 'typeorm';
 import { AccessGate } from '../../access/access-gate.service';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
-import { isUniqueViolation } from '../../database/sql';
+import { dedicatedClient, isUniqueViolation } from '../../database/sql';
 import { toRunView, RunView } from '../connector-views';
 import { ConnectorInstancesService } from '../connector-instances.service';
 import { ConnectorEngine, RunProgress } from '../engine/connector-engine';
@@ -66,7 +66,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     @Inject(ConnectorInstancesService) private readonly instances: ConnectorInstancesService,
     private readonly gate: AccessGate,
   ) {
-    this.liveness = new RunnerLiveness((dataSource.options as { url?: string }).url, this.runnerId);
+    this.liveness = new RunnerLiveness(() => dedicatedClient(dataSource, 'connector-runner'), this.runnerId);
   }
 
   get activeCount(): number {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 
 /** First key of the two-key advisory locks that say "this runner's process is alive". */
 export const RUNNER_LOCK_NAMESPACE = 727_100_003;
@@ -27,7 +27,7 @@ export class RunnerLiveness {
   private connecting?: Promise<void>;
 
   constructor(
-    private readonly url: string | undefined,
+    private readonly newClient: () => Client,
     private readonly runnerId: string,
   ) {}
 
@@ -39,7 +39,7 @@ export class RunnerLiveness {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.url, application_name: 'connector-runner' });
+    const client = this.newClient();
     const lost = () => {
       if (this.client === client) this.client = undefined;
     };
