@@ -1,3 +1,4 @@
+import { slugIdentifier } from '../../database/data-tables/data-table-names';
 import { valueKinds } from './value-kinds';
 
 export type LineEnding = 'lf' | 'crlf';
@@ -106,14 +107,7 @@ const RESERVED_NAMES = new Set(['oid', 'tableoid', 'xmin', 'cmin', 'xmax', 'cmax
 const MAX_NAME_LENGTH = 56;
 
 function safeName(label: string, position: number): string {
-  let name = label
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, MAX_NAME_LENGTH)
-    .replace(/_+$/, '');
+  let name = slugIdentifier(label, MAX_NAME_LENGTH);
   if (!name) name = `column_${position + 1}`;
   if (/^[0-9]/.test(name)) name = `c_${name}`.slice(0, MAX_NAME_LENGTH);
   if (RESERVED_NAMES.has(name)) name = `${name}_column`;

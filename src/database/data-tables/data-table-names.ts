@@ -38,16 +38,24 @@ export function datasetTableName(assetId: string): string {
   return `ds_${assetId.replace(/-/g, '').toLowerCase()}`;
 }
 
-/** A unique table for a connector instance: a readable slug of its title and a random suffix. */
-export function connectorTableName(title: string): string {
-  const slug = title
+/**
+ * Text as an identifier part: accents dropped, lower-case letters and digits, every other run of
+ * characters one underscore, none at either end, at most `maxLength` characters. May be empty.
+ */
+export function slugIdentifier(text: string, maxLength: number): string {
+  return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
-    .slice(0, CONNECTOR_SLUG_LENGTH)
+    .slice(0, maxLength)
     .replace(/_+$/, '');
+}
+
+/** A unique table for a connector instance: a readable slug of its title and a random suffix. */
+export function connectorTableName(title: string): string {
+  const slug = slugIdentifier(title, CONNECTOR_SLUG_LENGTH);
   return `ci_${slug || 'connector'}_${randomBytes(5).toString('hex')}`;
 }
 
