@@ -116,26 +116,27 @@ export class AccessGate {
   }
 
   /** A connector instance: only its owner may see, change, run or remove it. */
-  async requireInstance(caller: Caller, instanceId: string): Promise<ConnectorInstance> {
-    const instance =
-      caller && isUuid(instanceId)
-        ? await this.dataSource
-            .getRepository(ConnectorInstance)
-            .findOneBy({ id: instanceId, ownerId: caller.id })
-        : null;
-    if (!instance) throw new NotFoundException(INSTANCE_NOT_FOUND);
-    return instance;
+  requireInstance(caller: Caller, instanceId: string): Promise<ConnectorInstance> {
+    return this.ownedInstance(caller, isUuid(instanceId) ? { id: instanceId } : null, INSTANCE_NOT_FOUND);
   }
 
   /** The instance behind a connector table: only its owner may read the table. */
-  async requireConnectorTable(caller: Caller, tableName: string): Promise<ConnectorInstance> {
+  requireConnectorTable(caller: Caller, tableName: string): Promise<ConnectorInstance> {
+    const where = isDataTableName(tableName) ? { outputTableName: tableName } : null;
+    return this.ownedInstance(caller, where, TABLE_NOT_FOUND);
+  }
+
+  /** The caller's instance matching `where`; 404 with `notFound` for anyone else or a malformed key. */
+  private async ownedInstance(
+    caller: Caller,
+    where: { id: string } | { outputTableName: string } | null,
+    notFound: string,
+  ): Promise<ConnectorInstance> {
     const instance =
-      caller && isDataTableName(tableName)
-        ? await this.dataSource
-            .getRepository(ConnectorInstance)
-            .findOneBy({ outputTableName: tableName, ownerId: caller.id })
+      caller && where
+        ? await this.dataSource.getRepository(ConnectorInstance).findOneBy({ ...where, ownerId: caller.id })
         : null;
-    if (!instance) throw new NotFoundException(TABLE_NOT_FOUND);
+    if (!instance) throw new NotFoundException(notFound);
     return instance;
   }
 
