@@ -38,9 +38,3 @@ export function checkDatasetUpload(form: DatasetUploadForm): DatasetUploadCheck 
     },
   };
 }
-
-/** Whole percent of an upload for the progress bar; unknown totals show as 0. */
-export function uploadPercent(loaded: number, total: number): number {
-  if (!(total > 0)) return 0;
-  return Math.min(100, Math.max(0, Math.round((loaded / total) * 100)));
-}

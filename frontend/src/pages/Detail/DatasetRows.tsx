@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import { useEffect, useState } from 'react';
 import { FAILED_TO_LOAD } from '../../features/detail/detailRules';
-import { useAssetRows } from '../../features/detail/detailQueries';
+import { useAssetRows } from '../../api/assets';
 import type { DatasetColumn } from '../../features/detail/gridColumns';
 import { sortParam } from '../../features/detail/gridColumns';
 import { LazyDataTable } from './LazyDataTable';

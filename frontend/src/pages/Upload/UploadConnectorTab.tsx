@@ -22,7 +22,7 @@ import {
   SpecProblem,
   specProblems,
 } from '../../features/upload/connectorUpload';
-import { useConnectorUpload } from '../../features/upload/useConnectorUpload';
+import { useUploadConnector } from '../../api/connectors';
 
 const EMPTY: ConnectorUploadForm = {
   title: '',
@@ -36,7 +36,7 @@ const EMPTY: ConnectorUploadForm = {
 export function UploadConnectorTab() {
   const notify = useNotify();
   const navigate = useNavigate();
-  const upload = useConnectorUpload();
+  const upload = useUploadConnector();
   const [form, setForm] = useState(EMPTY);
   const [error, setError] = useState<string | null>(null);
   const [problems, setProblems] = useState<SpecProblem[]>([]);

@@ -14,7 +14,7 @@ import { ApiError } from '../../api/client';
 import { useNotify } from '../../components/useNotify';
 import { afterUploadPath } from '../../features/upload/connectorUpload';
 import { checkDatasetUpload, DatasetUploadForm } from '../../features/upload/datasetUpload';
-import { useDatasetUpload } from '../../features/upload/useDatasetUpload';
+import { useDatasetUpload } from '../../api/assets';
 
 const EMPTY: DatasetUploadForm = {
   title: '',

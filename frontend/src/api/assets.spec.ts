@@ -1,4 +1,4 @@
-import { assetListQuery } from './catalogQueries';
+import { assetListQuery } from './assets';
 
 describe('assetListQuery', () => {
   it('sends search, every chosen category and the page window', () => {
