@@ -22,14 +22,14 @@ export interface ConnectorUploadPayload {
 export type SpecParse =
   { spec: Record<string, unknown>; error?: undefined } | { spec?: undefined; error: string };
 
-/** The spec must be a JSON object (spec §5: 'Invalid JSON in connector spec.'). */
+/** The connector spec must be a JSON object, else 'Invalid JSON in connector spec.'. */
 export function parseConnectorSpec(text: string): SpecParse {
   try {
     const spec: unknown = JSON.parse(text);
     if (spec && typeof spec === 'object' && !Array.isArray(spec))
       return { spec: spec as Record<string, unknown> };
   } catch {
-    // Falls through to the spec's message.
+    // Falls through to 'Invalid JSON in connector spec.'.
   }
   return { error: INVALID_SPEC_JSON };
 }
@@ -88,7 +88,7 @@ export function specProblems(body: unknown): SpecProblem[] {
   return [];
 }
 
-/** A starting spec a newcomer can edit, following the DSL of spec §3. */
+/** A starting spec a newcomer can edit, in the connector DSL (see /documentation). */
 export const EXAMPLE_SPEC = JSON.stringify(
   {
     title: 'My API',

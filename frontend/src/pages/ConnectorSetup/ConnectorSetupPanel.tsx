@@ -23,7 +23,7 @@ interface Props {
   instance: ConnectorInstance | undefined;
 }
 
-/** The connector setup of spec §2, shared by the detail screen (when connected) and /connector-setup/{id}. */
+/** The connector setup, shared by the detail screen (when connected) and /connector-setup/{id}. */
 export function ConnectorSetupPanel({ connector, instance }: Props) {
   const { user } = useSession();
   const state = useSetupState(connector, instance);

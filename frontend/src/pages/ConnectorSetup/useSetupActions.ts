@@ -22,7 +22,7 @@ export const CONNECT_FIRST = 'You need to connect first before saving settings.'
 const filled = (values: Record<string, string>) =>
   Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim()));
 
-/** Save Settings (connecting first when needed) and Run Now, with the spec's alert texts (§5, §8). */
+/** Save Settings (connecting first when needed) and Run Now, with their alert texts. */
 export function useSetupActions(
   connector: Connector,
   instance: ConnectorInstance | undefined,

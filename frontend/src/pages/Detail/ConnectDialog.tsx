@@ -20,7 +20,7 @@ export interface ConnectTarget {
 }
 
 /**
- * Connect flow (spec §8): asks for the connector's credentials if it has any, activates it, says
+ * Connect flow: asks for the connector's credentials if it has any, activates it, says
  * 'Connector activated!' and goes to /datastore; on failure shows the server's error or 'Activation failed.'
  */
 export function ConnectDialog({

@@ -11,7 +11,7 @@ import { LazyDataTable } from './LazyDataTable';
 
 const SAMPLE_ROWS = 20;
 
-/** Without access: 'Sample Data Preview' of a few rows; preview errors are only logged (spec §8). */
+/** Without access: 'Sample Data Preview' of a few rows; preview errors are only logged, never shown. */
 export function SamplePreview({ assetId }: { assetId: string }) {
   const sample = useAssetRows(assetId, { limit: SAMPLE_ROWS, offset: 0 });
   useEffect(() => {
