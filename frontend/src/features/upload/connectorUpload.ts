@@ -1,3 +1,5 @@
+import type { UploadConnectorInput } from '../../api/connectors';
+
 /** Client-side checks of the Upload Connector form and reading of the server's validation problems. */
 
 export const INVALID_SPEC_JSON = 'Invalid JSON in connector spec.';
@@ -9,14 +11,6 @@ export interface ConnectorUploadForm {
   isPublic: boolean;
   price: string;
   specText: string;
-}
-
-export interface ConnectorUploadPayload {
-  title: string;
-  description: string;
-  is_public: boolean;
-  price: number;
-  spec: Record<string, unknown>;
 }
 
 export type SpecParse =
@@ -35,7 +29,7 @@ export function parseConnectorSpec(text: string): SpecParse {
 }
 
 export type UploadCheck =
-  { payload: ConnectorUploadPayload; error?: undefined } | { payload?: undefined; error: string };
+  { payload: UploadConnectorInput; error?: undefined } | { payload?: undefined; error: string };
 
 export function checkConnectorUpload(form: ConnectorUploadForm): UploadCheck {
   if (!form.title.trim()) return { error: TITLE_REQUIRED };
