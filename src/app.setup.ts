@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import connectPgSimple from 'connect-pg-simple';
 import session from 'express-session';
 import helmet from 'helmet';
@@ -14,6 +14,8 @@ import { pgPool } from './database/sql';
 import { JSON_BODY_LIMIT_BYTES } from './common/body-limits';
 
 export const SESSION_COOKIE = 'dm.sid';
+/** Every API route is served under /api. */
+export const API_PREFIX = 'api';
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 
 function contentSecurityPolicy(config: AppConfig) {
@@ -36,6 +38,21 @@ function contentSecurityPolicy(config: AppConfig) {
       frameAncestors: ["'self'"],
     },
   };
+}
+
+/**
+ * The OpenAPI document of every controller: served at /api-documentation, and written to the
+ * frontend by `npm run openapi` (src/cli/openapi.ts). The app's global prefix must be set first.
+ */
+export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const openApi = new DocumentBuilder()
+    .setTitle('Data Marketplace API')
+    .setDescription('Datasets, connectors, access, streaming and blog. Paths are relative to /api.')
+    .setVersion('1.0')
+    .addCookieAuth(SESSION_COOKIE)
+    .addApiKey({ type: 'apiKey', in: 'query', name: 'api_key' }, 'api_key')
+    .build();
+  return SwaggerModule.createDocument(app, openApi);
 }
 
 /** Everything between the Nest app and the network, shared by main.ts and the tests. */
@@ -75,15 +92,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.use(passport.initialize());
   app.use(passport.session());
 
-  app.setGlobalPrefix('api');
-  const openApi = new DocumentBuilder()
-    .setTitle('Data Marketplace API')
-    .setDescription('Datasets, connectors, access, streaming and blog. Paths are relative to /api.')
-    .setVersion('1.0')
-    .addCookieAuth(SESSION_COOKIE)
-    .addApiKey({ type: 'apiKey', in: 'query', name: 'api_key' }, 'api_key')
-    .build();
-  SwaggerModule.setup('api-documentation', app, () => SwaggerModule.createDocument(app, openApi));
+  app.setGlobalPrefix(API_PREFIX);
+  SwaggerModule.setup('api-documentation', app, () => createOpenApiDocument(app));
 
   for (const handler of spaHandlers(config.webRoot)) app.use(handler);
   return app;

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { SessionGuard } from '../common/guards/session.guard';
 import { GrantsService } from './grants.service';
 import { AssetIdDto } from './dto/asset-id.dto';
-import type { GrantResult, RemoveResult } from './grant-result';
+import { GrantResult, PaymentMode, RemoveResult } from './grant-result';
 import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
 
 @ApiTags('access')
@@ -18,18 +18,21 @@ export class AccessController {
 
   /** Which payment provider checks out paid datasets, so the checkout can say when it is test mode. */
   @Get('payments')
-  paymentMode(): { provider: string; test_mode: boolean } {
+  @ApiOkResponse({ type: PaymentMode })
+  paymentMode(): PaymentMode {
     return { provider: this.payments.name, test_mode: this.payments.testMode };
   }
 
   /** The caller's access list: ids of every dataset they hold (owned included); empty for a visitor. */
   @Get('my')
+  @ApiOkResponse({ type: [String] })
   my(@CurrentUser() user: AuthenticatedUser | undefined): Promise<string[]> {
     return this.grants.myAssetIds(user);
   }
 
   @Post('grant')
   @HttpCode(200)
+  @ApiOkResponse({ type: GrantResult })
   @UseGuards(SessionGuard)
   grant(@CurrentUser() user: AuthenticatedUser, @Body() input: AssetIdDto): Promise<GrantResult> {
     return this.grants.grant(user, input.assetId);
@@ -37,6 +40,7 @@ export class AccessController {
 
   @Post('remove')
   @HttpCode(200)
+  @ApiOkResponse({ type: RemoveResult })
   @UseGuards(SessionGuard)
   remove(@CurrentUser() user: AuthenticatedUser, @Body() input: AssetIdDto): Promise<RemoveResult> {
     return this.grants.remove(user, input.assetId);

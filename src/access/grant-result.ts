@@ -1,27 +1,62 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
 /** The order recorded for a paid dataset, as the buyer sees it. */
-export interface PurchaseView {
+export class PurchaseView {
+  @ApiProperty()
   id: string;
-  /** Price at purchase time. */
+
+  @ApiProperty({ description: 'Price at purchase time' })
   amount: number;
+
+  @ApiProperty({ example: 'USD' })
   currency: string;
+
+  @ApiProperty({ enum: ['pending', 'paid', 'failed'] })
   status: 'pending' | 'paid' | 'failed';
+
+  @ApiProperty()
   provider: string;
+
+  @ApiProperty({ type: String, nullable: true })
   payment_reference: string | null;
-  /** True when the payment went through the built-in test provider (no money moved). */
+
+  @ApiProperty({ description: 'The payment went through the built-in test provider (no money moved)' })
   test_mode: boolean;
+
+  @ApiProperty({ format: 'date-time' })
   created_at: string;
 }
 
-export interface GrantResult {
+export class GrantResult {
+  @ApiProperty({ enum: [true] })
   granted: true;
+
+  @ApiProperty()
   assetId: string;
-  /** The caller already held access before this call. */
+
+  @ApiProperty({ description: 'The caller already held access before this call' })
   already: boolean;
+
+  @ApiProperty({ enum: ['owner', 'free', 'purchase'] })
   reason: 'owner' | 'free' | 'purchase';
+
+  @ApiPropertyOptional({ type: () => PurchaseView })
   purchase?: PurchaseView;
 }
 
-export interface RemoveResult {
+export class RemoveResult {
+  @ApiProperty()
   removed: boolean;
+
+  @ApiProperty()
   assetId: string;
+}
+
+/** GET access/payments: who checks out paid datasets, so the checkout can say when it is test mode. */
+export class PaymentMode {
+  @ApiProperty({ example: 'test' })
+  provider: string;
+
+  @ApiProperty()
+  test_mode: boolean;
 }

@@ -11,13 +11,20 @@ import {
   UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { SessionGuard } from '../common/guards/session.guard';
 import { AssetRowsService } from './asset-rows.service';
-import type { AssetData, AssetDetail, AssetSummary, ConnectorTableRows } from './asset-views';
+import { AssetData, AssetDetail, AssetSummary, ConnectorTableRows, UploadedDataset } from './asset-views';
 import { AssetsService } from './assets.service';
 import { AssetDataQueryDto } from './dto/asset-data-query.dto';
 import { ListAssetsQueryDto } from './dto/list-assets-query.dto';
@@ -35,6 +42,12 @@ export class AssetsController {
 
   /** The catalogue the caller may see (docs/product.md, Catalogue visibility); the total for paging is in X-Total-Count. */
   @Get()
+  @ApiOkResponse({
+    type: [AssetSummary],
+    headers: {
+      'X-Total-Count': { description: 'Datasets matching the filter', schema: { type: 'integer' } },
+    },
+  })
   async list(
     @CurrentUser() user: AuthenticatedUser | undefined,
     @Query() query: ListAssetsQueryDto,
@@ -47,6 +60,7 @@ export class AssetsController {
 
   /** Every category among the datasets the caller may see, for the DataStore's category filter. */
   @Get('categories')
+  @ApiOkResponse({ type: [String] })
   categories(@CurrentUser() user: AuthenticatedUser | undefined): Promise<string[]> {
     return this.assets.categories(user);
   }
@@ -57,11 +71,12 @@ export class AssetsController {
   @UseInterceptors(CsvUploadInterceptor)
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: UPLOAD_CSV_SCHEMA })
+  @ApiCreatedResponse({ type: UploadedDataset })
   async uploadCsv(
     @CurrentUser() user: AuthenticatedUser,
     @Body() input: UploadCsvDto,
     @Req() request: Request,
-  ): Promise<{ id: string; redirectUrl: string }> {
+  ): Promise<UploadedDataset> {
     const staged = (request.file as UploadedCsv | undefined)?.staged;
     if (!staged) throw new BadRequestException('Add title & CSV file.');
     const id = await this.assets.publishUpload(user, input, staged);
@@ -70,6 +85,7 @@ export class AssetsController {
 
   /** The latest 100 rows of a connector instance's table; only its owner may look. */
   @Get('table/:outputTableName')
+  @ApiOkResponse({ type: ConnectorTableRows })
   connectorTable(
     @CurrentUser() user: AuthenticatedUser | undefined,
     @Param('outputTableName') outputTableName: string,
@@ -78,6 +94,7 @@ export class AssetsController {
   }
 
   @Get(':id')
+  @ApiOkResponse({ type: AssetDetail })
   findOne(@CurrentUser() user: AuthenticatedUser | undefined, @Param('id') id: string): Promise<AssetDetail> {
     return this.assets.findOne(user, id);
   }
@@ -91,6 +108,7 @@ export class AssetsController {
       'its exact decimal string; the stream links always send numbers.',
   })
   @Get(':id/data')
+  @ApiOkResponse({ type: AssetData })
   data(
     @CurrentUser() user: AuthenticatedUser | undefined,
     @Param('id') id: string,

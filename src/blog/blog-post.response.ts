@@ -1,24 +1,54 @@
+import { ApiProperty, OmitType } from '@nestjs/swagger';
+import { BLOG_POST_TYPES } from './entities/blog-post.entity';
 import type { BlogPostType } from './entities/blog-post.entity';
 import { excerptOf } from './blog-search';
 
 /** A post in the list: everything a card shows, with a plain-text teaser instead of the HTML. */
-export interface BlogPostSummary {
+export class BlogPostSummary {
+  @ApiProperty()
   id: string;
+
+  @ApiProperty()
   title: string;
+
+  @ApiProperty()
   slug: string;
+
+  @ApiProperty({ enum: [...BLOG_POST_TYPES] })
   type: BlogPostType;
+
+  @ApiProperty({ type: String, nullable: true })
   cover_image: string | null;
+
+  @ApiProperty({ description: 'The start of the text, without HTML' })
   excerpt: string;
+
+  @ApiProperty({ type: String, nullable: true })
   author_name: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time' })
   created_at: Date;
+
+  @ApiProperty()
   views: number;
+
+  @ApiProperty()
   likes: number;
 }
 
 /** One post as GET blog/{slug} answers it; `content` is sanitised HTML. */
-export interface BlogPostDetail extends Omit<BlogPostSummary, 'excerpt'> {
+export class BlogPostDetail extends OmitType(BlogPostSummary, ['excerpt'] as const) {
+  @ApiProperty({ description: 'HTML, sanitised by the server' })
   content: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
   updated_at: Date;
+}
+
+/** POST blog/{slug}/like: the post's new like count. */
+export class LikeCount {
+  @ApiProperty()
+  likes: number;
 }
 
 export interface BlogPostRow {

@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { SessionGuard } from '../common/guards/session.guard';
-import type { BlogPostDetail, BlogPostSummary } from './blog-post.response';
+import { BlogPostDetail, BlogPostSummary, LikeCount } from './blog-post.response';
 import { BlogService } from './blog.service';
 import { CreateBlogPostDto } from './dto/create-blog-post.dto';
 import { ListBlogPostsQueryDto } from './dto/list-blog-posts-query.dto';
@@ -16,6 +16,10 @@ export class BlogController {
 
   @Get()
   @ApiOperation({ summary: 'Posts, newest first; the total count is in X-Total-Count' })
+  @ApiOkResponse({
+    type: [BlogPostSummary],
+    headers: { 'X-Total-Count': { description: 'Posts matching the filter', schema: { type: 'integer' } } },
+  })
   async list(
     @Query() query: ListBlogPostsQueryDto,
     @Res({ passthrough: true }) response: Response,
@@ -27,6 +31,7 @@ export class BlogController {
 
   @Get(':slug')
   @ApiOperation({ summary: 'One post; every call counts a view' })
+  @ApiOkResponse({ type: BlogPostDetail })
   read(@Param('slug') slug: string): Promise<BlogPostDetail> {
     return this.blog.read(slug);
   }
@@ -35,6 +40,7 @@ export class BlogController {
   @UseGuards(SessionGuard)
   @ApiCookieAuth()
   @ApiOperation({ summary: 'Publish a post (blog editors only)' })
+  @ApiCreatedResponse({ type: BlogPostDetail })
   create(@CurrentUser() user: AuthenticatedUser, @Body() input: CreateBlogPostDto): Promise<BlogPostDetail> {
     return this.blog.create(user, input);
   }
@@ -42,7 +48,8 @@ export class BlogController {
   @Post(':slug/like')
   @HttpCode(200)
   @ApiOperation({ summary: 'Like a post (no login); answers the new count' })
-  like(@Param('slug') slug: string, @Req() request: Request): Promise<{ likes: number }> {
+  @ApiOkResponse({ type: LikeCount })
+  like(@Param('slug') slug: string, @Req() request: Request): Promise<LikeCount> {
     return this.blog.like(slug, request.ip ?? 'unknown');
   }
 }

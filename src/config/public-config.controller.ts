@@ -1,9 +1,14 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, AppConfig } from './app-config';
 
-export interface PublicConfigResponse {
-  /** External contact form embedded by /contact; null when none is configured (CONTACT_FORM_URL). */
+export class PublicConfigResponse {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'External contact form embedded by /contact; null when none is configured (CONTACT_FORM_URL)',
+  })
   contact_form_url: string | null;
 }
 
@@ -14,9 +19,7 @@ export class PublicConfigController {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   @Get('public')
-  @ApiOkResponse({
-    description: 'Public settings of this deployment, e.g. { "contact_form_url": "https://…" }.',
-  })
+  @ApiOkResponse({ type: PublicConfigResponse, description: 'Public settings of this deployment' })
   getPublicConfig(): PublicConfigResponse {
     return { contact_form_url: this.config.contactFormUrl ?? null };
   }

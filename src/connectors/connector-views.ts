@@ -1,66 +1,317 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import type { AuthField, Connector, SchemaField } from './entities/connector.entity';
 import type { ConnectorInstance } from './entities/connector-instance.entity';
 import type { ConnectorRun, RunStatus } from './entities/connector-run.entity';
 
-/** A connector as the catalogue and detail screen see it (spec §3 names). */
-export interface ConnectorView {
+const SCALAR_VALUE = { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] };
+/** Any JSON value: a field's default may be text, a number, a flag, a list or an object. */
+const ANY_JSON_VALUE = {
+  oneOf: [
+    ...SCALAR_VALUE.oneOf,
+    { type: 'object', additionalProperties: true },
+    { type: 'array', items: {} },
+  ],
+  nullable: true,
+};
+const OBJECT_OF_ANYTHING = { type: 'object', additionalProperties: true } as const;
+const OBJECT_OF_TEXT = { type: 'object', additionalProperties: { type: 'string' } } as const;
+
+/**
+ * A schema field as the connector DSL allows it (see connector-spec.schema.ts), for the OpenAPI
+ * document: the DSL's validator, not the SchemaField interface, decides what is stored.
+ */
+@ApiSchema({ name: 'SchemaField' })
+class SchemaFieldDocument {
+  @ApiProperty()
+  key: string;
+
+  @ApiPropertyOptional()
+  label?: string;
+
+  @ApiProperty({ enum: ['text', 'number', 'date', 'bool', 'boolean', 'select', 'group'] })
+  type: SchemaField['type'];
+
+  @ApiPropertyOptional()
+  description?: string;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: {
+      oneOf: [
+        ...SCALAR_VALUE.oneOf,
+        {
+          type: 'object',
+          properties: { label: { type: 'string' }, value: SCALAR_VALUE },
+          required: ['value'],
+        },
+      ],
+    },
+  })
+  options?: unknown[];
+
+  @ApiPropertyOptional({ type: () => [SchemaFieldDocument], description: 'The fields of a group' })
+  fields?: SchemaFieldDocument[];
+
+  @ApiPropertyOptional({
+    ...OBJECT_OF_ANYTHING,
+    description: 'Shown only while every listed key holds the given value (or one of the values)',
+  })
+  conditions?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ description: 'The value goes to auth data, never to settings' })
+  private?: boolean;
+
+  @ApiPropertyOptional({ description: 'false: shown in the form but left out of settings' })
+  include?: boolean;
+
+  @ApiPropertyOptional()
+  required?: boolean;
+
+  @ApiPropertyOptional(ANY_JSON_VALUE)
+  default?: unknown;
+
+  @ApiPropertyOptional({
+    description: 'An operation id, a path or URL template, or that with response and option key mapping',
+    oneOf: [
+      { type: 'string' },
+      {
+        type: 'object',
+        properties: {
+          operation: { type: 'string' },
+          url: { type: 'string' },
+          response_path: { type: 'string' },
+          value_key: { type: 'string' },
+          label_key: { type: 'string' },
+        },
+      },
+    ],
+  })
+  options_endpoint?: SchemaField['options_endpoint'];
+
+  @ApiPropertyOptional({ type: [String] })
+  depends_on?: string[];
+}
+
+@ApiSchema({ name: 'SchemaFieldList' })
+class SchemaFieldListDocument {
+  @ApiProperty({ type: () => [SchemaFieldDocument] })
+  fields: SchemaField[];
+}
+
+@ApiSchema({ name: 'AuthField' })
+class AuthFieldDocument {
+  @ApiProperty()
+  label: string;
+
+  @ApiProperty()
+  key: string;
+
+  @ApiProperty()
+  required: boolean;
+}
+
+/** A connector as the catalogue and detail screen see it (names of the product spec). */
+export class ConnectorView {
+  @ApiProperty()
   id: string;
+
+  @ApiProperty({ enum: ['connector'] })
   type: 'connector';
+
+  @ApiProperty()
   title: string;
+
+  @ApiProperty()
   description: string;
+
+  @ApiProperty()
   category: string;
+
+  @ApiProperty()
   price: number;
+
+  @ApiProperty()
   is_public: boolean;
+
+  @ApiProperty({ type: String, nullable: true })
   owner_user_id: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
   image: string | null;
+
+  @ApiProperty()
   source: string;
+
+  @ApiProperty()
   author: string;
+
+  @ApiProperty({ description: 'URL with {{placeholders}} filled from the settings' })
   fetch_url_template: string;
+
+  @ApiProperty({ type: () => SchemaFieldListDocument })
   schema: { fields: SchemaField[] };
+
+  @ApiProperty({ type: () => SchemaFieldListDocument })
   specification_schema: { fields: SchemaField[] };
+
+  @ApiProperty({ type: () => [AuthFieldDocument] })
   auth_fields: AuthField[];
+
+  @ApiProperty()
   subscriber_count: number;
+
+  @ApiProperty({ type: String, format: 'date-time' })
   created_at: Date;
-  /** For a logged-in caller: whether they own it / have an instance of it. */
+
+  @ApiProperty({ description: 'The logged-in caller uploaded it' })
   owned: boolean;
+
+  @ApiProperty({ description: 'The logged-in caller has an instance of it' })
   has_instance: boolean;
+
+  @ApiProperty({ type: String, nullable: true })
   instance_id: string | null;
-  /** The uploaded DSL document (detail only). */
+
+  @ApiPropertyOptional({
+    ...OBJECT_OF_ANYTHING,
+    nullable: true,
+    description: 'The uploaded DSL document (detail only)',
+  })
   spec?: Record<string, unknown> | null;
 }
 
-export interface RunView {
+export class RunView {
+  @ApiProperty()
   id: string;
+
+  @ApiProperty()
   instance_id: string;
+
+  @ApiProperty({ enum: ['manual', 'schedule'] })
   trigger: 'manual' | 'schedule';
+
+  @ApiProperty({ enum: ['running', 'succeeded', 'failed'] })
   status: RunStatus;
+
+  @ApiProperty({ description: "The run replaces the table's rows" })
   override: boolean;
+
+  @ApiProperty({ type: String, format: 'date-time' })
   started_at: Date;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
   finished_at: Date | null;
+
+  @ApiProperty()
   row_count: number;
+
+  @ApiProperty()
   pages_fetched: number;
+
+  @ApiProperty({ type: String, nullable: true })
   error: string | null;
 }
 
 /** An instance as its owner sees it; auth data is never part of it, only whether some is stored. */
-export interface InstanceView {
+export class InstanceView {
+  @ApiProperty()
   id: string;
+
+  @ApiProperty()
   connector_id: string;
+
+  @ApiProperty({ type: String, nullable: true })
   connector_title: string | null;
+
+  @ApiProperty()
   title: string;
+
+  @ApiProperty({ enum: ['private', 'public'] })
   visibility: 'private' | 'public';
+
+  @ApiProperty({ description: 'Minutes between scheduled runs; 0 means manual only' })
   refresh_interval: number;
+
+  @ApiProperty({ ...OBJECT_OF_ANYTHING, description: 'Nested settings (groups as nested objects)' })
   settings: Record<string, unknown>;
+
+  @ApiProperty({ type: [String], description: 'Setting keys whose list values each get their own requests' })
   iterations: string[];
+
+  @ApiProperty({ enum: ['GET', 'POST'] })
   method: 'GET' | 'POST';
+
+  @ApiProperty(OBJECT_OF_TEXT)
   headers: Record<string, string>;
+
+  @ApiProperty({ type: String, nullable: true })
   body_template: string | null;
+
+  @ApiProperty()
   output_table_name: string;
+
+  @ApiProperty()
   has_auth_data: boolean;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
   last_run_started_at: Date | null;
+
+  @ApiProperty({ type: String, format: 'date-time' })
   created_at: Date;
+
+  @ApiProperty({ type: String, format: 'date-time' })
   updated_at: Date;
+
+  @ApiProperty({ type: () => RunView, nullable: true })
   last_run: RunView | null;
+}
+
+/** POST connectors/activate: the new instance. */
+export class ActivatedInstance {
+  @ApiProperty()
+  id: string;
+}
+
+/** POST connectors/upload: the new connector and where it is shown. */
+export class UploadedConnector {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty({ example: '/connector_profile/0b6e…' })
+  redirectUrl: string;
+}
+
+/** POST connectors/instance/{id}/run: the run goes on in the background. */
+export class RunStarted {
+  @ApiProperty()
+  run_id: string;
+
+  @ApiProperty({ enum: ['running'] })
+  status: 'running';
+}
+
+/** POST connectors/run/{id}: the finished run. */
+export class RunFinished {
+  @ApiProperty()
+  rowCount: number;
+
+  @ApiProperty()
+  run_id: string;
+}
+
+@ApiSchema({ name: 'SelectOption' })
+class SelectOptionDocument {
+  @ApiProperty()
+  label: string;
+
+  @ApiProperty(SCALAR_VALUE)
+  value: string | number | boolean;
+}
+
+/** GET connectors/options: the choices of a select field with an options_endpoint. */
+export class SelectOptions {
+  @ApiProperty({ type: () => [SelectOptionDocument] })
+  options: SelectOptionDocument[];
 }
 
 export function toConnectorView(
@@ -93,7 +344,7 @@ export function toConnectorView(
   };
 }
 
-/** auth_fields may be stored as a JSON string or an array (spec §3); always answer an array. */
+/** auth_fields may be stored as a JSON string or an array; always answer an array. */
 export function normalizeAuthFields(raw: unknown): AuthField[] {
   let value = raw;
   if (typeof value === 'string') {

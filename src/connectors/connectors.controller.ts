@@ -11,20 +11,30 @@ import {
   Query,
   UseGuards,
 } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { MessageResponse } from '../common/message.response';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { SessionGuard } from '../common/guards/session.guard';
 import { CONNECTOR_NOT_FOUND, INSTANCE_NOT_FOUND } from '../access/access-gate.service';
 import { ConnectorInstancesService } from './connector-instances.service';
-import type { ConnectorView, InstanceView, RunView } from './connector-views';
+import {
+  ActivatedInstance,
+  ConnectorView,
+  InstanceView,
+  RunFinished,
+  RunStarted,
+  RunView,
+  SelectOptions,
+  UploadedConnector,
+} from './connector-views';
 import { ConnectorsService } from './connectors.service';
 import { ActivateConnectorDto } from './dto/activate-connector.dto';
 import { OptionsQueryDto } from './dto/options-query.dto';
 import { RunInstanceDto } from './dto/run-instance.dto';
 import { UpdateInstanceDto } from './dto/update-instance.dto';
 import { UploadConnectorDto } from './dto/upload-connector.dto';
-import { ConnectorOptionsService, SelectOption } from './options/connector-options.service';
+import { ConnectorOptionsService } from './options/connector-options.service';
 import { ConnectorRunsService } from './runs/connector-runs.service';
 
 /** A malformed id names nothing that exists: 404 like any other missing resource. */
@@ -43,12 +53,14 @@ export class ConnectorsController {
 
   /** Every connector (docs/product.md, Connectors and instances), with the caller's instance when logged in. */
   @Get()
+  @ApiOkResponse({ type: [ConnectorView] })
   list(@CurrentUser() user: AuthenticatedUser | undefined): Promise<ConnectorView[]> {
     return this.connectors.list(user?.id);
   }
 
   /** The caller's instances with their last run. */
   @Get('my')
+  @ApiOkResponse({ type: [InstanceView] })
   @UseGuards(SessionGuard)
   my(@CurrentUser() user: AuthenticatedUser): Promise<InstanceView[]> {
     return this.instances.mine(user.id);
@@ -56,15 +68,14 @@ export class ConnectorsController {
 
   /** Options of a select field with an options_endpoint, given the values it depends on. */
   @Get('options')
+  @ApiOkResponse({ type: SelectOptions })
   @UseGuards(SessionGuard)
-  options(
-    @CurrentUser() user: AuthenticatedUser,
-    @Query() query: OptionsQueryDto,
-  ): Promise<{ options: SelectOption[] }> {
+  options(@CurrentUser() user: AuthenticatedUser, @Query() query: OptionsQueryDto): Promise<SelectOptions> {
     return this.optionsService.options(user, query);
   }
 
   @Get('instance/:id/runs')
+  @ApiOkResponse({ type: [RunView], description: 'Newest first' })
   @UseGuards(SessionGuard)
   runHistory(
     @CurrentUser() user: AuthenticatedUser,
@@ -74,6 +85,7 @@ export class ConnectorsController {
   }
 
   @Get(':id')
+  @ApiOkResponse({ type: ConnectorView })
   detail(
     @CurrentUser() user: AuthenticatedUser | undefined,
     @Param('id', connectorId) id: string,
@@ -82,21 +94,27 @@ export class ConnectorsController {
   }
 
   @Post('upload')
+  @ApiCreatedResponse({ type: UploadedConnector })
   @UseGuards(SessionGuard)
-  upload(@CurrentUser() user: AuthenticatedUser, @Body() input: UploadConnectorDto) {
+  upload(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() input: UploadConnectorDto,
+  ): Promise<UploadedConnector> {
     return this.connectors.upload(user.id, input);
   }
 
   @Post('activate')
+  @ApiCreatedResponse({ type: ActivatedInstance })
   @UseGuards(SessionGuard)
   activate(
     @CurrentUser() user: AuthenticatedUser,
     @Body() input: ActivateConnectorDto,
-  ): Promise<{ id: string }> {
+  ): Promise<ActivatedInstance> {
     return this.instances.activate(user, input);
   }
 
   @Patch('instance/:id')
+  @ApiOkResponse({ type: InstanceView })
   @UseGuards(SessionGuard)
   update(
     @CurrentUser() user: AuthenticatedUser,
@@ -109,27 +127,33 @@ export class ConnectorsController {
   /** Starts a run in the background and answers at once. */
   @Post('instance/:id/run')
   @HttpCode(202)
+  @ApiAcceptedResponse({ type: RunStarted })
   @UseGuards(SessionGuard)
   runInBackground(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', instanceId) id: string,
     @Body() input: RunInstanceDto,
-  ) {
+  ): Promise<RunStarted> {
     return this.runs.startInBackground(user, id, input);
   }
 
   /** Runs to the end and answers the row count (Manage tab's Refresh). */
   @Post('run/:id')
   @HttpCode(200)
+  @ApiOkResponse({ type: RunFinished })
   @UseGuards(SessionGuard)
-  runNow(@CurrentUser() user: AuthenticatedUser, @Param('id', instanceId) id: string) {
+  runNow(@CurrentUser() user: AuthenticatedUser, @Param('id', instanceId) id: string): Promise<RunFinished> {
     return this.runs.runNow(user, id);
   }
 
   @Post('remove/:instanceId')
   @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponse })
   @UseGuards(SessionGuard)
-  remove(@CurrentUser() user: AuthenticatedUser, @Param('instanceId', instanceId) id: string) {
+  remove(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('instanceId', instanceId) id: string,
+  ): Promise<MessageResponse> {
     return this.instances.remove(user, id);
   }
 }

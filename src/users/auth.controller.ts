@@ -1,12 +1,13 @@
 import { Body, Controller, HttpCode, Post, Req, Res, UnauthorizedException, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { SESSION_COOKIE } from '../app.setup';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import { MessageResponse } from '../common/message.response';
 import { LocalAuthGuard } from './auth/local-auth.guard';
 import { LoginDto } from './dto/login.dto';
-import type { MeResponse } from './me-response';
+import { MeResponse } from './me-response';
 import { UsersService } from './users.service';
 
 @ApiTags('users')
@@ -17,6 +18,7 @@ export class AuthController {
   /** The guard checks the credentials and starts a fresh session; the body is the logged-in user. */
   @Post('login')
   @HttpCode(200)
+  @ApiOkResponse({ type: MeResponse })
   @UseGuards(LocalAuthGuard)
   async login(@Body() _credentials: LoginDto, @CurrentUser() user: AuthenticatedUser): Promise<MeResponse> {
     const profile = await this.users.profile(user.id);
@@ -27,10 +29,11 @@ export class AuthController {
   /** Ends the session in the store and removes the cookie; harmless when already logged out. */
   @Post('logout')
   @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponse })
   async logout(
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<{ message: string }> {
+  ): Promise<MessageResponse> {
     await new Promise<void>((resolve, reject) =>
       request.logout((error) => (error ? reject(error) : resolve())),
     );

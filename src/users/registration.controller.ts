@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { MessageResponse } from '../common/message.response';
 import { RegisterDto } from './dto/register.dto';
 import { RegistrationService } from './registration.service';
 
@@ -9,13 +10,15 @@ export class RegistrationController {
   constructor(private readonly registration: RegistrationService) {}
 
   @Post('register')
-  async register(@Body() input: RegisterDto): Promise<{ message: string }> {
+  @ApiCreatedResponse({ type: MessageResponse })
+  async register(@Body() input: RegisterDto): Promise<MessageResponse> {
     await this.registration.register(input);
     return { message: 'Registration successful. Please verify your email.' };
   }
 
   @Get('verify-email/:token')
-  async verifyEmail(@Param('token') token: string): Promise<{ message: string }> {
+  @ApiOkResponse({ type: MessageResponse })
+  async verifyEmail(@Param('token') token: string): Promise<MessageResponse> {
     await this.registration.verifyEmail(token);
     return { message: 'Email verified' };
   }

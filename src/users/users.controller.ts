@@ -1,12 +1,13 @@
 import { Body, Controller, Get, HttpCode, Post, Req, UnauthorizedException, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import { MessageResponse } from '../common/message.response';
 import { SessionGuard } from '../common/guards/session.guard';
 import { AccountService } from './account.service';
 import { ChangePasswordDto } from './dto/change-password.dto';
-import type { MeResponse } from './me-response';
+import { MeResponse } from './me-response';
 import { UsersService } from './users.service';
 
 @ApiTags('users')
@@ -19,6 +20,7 @@ export class UsersController {
   ) {}
 
   @Get('me')
+  @ApiOkResponse({ type: MeResponse })
   async me(@CurrentUser() user: AuthenticatedUser): Promise<MeResponse> {
     const profile = await this.users.profile(user.id);
     if (!profile) throw new UnauthorizedException('Please log in to continue');
@@ -28,11 +30,12 @@ export class UsersController {
   /** Keeps this session logged in and ends every other session of the user. */
   @Post('change-password')
   @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponse })
   async changePassword(
     @CurrentUser() user: AuthenticatedUser,
     @Body() input: ChangePasswordDto,
     @Req() request: Request,
-  ): Promise<{ message: string }> {
+  ): Promise<MessageResponse> {
     await this.account.changePassword(user.id, request.sessionID, input.current_password, input.new_password);
     return { message: 'Password changed' };
   }

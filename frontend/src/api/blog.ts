@@ -1,38 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
+import type { components } from './schema';
 
-export type BlogPostType = 'update' | 'use_case' | 'whitepaper';
-export const BLOG_POST_TYPES: BlogPostType[] = ['update', 'use_case', 'whitepaper'];
-
-/** A post as GET blog lists it: what a card shows, with a plain-text excerpt instead of the HTML. */
-export interface BlogPostSummary {
-  id: string;
-  title: string;
-  slug: string;
-  type: BlogPostType;
-  cover_image: string | null;
-  excerpt: string;
-  author_name: string | null;
-  /** ISO 8601. */
-  created_at: string;
-  views: number;
-  likes: number;
-}
-
+export type BlogPostSummary = components['schemas']['BlogPostSummary'];
 /** GET blog/{slug}: `content` is HTML the server sanitised, safe to render as is. */
-export interface BlogPost extends Omit<BlogPostSummary, 'excerpt'> {
-  content: string;
-  updated_at: string;
-}
-
-export interface CreatePostInput {
-  title: string;
-  slug: string;
-  type: BlogPostType;
-  /** An http(s) URL or a path on this site; empty for none. */
-  cover_image?: string;
-  content: string;
-}
+export type BlogPost = components['schemas']['BlogPostDetail'];
+export type BlogPostType = BlogPost['type'];
+export type CreatePostInput = components['schemas']['CreateBlogPostDto'];
+export const BLOG_POST_TYPES: BlogPostType[] = ['update', 'use_case', 'whitepaper'];
 
 export interface BlogFilter {
   search?: string;
@@ -76,7 +51,7 @@ export function useBlogPost(slug: string) {
   });
 }
 
-/** POST blog; the caller shows 'Post created!' or 'Error creating post.' (spec §8). */
+/** POST blog; the caller shows 'Post created!' or 'Error creating post.'. */
 export function useCreatePost() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -90,7 +65,7 @@ export function useLikePost() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (slug: string) =>
-      api<{ likes: number }>(`blog/${encodeURIComponent(slug)}/like`, { method: 'POST' }),
+      api<components['schemas']['LikeCount']>(`blog/${encodeURIComponent(slug)}/like`, { method: 'POST' }),
     onSuccess: ({ likes }, slug) => {
       queryClient.setQueryData<BlogPost>(blogKeys.post(slug), (post) => (post ? { ...post, likes } : post));
     },

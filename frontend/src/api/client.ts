@@ -19,7 +19,7 @@ export interface ApiOptions {
   signal?: AbortSignal;
 }
 
-/** Server error text is read from an error field, or from a message field for authentication (spec §8). */
+/** Server error text is read from an error field, or else from a message field (authentication answers). */
 export function errorText(body: unknown): string | undefined {
   if (body && typeof body === 'object') {
     const { error, message } = body as { error?: unknown; message?: unknown };
@@ -34,6 +34,14 @@ export function errorText(body: unknown): string | undefined {
  * server text) otherwise, or with a TypeError when the network itself failed.
  */
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
+  return (await apiWithHeaders<T>(path, options)).body;
+}
+
+/** Like api(), with the answer's headers too (the total of a paged list comes in X-Total-Count). */
+export async function apiWithHeaders<T>(
+  path: string,
+  options: ApiOptions = {},
+): Promise<{ body: T; headers: Headers }> {
   const isForm = typeof FormData !== 'undefined' && options.body instanceof FormData;
   const response = await fetch(`/api/${path.replace(/^\//, '')}`, {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
@@ -51,17 +59,19 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
           : JSON.stringify(options.body),
     signal: options.signal,
   });
-  const text = await response.text();
-  let body: unknown = undefined;
-  if (text) {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
-    }
-  }
+  const body = parseBody(await response.text());
   if (!response.ok) {
     throw new ApiError(response.status, errorText(body) ?? response.statusText, body);
   }
-  return body as T;
+  return { body: body as T, headers: response.headers };
+}
+
+/** JSON when the body is JSON, the text itself otherwise (a proxy's HTML error page), undefined when empty. */
+export function parseBody(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }

@@ -1,231 +1,221 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SchemaField, Values } from '../features/connectors/connectorTypes';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { api } from './client';
+import type { components } from './schema';
 
-/** Typed calls under /api/connectors and their TanStack Query hooks. */
+/** Connectors: the catalogue, one connector, the user's instances, their runs and tables, uploads. */
 
-export interface AuthField {
-  label: string;
-  key: string;
-  required: boolean;
-}
-
-export interface Connector {
-  id: string;
-  type: 'connector';
-  title: string;
-  description: string;
-  category: string;
-  price: number;
-  is_public: boolean;
-  owner_user_id: string | null;
-  image: string | null;
-  source: string;
-  author: string;
-  fetch_url_template: string;
-  schema: { fields: SchemaField[] };
-  specification_schema: { fields: SchemaField[] };
-  auth_fields: AuthField[];
-  subscriber_count: number;
-  created_at: string;
-  owned: boolean;
-  has_instance: boolean;
-  instance_id: string | null;
-  /** The uploaded DSL document (detail only). */
-  spec?: Record<string, unknown> | null;
-}
-
-export type RunStatus = 'running' | 'succeeded' | 'failed';
-
-export interface ConnectorRun {
-  id: string;
-  instance_id: string;
-  trigger: 'manual' | 'schedule';
-  status: RunStatus;
-  override: boolean;
-  started_at: string;
-  finished_at: string | null;
-  row_count: number;
-  pages_fetched: number;
-  error: string | null;
-}
-
-export interface ConnectorInstance {
-  id: string;
-  connector_id: string;
-  connector_title: string | null;
-  title: string;
-  visibility: 'private' | 'public';
-  refresh_interval: number;
-  settings: Values;
-  iterations: string[];
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body_template: string | null;
-  output_table_name: string;
-  has_auth_data: boolean;
-  last_run_started_at: string | null;
-  created_at: string;
-  updated_at: string;
-  last_run: ConnectorRun | null;
-}
-
-/** Fields an owner may set; every one optional on update. */
-export interface InstanceSettingsInput {
-  refresh_interval?: number;
-  settings?: Values;
-  auth_data?: Record<string, string>;
-  iterations?: string[];
-  method?: 'GET' | 'POST';
-  headers?: Record<string, string>;
-  body_template?: string;
-  title?: string;
-  visibility?: 'private' | 'public';
-}
-
-export interface ActivateInput extends InstanceSettingsInput {
-  connector_id: string;
-}
-
-export interface RunInput {
-  /** Settings for this run only; `override: true` (here or top level) replaces the table's rows. */
-  settings?: Values;
-  override?: boolean;
-}
-
-export interface UploadConnectorInput {
-  title: string;
-  description?: string;
-  is_public?: boolean;
-  price?: number;
-  /** The DSL document, as an object or its JSON text. */
-  spec: unknown;
-}
-
-export interface SelectOption {
-  label: string;
-  value: string | number | boolean;
-}
+type Schemas = components['schemas'];
+export type Connector = Schemas['ConnectorView'];
+export type SchemaField = Schemas['SchemaField'];
+export type AuthField = Schemas['AuthField'];
+export type ConnectorInstance = Schemas['InstanceView'];
+export type ConnectorRun = Schemas['RunView'];
+export type RunStatus = ConnectorRun['status'];
+export type InstanceTableRows = Schemas['ConnectorTableRows'];
+export type SelectOption = Schemas['SelectOption'];
+export type ActivateInput = Schemas['ActivateConnectorDto'];
+export type InstanceUpdate = Schemas['UpdateInstanceDto'];
+export type UploadConnectorInput = Schemas['UploadConnectorDto'];
 
 export const connectorKeys = {
   all: ['connectors'] as const,
-  list: () => [...connectorKeys.all, 'list'] as const,
+  lists: () => [...connectorKeys.all, 'list'] as const,
   detail: (id: string) => [...connectorKeys.all, 'detail', id] as const,
   mine: () => [...connectorKeys.all, 'my'] as const,
   runs: (instanceId: string) => [...connectorKeys.all, 'runs', instanceId] as const,
-  options: (connectorId: string, field: string, values: Values) =>
-    [...connectorKeys.all, 'options', connectorId, field, values] as const,
+  /** The rows of every instance's output table. */
+  tables: () => [...connectorKeys.all, 'table'] as const,
+  table: (tableName: string) => [...connectorKeys.tables(), tableName] as const,
+  options: (connectorId: string, field: string, values: Record<string, unknown>, instanceId?: string) =>
+    [...connectorKeys.all, 'options', connectorId, field, values, instanceId ?? null] as const,
 };
 
-export const connectorsApi = {
-  list: () => api<Connector[]>('connectors'),
-  get: (id: string) => api<Connector>(`connectors/${encodeURIComponent(id)}`),
-  mine: () => api<ConnectorInstance[]>('connectors/my'),
-  runs: (instanceId: string) =>
-    api<ConnectorRun[]>(`connectors/instance/${encodeURIComponent(instanceId)}/runs`),
-  activate: (input: ActivateInput) =>
-    api<{ id: string }>('connectors/activate', { method: 'POST', body: input }),
-  update: (id: string, input: InstanceSettingsInput) =>
-    api<ConnectorInstance>(`connectors/instance/${encodeURIComponent(id)}`, { method: 'PATCH', body: input }),
-  run: (id: string, input: RunInput = {}) =>
-    api<{ run_id: string; status: 'running' }>(`connectors/instance/${encodeURIComponent(id)}/run`, {
-      method: 'POST',
-      body: input,
-    }),
-  refresh: (id: string) =>
-    api<{ rowCount: number; run_id: string }>(`connectors/run/${encodeURIComponent(id)}`, {
-      method: 'POST',
-      body: {},
-    }),
-  remove: (instanceId: string) =>
-    api<{ message: string }>(`connectors/remove/${encodeURIComponent(instanceId)}`, {
-      method: 'POST',
-      body: {},
-    }),
-  upload: (input: UploadConnectorInput) =>
-    api<{ id: string; redirectUrl: string }>('connectors/upload', { method: 'POST', body: input }),
-  options: (connectorId: string, field: string, values: Values = {}, instanceId?: string) => {
-    const query = new URLSearchParams({ connector_id: connectorId, field, values: JSON.stringify(values) });
-    if (instanceId) query.set('instance_id', instanceId);
-    return api<{ options: SelectOption[] }>(`connectors/options?${query.toString()}`);
-  },
-};
-
-export function useConnectors() {
-  return useQuery({ queryKey: connectorKeys.list(), queryFn: connectorsApi.list });
-}
-
-export function useConnector(id: string | undefined) {
+/** GET connectors: every connector, with the caller's instance when logged in. */
+export function useConnectors(enabled = true) {
   return useQuery({
-    queryKey: connectorKeys.detail(id ?? ''),
-    queryFn: () => connectorsApi.get(id!),
-    enabled: !!id,
+    queryKey: connectorKeys.lists(),
+    queryFn: () => api<Connector[]>('connectors'),
+    enabled,
   });
 }
 
-export function useMyInstances(enabled = true) {
-  return useQuery({ queryKey: connectorKeys.mine(), queryFn: connectorsApi.mine, enabled });
+export function useConnectorDetail(id: string) {
+  return useQuery({
+    queryKey: connectorKeys.detail(id),
+    queryFn: () => api<Connector>(`connectors/${encodeURIComponent(id)}`),
+  });
 }
 
-/** Run history; polls while a run is going. */
-export function useInstanceRuns(instanceId: string | undefined) {
+/** GET connectors/my: the signed-in user's instances with their last run. */
+export function useMyInstances(enabled: boolean) {
+  return useQuery({
+    queryKey: connectorKeys.mine(),
+    queryFn: () => api<ConnectorInstance[]>('connectors/my'),
+    enabled,
+  });
+}
+
+const POLL_MS = 2000;
+
+/**
+ * GET connectors/instance/{id}/runs, newest first; polled while a run is going or until
+ * `watchUntil` (a moment shortly after Run Now, before the new run shows up).
+ */
+export function useInstanceRuns(instanceId: string | undefined, watchUntil: number) {
   return useQuery({
     queryKey: connectorKeys.runs(instanceId ?? ''),
-    queryFn: () => connectorsApi.runs(instanceId!),
+    queryFn: () => api<ConnectorRun[]>(`connectors/instance/${encodeURIComponent(instanceId ?? '')}/runs`),
     enabled: !!instanceId,
-    refetchInterval: (query) => (query.state.data?.some((run) => run.status === 'running') ? 2000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.some((run) => run.status === 'running') || Date.now() < watchUntil ? POLL_MS : false,
   });
 }
 
-export function useSelectOptions(connectorId: string, field: string, values: Values, instanceId?: string) {
+/** GET assets/table/{output_table_name}: the latest 100 rows an instance fetched (owner only). */
+export function useInstanceTableRows(tableName: string | undefined) {
   return useQuery({
-    queryKey: connectorKeys.options(connectorId, field, values),
-    queryFn: () => connectorsApi.options(connectorId, field, values, instanceId),
+    queryKey: connectorKeys.table(tableName ?? ''),
+    queryFn: () => api<InstanceTableRows>(`assets/table/${encodeURIComponent(tableName ?? '')}`),
+    enabled: !!tableName,
+  });
+}
+
+/** Path of GET connectors/options: the values the field depends on travel as one JSON parameter. */
+export function selectOptionsPath(
+  connectorId: string,
+  field: string,
+  values: Record<string, unknown>,
+  instanceId?: string,
+): string {
+  const query = new URLSearchParams({ connector_id: connectorId, field, values: JSON.stringify(values) });
+  if (instanceId) query.set('instance_id', instanceId);
+  return `connectors/options?${query}`;
+}
+
+/**
+ * The choices of a select field with an options_endpoint, given the current values of the fields
+ * it depends on; with an instance, the look-up may use its stored credentials.
+ */
+export function selectOptionsQuery(
+  connectorId: string,
+  field: string,
+  values: Record<string, unknown>,
+  instanceId?: string,
+) {
+  return queryOptions({
+    queryKey: connectorKeys.options(connectorId, field, values, instanceId),
+    queryFn: async () =>
+      (await api<Schemas['SelectOptions']>(selectOptionsPath(connectorId, field, values, instanceId)))
+        .options,
     staleTime: 60_000,
   });
 }
 
-/** Connector lists, instances and runs all change together after a write. */
-function useInvalidateConnectors() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: connectorKeys.all });
+export function useSelectOptions(
+  connectorId: string,
+  field: string,
+  values: Record<string, unknown>,
+  instanceId?: string,
+) {
+  return useQuery(selectOptionsQuery(connectorId, field, values, instanceId));
 }
 
+/** POST connectors/activate -> {id}: creates the user's instance of a connector. */
 export function useActivateConnector() {
-  const invalidate = useInvalidateConnectors();
-  return useMutation({ mutationFn: connectorsApi.activate, onSuccess: invalidate });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ActivateInput) =>
+      api<Schemas['ActivatedInstance']>('connectors/activate', { method: 'POST', body: input }),
+    // The catalogue and the connector's page show whether the user has an instance, and its subscribers.
+    onSuccess: (_answer, input) =>
+      Promise.all(
+        [connectorKeys.lists(), connectorKeys.detail(input.connector_id), connectorKeys.mine()].map(
+          (queryKey) => queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
+  });
 }
 
+/** PATCH connectors/instance/{id}: the instance's settings, request options and credentials. */
 export function useUpdateInstance() {
-  const invalidate = useInvalidateConnectors();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...input }: InstanceSettingsInput & { id: string }) => connectorsApi.update(id, input),
-    onSuccess: invalidate,
+    mutationFn: ({ id, update }: { id: string; update: InstanceUpdate }) =>
+      api<ConnectorInstance>(`connectors/instance/${encodeURIComponent(id)}`, {
+        method: 'PATCH',
+        body: update,
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: connectorKeys.mine() }),
   });
 }
 
-export function useRunInstance() {
-  const invalidate = useInvalidateConnectors();
+/** POST connectors/instance/{id}/run: starts a run in the background and answers at once. */
+export function useTriggerRun() {
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...input }: RunInput & { id: string }) => connectorsApi.run(id, input),
-    onSuccess: invalidate,
+    mutationFn: ({ id, settings }: { id: string; settings: Record<string, unknown> }) =>
+      api<Schemas['RunStarted']>(`connectors/instance/${encodeURIComponent(id)}/run`, {
+        method: 'POST',
+        body: { settings } satisfies Schemas['RunInstanceDto'],
+      }),
+    onSuccess: (_answer, { id }) => queryClient.invalidateQueries({ queryKey: connectorKeys.runs(id) }),
   });
 }
 
+/**
+ * What a finished run changed: the instance's table and its last run. For runs watched while they
+ * go on in the background (Run Now, schedules).
+ */
+export function useReloadAfterRun() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (tableName: string | undefined) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: connectorKeys.table(tableName ?? '') }),
+        queryClient.invalidateQueries({ queryKey: connectorKeys.mine() }),
+      ]),
+    [queryClient],
+  );
+}
+
+/** POST connectors/run/{id}: a run that answers when done, with the rows fetched (Manage's Refresh). */
 export function useRefreshInstance() {
-  const invalidate = useInvalidateConnectors();
-  return useMutation({ mutationFn: (id: string) => connectorsApi.refresh(id), onSettled: invalidate });
-}
-
-export function useRemoveInstance() {
-  const invalidate = useInvalidateConnectors();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (instanceId: string) => connectorsApi.remove(instanceId),
-    onSuccess: invalidate,
+    mutationFn: (instanceId: string) =>
+      api<Schemas['RunFinished']>(`connectors/run/${encodeURIComponent(instanceId)}`, { method: 'POST' }),
+    // A failed run is recorded too.
+    onSettled: (_answer, _error, instanceId) =>
+      Promise.all(
+        [connectorKeys.mine(), connectorKeys.runs(instanceId), connectorKeys.tables()].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
   });
 }
 
+/**
+ * POST connectors/remove/{instanceId}. The instance, its runs and its table are gone, and the
+ * catalogue's connect buttons and subscriber counts change: everything cached about connectors.
+ */
+export function useRemoveInstance() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (instanceId: string) =>
+      api<Schemas['MessageResponse']>(`connectors/remove/${encodeURIComponent(instanceId)}`, {
+        method: 'POST',
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: connectorKeys.all }),
+  });
+}
+
+/** POST connectors/upload -> {id, redirectUrl}; a 400 carries `errors` with the spec's problems. */
 export function useUploadConnector() {
-  const invalidate = useInvalidateConnectors();
-  return useMutation({ mutationFn: connectorsApi.upload, onSuccess: invalidate });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: UploadConnectorInput) =>
+      api<Schemas['UploadedConnector']>('connectors/upload', { method: 'POST', body: input }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: connectorKeys.lists() }),
+  });
 }

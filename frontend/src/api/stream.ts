@@ -1,5 +1,5 @@
 /**
- * Stream links for BI tools (spec §7): the general link (at most 5,000 rows of every dataset the
+ * Stream links for BI tools: the general link (at most 5,000 rows of every dataset the
  * user holds) and one per dataset or connector instance table, as JSON (default) or CSV.
  */
 

@@ -1,15 +1,10 @@
-import { ApiError, errorText } from './client';
-
-export interface UploadAnswer {
-  id: string;
-  redirectUrl: string;
-}
+import { ApiError, errorText, parseBody } from './client';
 
 /**
  * POST a multipart form to `/api/<path>` with upload progress. fetch() cannot report request-body
  * progress, so this one call uses XMLHttpRequest; errors come back as ApiError like every other call.
  */
-export function uploadWithProgress<T = UploadAnswer>(
+export function uploadWithProgress<T>(
   path: string,
   form: FormData,
   onProgress: (loaded: number, total: number) => void,
@@ -33,11 +28,8 @@ export function uploadWithProgress<T = UploadAnswer>(
   });
 }
 
-function parseBody(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+/** Whole percent of an upload for the progress bar; unknown totals show as 0. */
+export function uploadPercent(loaded: number, total: number): number {
+  if (!(total > 0)) return 0;
+  return Math.min(100, Math.max(0, Math.round((loaded / total) * 100)));
 }

@@ -1,40 +1,26 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { assetKeys } from './assets';
 import { api, ApiError, errorText } from './client';
+import { connectorKeys } from './connectors';
+import type { components } from './schema';
 
-/** GET users/me and the login answer (pro_user and blog_editor as 0/1, spec §7). */
-// A type alias (not an interface) so it fits the session's open SessionUser shape.
-export type CurrentUser = {
-  id: string;
-  email: string;
-  name: string;
-  api_key: string | null;
-  pro_user: 0 | 1;
-  blog_editor: 0 | 1;
+/** The session (who is signed in), registration, login and logout, the password and the API key. */
+
+export type CurrentUser = components['schemas']['MeResponse'];
+export type LoginInput = components['schemas']['LoginDto'];
+export type RegisterInput = components['schemas']['RegisterDto'];
+export type ChangePasswordInput = components['schemas']['ChangePasswordDto'];
+type MessageAnswer = components['schemas']['MessageResponse'];
+type ApiKeyAnswer = components['schemas']['ApiKeyResponse'];
+
+export const userKeys = {
+  all: ['users'] as const,
+  me: () => [...userKeys.all, 'me'] as const,
 };
 
-export interface LoginInput {
-  email: string;
-  password: string;
-}
-
-export interface RegisterInput {
-  name: string;
-  email: string;
-  password: string;
-}
-
-export interface ChangePasswordInput {
-  current_password: string;
-  new_password: string;
-}
-
-interface MessageAnswer {
-  message: string;
-}
-
 /**
- * The alert text for a failed call (spec §8): the server's message when it sent one, the
- * screen's fallback when it did not, and the network text when the request never got an answer.
+ * The alert text for a failed call: the server's message when it sent one, the screen's fallback
+ * when it did not, and the network text when the request never got an answer.
  */
 export function failureText(error: unknown, texts: { fallback: string; network: string }): string {
   if (error instanceof ApiError) return errorText(error.body) ?? texts.fallback;
@@ -42,12 +28,51 @@ export function failureText(error: unknown, texts: { fallback: string; network: 
   return texts.fallback;
 }
 
+/** GET users/me; null when nobody is signed in. */
+async function fetchCurrentUser(): Promise<CurrentUser | null> {
+  try {
+    return await api<CurrentUser>('users/me');
+  } catch (error) {
+    // 401 means "not signed in"; any other failure also leaves the visitor logged out rather than stuck.
+    if (error instanceof ApiError && error.status !== 401)
+      console.warn('Session check failed', error.message);
+    return null;
+  }
+}
+
+/**
+ * The signed-in user (null for a visitor), asked once when the app starts; login, logout and a
+ * new API key update it, nothing refetches it in the background.
+ */
+export function useCurrentUser() {
+  return useQuery({ queryKey: userKeys.me(), queryFn: fetchCurrentUser, staleTime: Infinity });
+}
+
+/** What a visitor and each user see differently: the catalogue's personal flags and private items, instances. */
+function invalidatePersonalData(queryClient: QueryClient) {
+  return Promise.all(
+    [assetKeys.all, connectorKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+  );
+}
+
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: LoginInput) => api<CurrentUser>('users/login', { method: 'POST', body: input }),
-    // Whatever was loaded as a visitor (access, my connectors) belongs to someone else now.
-    onSuccess: () => queryClient.invalidateQueries(),
+    onSuccess: (user) => {
+      queryClient.setQueryData(userKeys.me(), user);
+      // Whatever was loaded as a visitor belongs to someone else now.
+      return invalidatePersonalData(queryClient);
+    },
+  });
+}
+
+/** POST users/logout; afterwards the server is asked again who is signed in (nobody, unless it failed). */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<MessageAnswer>('users/logout', { method: 'POST' }),
+    onSettled: () => queryClient.refetchQueries({ queryKey: userKeys.me() }),
   });
 }
 
@@ -68,5 +93,21 @@ export function useChangePassword() {
   return useMutation({
     mutationFn: (input: ChangePasswordInput) =>
       api<MessageAnswer>('users/change-password', { method: 'POST', body: input }),
+  });
+}
+
+/** POST dev/apikey {email}: a new personal API key for the stream links; the old one stops working. */
+export function useGenerateApiKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (email: string) =>
+      api<ApiKeyAnswer>('dev/apikey', {
+        method: 'POST',
+        body: { email } satisfies components['schemas']['GenerateApiKeyDto'],
+      }),
+    // The key is part of the signed-in user; the caller's notice need not wait for the reload.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: userKeys.me() });
+    },
   });
 }

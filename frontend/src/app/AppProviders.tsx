@@ -3,7 +3,6 @@ import { ThemeProvider } from '@mui/material/styles';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { ReactNode } from 'react';
 import { BrowserRouter } from 'react-router-dom';
-import { SessionProvider } from '../auth/SessionProvider';
 import { NotificationsProvider } from '../components/NotificationsProvider';
 import { queryClient } from './query-client';
 import { theme } from './theme';
@@ -14,9 +13,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
       <ThemeProvider theme={theme}>
         <CssBaseline />
         <NotificationsProvider>
-          <SessionProvider>
-            <BrowserRouter>{children}</BrowserRouter>
-          </SessionProvider>
+          <BrowserRouter>{children}</BrowserRouter>
         </NotificationsProvider>
       </ThemeProvider>
     </QueryClientProvider>

@@ -6,13 +6,13 @@ export interface AppRoute {
   /** Browser tab title; undefined gives the brand's own title. */
   title?: string;
   Page: LazyExoticComponent<ComponentType>;
-  /** Login required (spec §6): /account, /upload, /connector-setup/:id. */
+  /** Login required: /account, /upload, /connector-setup/:id (see docs/product.md, Roles). */
   guarded?: boolean;
 }
 
 const DetailPage = lazyPage(() => import('../pages/Detail/DetailPage'), 'DetailPage');
 
-/** Every screen of spec §2, each in its own chunk. */
+/** Every screen of the app, each in its own chunk. */
 export const ROUTES: AppRoute[] = [
   { path: '/', Page: lazyPage(() => import('../pages/Landing/LandingPage'), 'LandingPage') },
   { path: '/about', title: 'About', Page: lazyPage(() => import('../pages/About/AboutPage'), 'AboutPage') },

@@ -7,12 +7,12 @@ import MenuItem from '@mui/material/MenuItem';
 import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { ACCOUNT_LINKS } from './nav-links';
-import { useLogout } from './useLogout';
+import { useLogoutAndGoHome } from './useLogoutAndGoHome';
 
 /** The signed-in user's "Account" dropdown: Manage Data, Upload & Create, Profile, Logout. */
 export function AccountMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const logout = useLogout();
+  const logout = useLogoutAndGoHome();
   const menuId = useId();
   const close = () => setAnchor(null);
 

@@ -10,13 +10,13 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useSession } from '../auth/useSession';
 import { ACCOUNT_LINKS, HEADER_LINKS } from './nav-links';
-import { useLogout } from './useLogout';
+import { useLogoutAndGoHome } from './useLogoutAndGoHome';
 
 /** On phones the header collapses into this menu button and side drawer. */
 export function PhoneMenu() {
   const [open, setOpen] = useState(false);
   const { status } = useSession();
-  const logout = useLogout();
+  const logout = useLogoutAndGoHome();
   const close = () => setOpen(false);
 
   const item = (label: string, to: string) => (

@@ -6,7 +6,7 @@ export const HEADER_LINKS = [
   { label: 'Documentation', to: '/documentation' },
 ] as const;
 
-/** The Account dropdown of a signed-in user (spec §2). */
+/** The links of a signed-in user's Account dropdown. */
 export const ACCOUNT_LINKS = [
   { label: 'Manage Data', to: '/manage' },
   { label: 'Upload & Create', to: '/upload' },

@@ -1,9 +1,15 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 /** Fields an instance's owner may set when activating or updating it. */
 export class InstanceSettingsDto {
   /** Minutes between scheduled runs; 0 = manual only; above 0 for pro users only. */
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 525600,
+    description: 'Minutes; 0 = manual only; above 0 for pro users',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'refresh_interval must be a whole number of minutes' })
@@ -12,40 +18,48 @@ export class InstanceSettingsDto {
   refresh_interval?: number;
 
   /** Nested settings JSON (groups as nested objects). */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   @IsOptional()
   @IsObject()
   settings?: Record<string, unknown>;
 
   /** Secrets (API keys, tokens): stored encrypted, never returned. */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   @IsOptional()
   @IsObject()
   auth_data?: Record<string, unknown>;
 
   /** Setting keys whose array values each get their own request sequence. */
+  @ApiPropertyOptional({ type: [String] })
   @IsOptional()
   @IsArray()
   @IsString({ each: true })
   iterations?: string[];
 
+  @ApiPropertyOptional({ enum: ['GET', 'POST'] })
   @IsOptional()
   @IsIn(['GET', 'POST'])
   method?: 'GET' | 'POST';
 
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
   @IsOptional()
   @IsObject()
   headers?: Record<string, unknown>;
 
   /** JSON body template with {{placeholders}}, sent with POST. */
+  @ApiPropertyOptional({ maxLength: 100_000 })
   @IsOptional()
   @IsString()
   @MaxLength(100_000)
   body_template?: string;
 
+  @ApiPropertyOptional({ maxLength: 200 })
   @IsOptional()
   @IsString()
   @MaxLength(200)
   title?: string;
 
+  @ApiPropertyOptional({ enum: ['private', 'public'] })
   @IsOptional()
   @IsIn(['private', 'public'])
   visibility?: 'private' | 'public';

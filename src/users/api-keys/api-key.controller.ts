@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { SessionGuard } from '../../common/guards/session.guard';
 import { GenerateApiKeyDto } from '../dto/generate-api-key.dto';
+import { ApiKeyResponse } from './api-key.response';
 import { ApiKeyService } from './api-key.service';
 
 @ApiTags('users')
@@ -14,11 +15,12 @@ export class ApiKeyController {
   /** Generates a new personal API key; the previous one stops working immediately. */
   @Post('apikey')
   @HttpCode(200)
+  @ApiOkResponse({ type: ApiKeyResponse })
   @UseGuards(SessionGuard)
   async generate(
     @CurrentUser() user: AuthenticatedUser,
     @Body() input: GenerateApiKeyDto,
-  ): Promise<{ api_key: string }> {
+  ): Promise<ApiKeyResponse> {
     return { api_key: await this.apiKeys.generateFor(user, input.email) };
   }
 }

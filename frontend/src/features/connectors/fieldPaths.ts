@@ -1,4 +1,5 @@
-import type { SchemaField, Values } from './connectorTypes';
+import type { SchemaField } from '../../api/connectors';
+import type { Values } from './connectorTypes';
 
 export interface FieldEntry {
   field: SchemaField;
@@ -38,11 +39,6 @@ function matches(actual: unknown, expected: unknown): boolean {
   if (Array.isArray(expected)) return expected.some((option) => matches(actual, option));
   if (actual === undefined || actual === null) return expected === undefined || expected === null;
   return String(actual) === String(expected);
-}
-
-/** Where a condition key points: a sibling inside the same group when there is one, else a top-level path. */
-export function conditionPath(key: string, parent: string, siblings: SchemaField[]): string {
-  return parent && siblings.some((sibling) => sibling.key === key) ? `${parent}.${key}` : key;
 }
 
 /** Whether a field's conditions hold for the given (nested) values; same rule as the server. */

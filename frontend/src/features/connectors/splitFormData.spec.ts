@@ -1,4 +1,4 @@
-import type { SchemaField } from './connectorTypes';
+import type { SchemaField } from '../../api/connectors';
 import { initialFormData, splitFormData } from './splitFormData';
 
 const FIELDS: SchemaField[] = [

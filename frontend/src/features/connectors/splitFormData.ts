@@ -1,4 +1,5 @@
-import type { SchemaField, Values } from './connectorTypes';
+import type { SchemaField } from '../../api/connectors';
+import type { Values } from './connectorTypes';
 import { conditionsHold, flattenFields, valueAt } from './fieldPaths';
 
 export interface SplitValues {

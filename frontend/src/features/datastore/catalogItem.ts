@@ -25,7 +25,7 @@ export interface CatalogItem {
 
 export type CardAction = 'Connect' | 'Manage' | 'Remove' | 'Get' | 'Buy';
 
-/** Card button (spec §2): Connect or Manage for a connector; Remove, Buy or Get for a dataset. */
+/** Card button: Connect or Manage for a connector; Remove, Buy or Get for a dataset. */
 export function cardAction(
   item: Pick<CatalogItem, 'kind' | 'price' | 'hasAccess' | 'hasInstance'>,
 ): CardAction {

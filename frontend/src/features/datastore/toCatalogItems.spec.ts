@@ -5,7 +5,7 @@ const asset = {
   title: 'Prices',
   description: 'd',
   category: 'Finance',
-  price: '0',
+  price: 0,
   is_public: true,
   subscriber_count: 0,
 };
@@ -26,7 +26,7 @@ describe('catalogue items', () => {
       id: 'c1',
       title: 'Weather',
       description: '',
-      price: '0',
+      price: 0,
       is_public: true,
       subscriber_count: 1,
     };

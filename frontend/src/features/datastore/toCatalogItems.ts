@@ -1,8 +1,19 @@
-import { connectNeedsSetup } from '../detail/detailRules';
+import type { AssetSummary } from '../../api/assets';
+import type { Connector } from '../../api/connectors';
+import { connectNeedsSetup, FieldLike } from '../detail/detailRules';
 import type { CatalogItem } from './catalogItem';
-import type { AssetSummary, ConnectorSummary } from './catalogTypes';
 
-export function assetToItem(asset: AssetSummary): CatalogItem {
+/** The fields of a dataset a card reads. */
+type CardDataset = Pick<AssetSummary, 'id' | 'title' | 'description' | 'category' | 'price' | 'is_public'> &
+  Partial<Pick<AssetSummary, 'visibility' | 'image' | 'owned' | 'has_access'>>;
+
+/** The fields of a connector a card reads. */
+type CardConnector = Pick<Connector, 'id' | 'title' | 'description' | 'price' | 'is_public'> &
+  Partial<Pick<Connector, 'category' | 'image' | 'owned' | 'has_instance' | 'auth_fields'>> & {
+    schema?: { fields?: FieldLike[] };
+  };
+
+export function assetToItem(asset: CardDataset): CatalogItem {
   return {
     kind: 'dataset',
     id: asset.id,
@@ -18,7 +29,7 @@ export function assetToItem(asset: AssetSummary): CatalogItem {
   };
 }
 
-export function connectorToItem(connector: ConnectorSummary): CatalogItem {
+export function connectorToItem(connector: CardConnector): CatalogItem {
   return {
     kind: 'connector',
     id: connector.id,
@@ -27,7 +38,7 @@ export function connectorToItem(connector: ConnectorSummary): CatalogItem {
     category: connector.category || 'API',
     price: connector.price,
     image: connector.image,
-    isPrivate: connector.visibility ? connector.visibility === 'private' : !connector.is_public,
+    isPrivate: !connector.is_public,
     owned: !!connector.owned,
     hasAccess: false,
     hasInstance: !!connector.has_instance,

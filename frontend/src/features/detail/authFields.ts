@@ -1,10 +1,6 @@
-/** Connector auth fields (spec §3): a JSON string or an array of {label, key, required}. */
+import type { AuthField } from '../../api/connectors';
 
-export interface AuthField {
-  key: string;
-  label: string;
-  required: boolean;
-}
+/** Connector auth fields: a JSON string or an array of {label, key, required}. */
 
 export function parseAuthFields(raw: unknown): AuthField[] {
   let list: unknown = raw;

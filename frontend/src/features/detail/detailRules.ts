@@ -3,7 +3,7 @@ import { priceAmount } from '../datastore/price';
 export type DetailKind = 'dataset' | 'connector';
 export type DetailAction = 'Remove' | 'Connect' | 'Buy' | 'Get';
 
-/** Hero button (spec §2): Remove with access, Connect for a connector, Buy above 0, otherwise Get. */
+/** Hero button of the Detail screen: Remove with access, Connect for a connector, Buy above 0, otherwise Get. */
 export function detailAction(item: {
   kind: DetailKind;
   hasAccess: boolean;

@@ -1,6 +1,5 @@
 /** Turning a dataset's typed columns and rows into what MUI X DataGrid wants, without React. */
 
-export type DatasetColumnType = 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamptz' | 'text' | 'jsonb';
 export type GridType = 'number' | 'boolean' | 'date' | 'dateTime' | 'string';
 
 export interface DatasetColumn {

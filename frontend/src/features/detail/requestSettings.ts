@@ -5,7 +5,7 @@ export interface IntervalResult {
   error?: string;
 }
 
-/** Refresh interval in whole minutes, minimum 0 (spec §5, §9); empty means 0. */
+/** Refresh interval in whole minutes, minimum 0, default 0; empty means 0. */
 export function parseRefreshInterval(text: string): IntervalResult {
   const trimmed = text.trim();
   if (trimmed === '') return { value: 0 };

@@ -1,17 +1,11 @@
+import type { ConnectorRun, RunStatus } from '../../api/connectors';
+
 /** Run history helpers: whether a run is still going, and what to show per run. */
 
-export type RunStatus = 'running' | 'succeeded' | 'failed';
+/** What the helpers need of a run. */
+type RunState = Pick<ConnectorRun, 'id' | 'status'>;
 
-export interface RunSummary {
-  id: string;
-  status: RunStatus;
-  started_at?: string | null;
-  finished_at?: string | null;
-  row_count?: number | null;
-  error?: string | null;
-}
-
-export function hasRunningRun(runs: RunSummary[] | undefined): boolean {
+export function hasRunningRun(runs: RunState[] | undefined): boolean {
   return !!runs?.some((run) => run.status === 'running');
 }
 
@@ -20,10 +14,10 @@ export function hasRunningRun(runs: RunSummary[] | undefined): boolean {
  * not there yet that is already over (a quick run can start and finish between two polls). The
  * moment to reload the preview of the table.
  */
-export function finishedRun(
-  before: RunSummary[] | undefined,
-  after: RunSummary[] | undefined,
-): RunSummary | undefined {
+export function finishedRun<Run extends RunState>(
+  before: RunState[] | undefined,
+  after: Run[] | undefined,
+): Run | undefined {
   if (!before || !after) return undefined;
   const known = new Map(before.map((run) => [run.id, run.status]));
   return after.find(

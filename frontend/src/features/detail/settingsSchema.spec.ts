@@ -1,4 +1,4 @@
-import type { SchemaField } from '../connectors/connectorTypes';
+import type { SchemaField } from '../../api/connectors';
 import { toFormSchema } from './settingsSchema';
 
 const fields: SchemaField[] = [

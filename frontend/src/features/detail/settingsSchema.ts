@@ -1,4 +1,4 @@
-import type { SchemaField } from '../connectors/connectorTypes';
+import type { SchemaField } from '../../api/connectors';
 
 /**
  * schema.fields -> JSON Schema + uiSchema for react-jsonschema-form, for the values on screen.

@@ -1,3 +1,5 @@
+import type { UploadConnectorInput } from '../../api/connectors';
+
 /** Client-side checks of the Upload Connector form and reading of the server's validation problems. */
 
 export const INVALID_SPEC_JSON = 'Invalid JSON in connector spec.';
@@ -11,31 +13,23 @@ export interface ConnectorUploadForm {
   specText: string;
 }
 
-export interface ConnectorUploadPayload {
-  title: string;
-  description: string;
-  is_public: boolean;
-  price: number;
-  spec: Record<string, unknown>;
-}
-
 export type SpecParse =
   { spec: Record<string, unknown>; error?: undefined } | { spec?: undefined; error: string };
 
-/** The spec must be a JSON object (spec §5: 'Invalid JSON in connector spec.'). */
+/** The connector spec must be a JSON object, else 'Invalid JSON in connector spec.'. */
 export function parseConnectorSpec(text: string): SpecParse {
   try {
     const spec: unknown = JSON.parse(text);
     if (spec && typeof spec === 'object' && !Array.isArray(spec))
       return { spec: spec as Record<string, unknown> };
   } catch {
-    // Falls through to the spec's message.
+    // Falls through to 'Invalid JSON in connector spec.'.
   }
   return { error: INVALID_SPEC_JSON };
 }
 
 export type UploadCheck =
-  { payload: ConnectorUploadPayload; error?: undefined } | { payload?: undefined; error: string };
+  { payload: UploadConnectorInput; error?: undefined } | { payload?: undefined; error: string };
 
 export function checkConnectorUpload(form: ConnectorUploadForm): UploadCheck {
   if (!form.title.trim()) return { error: TITLE_REQUIRED };
@@ -88,7 +82,7 @@ export function specProblems(body: unknown): SpecProblem[] {
   return [];
 }
 
-/** A starting spec a newcomer can edit, following the DSL of spec §3. */
+/** A starting spec a newcomer can edit, in the connector DSL (see /documentation). */
 export const EXAMPLE_SPEC = JSON.stringify(
   {
     title: 'My API',

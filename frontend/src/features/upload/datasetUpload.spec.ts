@@ -3,7 +3,6 @@ import {
   DatasetUploadForm,
   PRICE_INVALID,
   TITLE_AND_FILE_REQUIRED,
-  uploadPercent,
 } from './datasetUpload';
 
 const csv = { name: 'prices.csv' } as File;
@@ -52,16 +51,5 @@ describe('checkDatasetUpload', () => {
     expect(
       checkDatasetUpload({ ...form, file: { name: 'A.CSV' } as File, price: '19.99' }).fields?.price,
     ).toBe('19.99');
-  });
-});
-
-describe('uploadPercent', () => {
-  it('rounds to whole percent within 0..100', () => {
-    expect(uploadPercent(1, 3)).toBe(33);
-    expect(uploadPercent(5, 4)).toBe(100);
-  });
-
-  it('is 0 while the total is unknown', () => {
-    expect(uploadPercent(10, 0)).toBe(0);
   });
 });

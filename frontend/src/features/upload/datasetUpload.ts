@@ -1,4 +1,4 @@
-/** Client-side checks of the Upload Dataset form (spec §5) and the multipart body of POST assets/upload-csv. */
+/** Client-side checks of the Upload Dataset form (a title and a .csv file) and the multipart body of POST assets/upload-csv. */
 
 export const TITLE_AND_FILE_REQUIRED = 'Add title & CSV file.';
 export const PRICE_INVALID = 'Price must be a non-negative amount with at most two decimals.';
@@ -16,7 +16,7 @@ export interface DatasetUploadForm {
 export type DatasetUploadCheck =
   { fields: Record<string, string>; error?: undefined } | { fields?: undefined; error: string };
 
-/** A file counts as CSV by its extension, as the spec says (.csv); the server checks the content. */
+/** A file counts as CSV by its .csv extension; the server checks the content. */
 export function isCsvFileName(name: string): boolean {
   return /\.csv$/i.test(name.trim());
 }
@@ -37,10 +37,4 @@ export function checkDatasetUpload(form: DatasetUploadForm): DatasetUploadCheck 
       is_public: String(form.isPublic),
     },
   };
-}
-
-/** Whole percent of an upload for the progress bar; unknown totals show as 0. */
-export function uploadPercent(loaded: number, total: number): number {
-  if (!(total > 0)) return 0;
-  return Math.min(100, Math.max(0, Math.round((loaded / total) * 100)));
 }

@@ -5,14 +5,14 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useSession } from '../../auth/useSession';
-import { useLogout } from '../../components/useLogout';
+import { useLogoutAndGoHome } from '../../components/useLogoutAndGoHome';
 import { useNotify } from '../../components/useNotify';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 
 /** Profile (login required by the router): e-mail, Change Password, Enable 2FA, Logout. */
 export function AccountPage() {
   const { user } = useSession();
-  const logout = useLogout();
+  const logout = useLogoutAndGoHome();
   const notify = useNotify();
   const [changingPassword, setChangingPassword] = useState(false);
 

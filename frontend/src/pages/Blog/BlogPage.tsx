@@ -10,7 +10,7 @@ import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { BlogGrid } from './BlogGrid';
 import { BLOG_TYPE_FILTERS } from './blog-format';
 import { BLOG_POST_TYPES, BlogPostType, useBlogPosts } from '../../api/blog';
-import { useDebouncedValue } from './useDebouncedValue';
+import { useDebouncedValue } from '../../components/useDebouncedValue';
 
 export function BlogPage() {
   // Search and filter live in the address, so back/forward and shared links keep them.

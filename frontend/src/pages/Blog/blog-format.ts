@@ -1,6 +1,6 @@
 import { BLOG_POST_TYPES } from '../../api/blog';
 
-/** The type filter's options (spec §2): '' stands for All Types. */
+/** The type filter's options: '' stands for All Types. */
 export const BLOG_TYPE_FILTERS = [
   { value: '', label: 'All Types' },
   ...BLOG_POST_TYPES.map((type) => ({ value: type, label: type })),

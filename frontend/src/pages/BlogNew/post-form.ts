@@ -10,7 +10,7 @@ export interface PostFormValues {
 
 export type PostFormErrors = Partial<Record<'title' | 'slug', string>>;
 
-/** Title and slug are required (spec §5); a slug must also be URL-safe. */
+/** Title and slug are required; a slug must also be URL-safe. */
 export function validatePostForm(values: PostFormValues): PostFormErrors {
   const errors: PostFormErrors = {};
   if (!values.title.trim()) errors.title = 'Title is required';

@@ -8,7 +8,7 @@ import { failureText } from '../../api/users';
 
 const LIKE_FAILED = 'Your like could not be saved.';
 
-/** A clickable like counter: after each successful like call the count goes up by one (spec §4). */
+/** A clickable like counter: after each successful like call the count goes up by one. */
 export function LikeButton({ slug, initialLikes }: { slug: string; initialLikes: number }) {
   const [likes, setLikes] = useState(initialLikes);
   const like = useLikePost();

@@ -4,7 +4,7 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { INVALID_CONNECTOR_ID, isValidId, loadErrorMessage } from '../../features/detail/detailRules';
-import { useConnectorDetail, useMyInstances } from '../../features/detail/detailQueries';
+import { useConnectorDetail, useMyInstances } from '../../api/connectors';
 import { DetailMessage } from '../Detail/DatasetDetail';
 import { ConnectorSetupPanel } from './ConnectorSetupPanel';
 

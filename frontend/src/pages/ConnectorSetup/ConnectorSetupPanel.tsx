@@ -6,7 +6,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useSession } from '../../auth/useSession';
 import { parseAuthFields } from '../../features/detail/authFields';
-import type { ConnectorDetail, InstanceDetail } from '../../features/detail/detailTypes';
+import type { Connector, ConnectorInstance } from '../../api/connectors';
 import { hasRunningRun } from '../../features/detail/runs';
 import { CredentialsSection } from './CredentialsSection';
 import { HeadersEditor } from './HeadersEditor';
@@ -19,11 +19,11 @@ import { useRunWatch } from './useRunWatch';
 import { useSetupState } from './useSetupState';
 
 interface Props {
-  connector: ConnectorDetail;
-  instance: InstanceDetail | undefined;
+  connector: Connector;
+  instance: ConnectorInstance | undefined;
 }
 
-/** The connector setup of spec §2, shared by the detail screen (when connected) and /connector-setup/{id}. */
+/** The connector setup, shared by the detail screen (when connected) and /connector-setup/{id}. */
 export function ConnectorSetupPanel({ connector, instance }: Props) {
   const { user } = useSession();
   const state = useSetupState(connector, instance);

@@ -1,7 +1,7 @@
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { AuthField } from '../../features/detail/authFields';
+import type { AuthField } from '../../api/connectors';
 
 interface Props {
   fields: AuthField[];

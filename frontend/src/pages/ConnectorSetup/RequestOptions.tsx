@@ -18,7 +18,7 @@ export interface RequestOptionValues {
 interface Props {
   values: RequestOptionValues;
   onChange: (values: RequestOptionValues) => void;
-  /** pro_user 0 cannot edit the refresh interval (spec §3, §5). */
+  /** Only pro users (pro_user 1) may edit the refresh interval. */
   intervalEditable: boolean;
 }
 

@@ -8,13 +8,13 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { RunSummary } from '../../features/detail/runs';
+import type { ConnectorRun } from '../../api/connectors';
 import { runStatusColor, runStatusLabel } from '../../features/detail/runs';
 
 const when = (value?: string | null) => (value ? new Date(value).toLocaleString() : '—');
 
 /** The instance's runs, newest first, with status and rows fetched. */
-export function RunHistory({ runs, loading }: { runs: RunSummary[] | undefined; loading: boolean }) {
+export function RunHistory({ runs, loading }: { runs: ConnectorRun[] | undefined; loading: boolean }) {
   return (
     <Paper variant="outlined" component="section" aria-labelledby="runs-heading" sx={{ p: { xs: 2, md: 3 } }}>
       <Typography id="runs-heading" variant="h5" component="h2" gutterBottom>

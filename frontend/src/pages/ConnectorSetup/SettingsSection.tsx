@@ -6,7 +6,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useNotify } from '../../components/useNotify';
-import type { ConnectorDetail } from '../../features/detail/detailTypes';
+import type { Connector } from '../../api/connectors';
 import { fromAdvancedJson } from '../../features/connectors/dottedKeys';
 import { splitFormData } from '../../features/connectors/splitFormData';
 import { previewUrl } from '../../features/connectors/urlPreview';
@@ -20,7 +20,7 @@ export function SettingsSection({
   state,
   privateStored,
 }: {
-  connector: ConnectorDetail;
+  connector: Connector;
   state: SetupState;
   /** The instance holds the private values already; see toFormSchema. */
   privateStored: boolean;

@@ -1,16 +1,16 @@
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
-import { useTableRows } from '../../features/detail/setupQueries';
+import { useInstanceTableRows } from '../../api/connectors';
 import { LazyDataTable } from '../Detail/LazyDataTable';
 
 const columnName = (column: string | { name: string }) => (typeof column === 'string' ? column : column.name);
 
-/** 'Existing Dataset Preview': the latest 100 rows of the instance's table (spec §2, §9). */
+/** 'Existing Dataset Preview': the latest 100 rows of the instance's table. */
 export function TablePreview({ tableName }: { tableName: string }) {
-  const table = useTableRows(tableName);
+  const table = useInstanceTableRows(tableName);
   useEffect(() => {
-    // Preview errors are only logged (spec §8); a table not yet filled is simply empty.
+    // Preview errors are only logged, never shown; a table not yet filled is simply empty.
     if (table.error) console.error('Table preview failed', table.error);
   }, [table.error]);
   const rows = table.data?.rows ?? [];

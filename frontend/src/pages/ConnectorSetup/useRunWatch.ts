@@ -1,8 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNotify } from '../../components/useNotify';
-import { finishedRun, RunSummary } from '../../features/detail/runs';
-import { useInstanceRuns } from '../../features/detail/setupQueries';
+import { ConnectorRun, useInstanceRuns, useReloadAfterRun } from '../../api/connectors';
+import { finishedRun } from '../../features/detail/runs';
 
 const WATCH_AFTER_TRIGGER_MS = 15_000;
 
@@ -15,22 +14,21 @@ export function useRunWatch(
   tableName: string | undefined,
   triggeredAt: number,
 ) {
-  const queryClient = useQueryClient();
+  const reloadAfterRun = useReloadAfterRun();
   const notify = useNotify();
   const runs = useInstanceRuns(instanceId, triggeredAt ? triggeredAt + WATCH_AFTER_TRIGGER_MS : 0);
-  const previous = useRef<RunSummary[] | undefined>(undefined);
+  const previous = useRef<ConnectorRun[] | undefined>(undefined);
 
   useEffect(() => {
     const before = previous.current;
     previous.current = runs.data;
     const finished = finishedRun(before, runs.data);
     if (!finished) return;
-    void queryClient.invalidateQueries({ queryKey: ['assets', 'table', tableName] });
-    void queryClient.invalidateQueries({ queryKey: ['connectors', 'my'] });
+    void reloadAfterRun(tableName);
     if (finished.status === 'succeeded')
       notify(`Run finished: ${finished.row_count ?? 0} rows fetched.`, 'success');
     else notify(`Run failed: ${finished.error ?? 'unknown error'}`, 'error');
-  }, [runs.data, queryClient, notify, tableName]);
+  }, [runs.data, reloadAfterRun, notify, tableName]);
 
   return runs;
 }

@@ -2,15 +2,19 @@ import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import { splitFormData } from '../../features/connectors/splitFormData';
 import { useNotify } from '../../components/useNotify';
-import type { ConnectorDetail, InstanceDetail } from '../../features/detail/detailTypes';
+import {
+  Connector,
+  ConnectorInstance,
+  useActivateConnector,
+  useTriggerRun,
+  useUpdateInstance,
+} from '../../api/connectors';
 import { rowsToHeaders } from '../../features/detail/headersList';
 import {
   bodyTemplateError,
   iterationKeys,
   parseRefreshInterval,
 } from '../../features/detail/requestSettings';
-import { useTriggerRun, useUpdateInstance } from '../../features/detail/setupQueries';
-import { useActivate } from '../../features/detail/useActivate';
 import type { SetupState } from './useSetupState';
 
 export const CONNECT_FIRST = 'You need to connect first before saving settings.';
@@ -18,14 +22,14 @@ export const CONNECT_FIRST = 'You need to connect first before saving settings.'
 const filled = (values: Record<string, string>) =>
   Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim()));
 
-/** Save Settings (connecting first when needed) and Run Now, with the spec's alert texts (§5, §8). */
+/** Save Settings (connecting first when needed) and Run Now, with their alert texts. */
 export function useSetupActions(
-  connector: ConnectorDetail,
-  instance: InstanceDetail | undefined,
+  connector: Connector,
+  instance: ConnectorInstance | undefined,
   state: SetupState,
 ) {
   const notify = useNotify();
-  const activate = useActivate();
+  const activate = useActivateConnector();
   const update = useUpdateInstance();
   const trigger = useTriggerRun();
   const [problem, setProblem] = useState<string | null>(null);

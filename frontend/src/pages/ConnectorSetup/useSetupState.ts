@@ -7,14 +7,14 @@ import {
   toDottedKeys,
 } from '../../features/connectors/dottedKeys';
 import { initialFormData } from '../../features/connectors/splitFormData';
-import type { ConnectorDetail, InstanceDetail } from '../../features/detail/detailTypes';
+import type { Connector, ConnectorInstance } from '../../api/connectors';
 import { HeaderRow, headersToRows } from '../../features/detail/headersList';
 import type { RequestOptionValues } from './RequestOptions';
 
 type Values = Record<string, unknown>;
 
 /** Everything the user edits on the setup screen, seeded from their instance (or the field defaults). */
-export function useSetupState(connector: ConnectorDetail, instance: InstanceDetail | undefined) {
+export function useSetupState(connector: Connector, instance: ConnectorInstance | undefined) {
   const formRef = useRef<Form>(null);
   const [values, setValues] = useState<Values>(() => {
     const { override: _override, ...saved } = instance?.settings ?? {};

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { PageLoading } from '../../app/PageLoading';
-import { usePublicConfig } from './usePublicConfig';
+import { usePublicConfig } from '../../api/config';
 
 export function ContactPage() {
   const { data, isPending, isError } = usePublicConfig();

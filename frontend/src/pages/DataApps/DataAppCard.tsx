@@ -31,7 +31,7 @@ export function DataAppCard({ app }: { app: DataApp }) {
         <Button
           variant="contained"
           aria-label={`Buy ${app.title}`}
-          // The data apps are a demo (spec §2): buying has no behaviour yet.
+          // The data apps are a static demo: buying has no behaviour yet.
           onClick={() => notify('Data apps are a preview; buying them is not available yet.', 'info')}
         >
           Buy

@@ -6,12 +6,12 @@ export interface DataApp {
   title: string;
   description: string;
   category: Exclude<AppCategory, 'All'>;
-  /** Shown as is (spec §9: €29, €19, Free, €39). */
+  /** Shown as is: €29, €19, Free, €39. */
   price: string;
   image: string;
 }
 
-/** The static demo list of spec §2: four sample apps, no real behaviour behind them. */
+/** The static demo list of /dataapps: four sample apps, no real behaviour behind them. */
 export const DATA_APPS: DataApp[] = [
   {
     id: 'portfolio-insights',

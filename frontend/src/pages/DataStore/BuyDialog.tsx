@@ -6,7 +6,7 @@ import DialogContentText from '@mui/material/DialogContentText';
 import Alert from '@mui/material/Alert';
 import DialogTitle from '@mui/material/DialogTitle';
 import { formatPrice } from '../../components/price';
-import { usePaymentMode } from '../../features/datastore/catalogQueries';
+import { usePaymentMode } from '../../api/access';
 
 interface Props {
   item: { title: string; price: number | string } | null;

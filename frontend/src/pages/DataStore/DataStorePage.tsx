@@ -9,7 +9,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { CatalogFilters } from '../../features/datastore/catalogFilters';
 import { filtersFromParams, filtersToParams } from '../../features/datastore/filtersInUrl';
-import { useDebouncedValue } from '../../features/datastore/useDebouncedValue';
+import { useDebouncedValue } from '../../components/useDebouncedValue';
 import { ConnectDialog } from '../Detail/ConnectDialog';
 import { BuyDialog } from './BuyDialog';
 import { CatalogCard } from './CatalogCard';

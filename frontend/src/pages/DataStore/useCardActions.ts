@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { CardAction, CatalogItem } from '../../features/datastore/catalogItem';
-import { useAccessChange } from '../../features/datastore/catalogQueries';
+import { useAccessChange } from '../../api/access';
 
 /**
  * What the card buttons do: visitors go to /login; Get grants, Buy asks first, Remove takes access

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { CatalogFilters, categoryOptions, matchesFilters } from '../../features/datastore/catalogFilters';
 import { CatalogItem } from '../../features/datastore/catalogItem';
-import { useAssetCategories, useAssetPage, useConnectorList } from '../../features/datastore/catalogQueries';
+import { useAssetCategories, useAssetPage } from '../../api/assets';
+import { useConnectors } from '../../api/connectors';
 import { pageCount, pageWindow } from '../../features/datastore/pageWindow';
 import { assetToItem, connectorToItem } from '../../features/datastore/toCatalogItems';
 
@@ -12,7 +13,7 @@ export const PAGE_SIZE = 24;
  * searched and paged by the server, so thousands of datasets never reach the browser at once.
  */
 export function useCatalog(filters: CatalogFilters, page: number) {
-  const connectors = useConnectorList();
+  const connectors = useConnectors();
   const assetCategories = useAssetCategories();
 
   const matchingConnectors = useMemo(

@@ -11,7 +11,7 @@ import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { useNotify } from '../../components/useNotify';
 import { missingAuthFields, parseAuthFields } from '../../features/detail/authFields';
-import { useActivate } from '../../features/detail/useActivate';
+import { useActivateConnector } from '../../api/connectors';
 
 export interface ConnectTarget {
   id: string;
@@ -20,7 +20,7 @@ export interface ConnectTarget {
 }
 
 /**
- * Connect flow (spec §8): asks for the connector's credentials if it has any, activates it, says
+ * Connect flow: asks for the connector's credentials if it has any, activates it, says
  * 'Connector activated!' and goes to /datastore; on failure shows the server's error or 'Activation failed.'
  */
 export function ConnectDialog({
@@ -32,7 +32,7 @@ export function ConnectDialog({
 }) {
   const notify = useNotify();
   const navigate = useNavigate();
-  const activate = useActivate();
+  const activate = useActivateConnector();
   const [values, setValues] = useState<Record<string, string>>({});
   const fields = parseAuthFields(connector?.auth_fields);
   const missing = missingAuthFields(fields, values);

@@ -12,7 +12,7 @@ import {
   detailCategory,
   loadErrorMessage,
 } from '../../features/detail/detailRules';
-import { useConnectorDetail, useMyInstances, useRemoveInstance } from '../../features/detail/detailQueries';
+import { useConnectorDetail, useMyInstances, useRemoveInstance } from '../../api/connectors';
 import { ConnectorSetupPanel } from '../ConnectorSetup/ConnectorSetupPanel';
 import { ConnectDialog } from './ConnectDialog';
 import { DetailMessage, DetailSkeleton } from './DatasetDetail';

@@ -3,7 +3,7 @@ import Container from '@mui/material/Container';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import { detailAction, detailCategory, loadErrorMessage } from '../../features/detail/detailRules';
-import { useAssetDetail } from '../../features/detail/detailQueries';
+import { useAssetDetail } from '../../api/assets';
 import { assetToItem } from '../../features/datastore/toCatalogItems';
 import { BuyDialog } from '../DataStore/BuyDialog';
 import { useCardActions } from '../DataStore/useCardActions';

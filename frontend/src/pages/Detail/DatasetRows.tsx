@@ -4,14 +4,14 @@ import Typography from '@mui/material/Typography';
 import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import { useEffect, useState } from 'react';
 import { FAILED_TO_LOAD } from '../../features/detail/detailRules';
-import { useAssetRows } from '../../features/detail/detailQueries';
+import { useAssetRows } from '../../api/assets';
 import type { DatasetColumn } from '../../features/detail/gridColumns';
 import { sortParam } from '../../features/detail/gridColumns';
 import { LazyDataTable } from './LazyDataTable';
 
 const SAMPLE_ROWS = 20;
 
-/** Without access: 'Sample Data Preview' of a few rows; preview errors are only logged (spec §8). */
+/** Without access: 'Sample Data Preview' of a few rows; preview errors are only logged, never shown. */
 export function SamplePreview({ assetId }: { assetId: string }) {
   const sample = useAssetRows(assetId, { limit: SAMPLE_ROWS, offset: 0 });
   useEffect(() => {

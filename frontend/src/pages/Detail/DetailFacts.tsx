@@ -12,7 +12,7 @@ interface Props {
   price: number | string;
 }
 
-/** The details block of spec §2: Subscribers, Category, Source, Author, Description and price. */
+/** The details block of the Detail screen: Subscribers, Category, Source, Author, Description and price. */
 export function DetailFacts({ subscribers, category, source, author, description, price }: Props) {
   const facts: Array<[string, string]> = [
     ['Subscribers', String(subscribers ?? 0)],

@@ -3,7 +3,7 @@ import { INVALID_CONNECTOR_ID, isValidId } from '../../features/detail/detailRul
 import { ConnectorDetail } from './ConnectorDetail';
 import { DatasetDetail, DetailMessage } from './DatasetDetail';
 
-/** One screen for /dataset_profile/{id} and /connector_profile/{id} (spec §2). */
+/** One screen for /dataset_profile/{id} and /connector_profile/{id} (see docs/product.md, Detail screen). */
 export function DetailPage() {
   const { id } = useParams();
   const { pathname } = useLocation();

@@ -1,4 +1,4 @@
-/** Landing-page pricing for companies (spec §9). Amounts in euros per test purchase. */
+/** Landing-page pricing for companies. Amounts in euros per test purchase. */
 export const ON_DEMAND_FEE_EUR = 30;
 export const MAX_FEE_SAVING_PERCENT = 80;
 

@@ -6,7 +6,6 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { failureText, useLogin } from '../../api/users';
-import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { AuthCard } from './AuthCard';
 import { canSubmitLogin, PATH_AFTER_LOGIN } from './loginForm';
@@ -15,7 +14,6 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const login = useLogin();
-  const { setUser } = useSession();
   const notify = useNotify();
   const navigate = useNavigate();
 
@@ -24,8 +22,7 @@ export function LoginPage() {
     login.mutate(
       { email: email.trim(), password },
       {
-        onSuccess: (user) => {
-          setUser(user);
+        onSuccess: () => {
           notify('Login successful', 'success');
           navigate(PATH_AFTER_LOGIN, { replace: true });
         },

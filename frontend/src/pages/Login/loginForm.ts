@@ -1,7 +1,7 @@
-/** Spec §5: e-mail and password are required. */
+/** E-mail and password are required. */
 export function canSubmitLogin(email: string, password: string): boolean {
   return email.trim() !== '' && password !== '';
 }
 
-/** Spec §8: after 'Login successful' the user goes to /manage, wherever they came from. */
+/** After 'Login successful' the user goes to /manage, wherever they came from. */
 export const PATH_AFTER_LOGIN = '/manage';

@@ -4,10 +4,9 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useNotify } from '../../components/useNotify';
-import { useAccessChange } from '../../features/datastore/catalogQueries';
-import { useRemoveInstance } from '../../features/detail/detailQueries';
+import { useAccessChange } from '../../api/access';
+import { useRefreshInstance, useRemoveInstance } from '../../api/connectors';
 import { COMING_SOON, refreshedMessage } from '../../features/manage/manageRules';
-import { useRefreshInstance } from '../../features/manage/manageQueries';
 import { ItemList, ItemRow } from './ItemRow';
 import type { ManageData } from './useManageData';
 

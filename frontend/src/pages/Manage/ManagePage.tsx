@@ -22,7 +22,7 @@ const TABS = [
 ] as const;
 type TabKey = (typeof TABS)[number]['key'];
 
-/** /manage: not login-guarded (spec §6), so a visitor or an expired session gets a sign-in prompt instead. */
+/** /manage is not login-guarded, so a visitor or an expired session gets a sign-in prompt instead. */
 export function ManagePage() {
   const { status } = useSession();
   const [params, setParams] = useSearchParams();

@@ -4,7 +4,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
-import { useGenerateApiKey } from '../../features/manage/manageQueries';
+import { useGenerateApiKey } from '../../api/users';
 import { datasetStreamUrl, generalStreamUrl, instanceStreamUrl } from '../../api/stream';
 import { CopyLink, useCopy } from './CopyLink';
 import type { ManageData } from './useManageData';
@@ -13,7 +13,7 @@ const KEY_PLACEHOLDER = 'YOUR_API_KEY';
 
 /** Streaming to Power BI (or any tool that reads a URL): the API key, the steps and the links. */
 export function StreamTab({ data }: { data: ManageData }) {
-  const { user, refresh } = useSession();
+  const { user } = useSession();
   const notify = useNotify();
   const copy = useCopy();
   const generate = useGenerateApiKey();
@@ -24,7 +24,6 @@ export function StreamTab({ data }: { data: ManageData }) {
     generate.mutate(user?.email ?? '', {
       onSuccess: () => {
         notify('API Key generated!', 'success');
-        void refresh();
       },
       onError: () => notify('Failed to generate API key', 'error'),
     });

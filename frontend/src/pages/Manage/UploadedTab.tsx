@@ -6,7 +6,7 @@ import { COMING_SOON } from '../../features/manage/manageRules';
 import { ItemList, ItemRow } from './ItemRow';
 import type { ManageData } from './useManageData';
 
-/** The user's own datasets and connectors; Edit and Remove are 'coming soon' (spec §2). */
+/** The user's own datasets and connectors; Edit and Remove only say 'coming soon' for now. */
 export function UploadedTab({ data }: { data: ManageData }) {
   const notify = useNotify();
   const items = [

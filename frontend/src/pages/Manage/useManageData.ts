@@ -1,7 +1,7 @@
 import { useSession } from '../../auth/useSession';
-import { useMyInstances } from '../../features/detail/detailQueries';
 import { needsSignIn, ownConnectors } from '../../features/manage/manageRules';
-import { useConnectorCatalogue, useMyAssets } from '../../features/manage/manageQueries';
+import { useMyAssets } from '../../api/assets';
+import { useConnectors, useMyInstances } from '../../api/connectors';
 
 /** Everything the three Manage tabs show, loaded once for all of them. */
 export function useManageData(signedIn: boolean) {
@@ -9,7 +9,7 @@ export function useManageData(signedIn: boolean) {
   const instances = useMyInstances(signedIn);
   const accessible = useMyAssets('accessible', signedIn);
   const owned = useMyAssets('owned', signedIn);
-  const connectors = useConnectorCatalogue(signedIn);
+  const connectors = useConnectors(signedIn);
   const failed = instances.error ?? accessible.error;
   return {
     instances: instances.data ?? [],

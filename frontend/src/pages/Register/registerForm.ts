@@ -7,7 +7,7 @@ export interface RegisterForm {
 
 export const EMPTY_REGISTER_FORM: RegisterForm = { name: '', email: '', password: '', acceptedTerms: false };
 
-/** Spec §5: the button stays disabled until name, e-mail, password and the terms checkbox are given. */
+/** The button stays disabled until name, e-mail, password and the terms checkbox are given. */
 export function canSubmitRegistration(form: RegisterForm): boolean {
   return form.name.trim() !== '' && form.email.trim() !== '' && form.password !== '' && form.acceptedTerms;
 }

@@ -1,7 +1,7 @@
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 
-/** The spec shows this screen with its title only. */
+/** The terms screen has its title only. */
 export function TermsPage() {
   return (
     <Container maxWidth="md" sx={{ py: { xs: 5, md: 8 } }}>

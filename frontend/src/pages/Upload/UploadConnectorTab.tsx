@@ -1,13 +1,10 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { FormEvent, useState } from 'react';
@@ -22,7 +19,8 @@ import {
   SpecProblem,
   specProblems,
 } from '../../features/upload/connectorUpload';
-import { useConnectorUpload } from '../../features/upload/useConnectorUpload';
+import { useUploadConnector } from '../../api/connectors';
+import { MetadataFields } from './MetadataFields';
 
 const EMPTY: ConnectorUploadForm = {
   title: '',
@@ -36,7 +34,7 @@ const EMPTY: ConnectorUploadForm = {
 export function UploadConnectorTab() {
   const notify = useNotify();
   const navigate = useNavigate();
-  const upload = useConnectorUpload();
+  const upload = useUploadConnector();
   const [form, setForm] = useState(EMPTY);
   const [error, setError] = useState<string | null>(null);
   const [problems, setProblems] = useState<SpecProblem[]>([]);
@@ -72,38 +70,7 @@ export function UploadConnectorTab() {
         </Link>{' '}
         for every field, auth type and pagination strategy.
       </Typography>
-      <TextField
-        label="Title"
-        required
-        value={form.title}
-        onChange={(event) => set({ title: event.target.value })}
-      />
-      <TextField
-        label="Description"
-        multiline
-        minRows={2}
-        value={form.description}
-        onChange={(event) => set({ description: event.target.value })}
-      />
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-        <TextField
-          label="Price"
-          type="number"
-          value={form.price}
-          onChange={(event) => set({ price: event.target.value })}
-          slotProps={{
-            htmlInput: { min: 0, step: 0.01 },
-            input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
-          }}
-          sx={{ maxWidth: { sm: 200 } }}
-        />
-        <FormControlLabel
-          control={
-            <Switch checked={form.isPublic} onChange={(event) => set({ isPublic: event.target.checked })} />
-          }
-          label="Public (listed for everyone)"
-        />
-      </Stack>
+      <MetadataFields values={form} onChange={set} />
       <TextField
         label="Connector spec (JSON)"
         multiline

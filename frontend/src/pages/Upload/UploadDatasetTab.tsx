@@ -1,12 +1,8 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -14,7 +10,8 @@ import { ApiError } from '../../api/client';
 import { useNotify } from '../../components/useNotify';
 import { afterUploadPath } from '../../features/upload/connectorUpload';
 import { checkDatasetUpload, DatasetUploadForm } from '../../features/upload/datasetUpload';
-import { useDatasetUpload } from '../../features/upload/useDatasetUpload';
+import { useDatasetUpload } from '../../api/assets';
+import { MetadataFields } from './MetadataFields';
 
 const EMPTY: DatasetUploadForm = {
   title: '',
@@ -68,54 +65,7 @@ export function UploadDatasetTab() {
         Upload a CSV file (UTF-8; comma, semicolon or tab separated, first row the column names). It becomes a
         table you can preview, share, sell and stream.
       </Typography>
-      <TextField
-        label="Title"
-        required
-        value={form.title}
-        onChange={(event) => set({ title: event.target.value })}
-      />
-      <TextField
-        label="Description"
-        multiline
-        minRows={2}
-        value={form.description}
-        onChange={(event) => set({ description: event.target.value })}
-      />
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <TextField
-          label="Category"
-          fullWidth
-          value={form.category}
-          onChange={(event) => set({ category: event.target.value })}
-        />
-        <TextField
-          label="Keywords"
-          helperText="Comma-separated"
-          fullWidth
-          value={form.keywords}
-          onChange={(event) => set({ keywords: event.target.value })}
-        />
-      </Stack>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-        <TextField
-          label="Price"
-          type="number"
-          helperText="0 or empty means free"
-          value={form.price}
-          onChange={(event) => set({ price: event.target.value })}
-          slotProps={{
-            htmlInput: { min: 0, step: 0.01 },
-            input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
-          }}
-          sx={{ maxWidth: { sm: 200 } }}
-        />
-        <FormControlLabel
-          control={
-            <Switch checked={form.isPublic} onChange={(event) => set({ isPublic: event.target.checked })} />
-          }
-          label="Public (listed for everyone)"
-        />
-      </Stack>
+      <MetadataFields values={form} onChange={set} priceHelperText="0 or empty means free" />
       <Box>
         <Button variant="outlined" component="label">
           Choose CSV file

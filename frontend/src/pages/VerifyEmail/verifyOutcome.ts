@@ -9,7 +9,7 @@ export interface VerifyOutcome {
 
 export const VERIFIED_TEXT = '✅ Email verified!';
 
-/** Spec §4/§8: verified -> /login; refused -> the message or 'Verification failed' -> /register. */
+/** Verified -> /login; refused -> the message or 'Verification failed' -> /register. */
 export function verifyOutcome(error: unknown | null): VerifyOutcome {
   if (error === null) return { text: VERIFIED_TEXT, severity: 'success', next: '/login' };
   const text = failureText(error, { fallback: 'Verification failed', network: 'Error verifying' });

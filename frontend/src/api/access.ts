@@ -1,0 +1,49 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { assetKeys } from './assets';
+import { api } from './client';
+import type { components } from './schema';
+
+/** Access to datasets: Get, Buy and Remove, and how paid datasets are checked out. */
+
+export type GrantResult = components['schemas']['GrantResult'];
+export type RemoveResult = components['schemas']['RemoveResult'];
+export type PaymentMode = components['schemas']['PaymentMode'];
+
+export const accessKeys = {
+  all: ['access'] as const,
+  payments: () => [...accessKeys.all, 'payments'] as const,
+};
+
+/**
+ * POST access/grant or access/remove. Afterwards the dataset's details and rows reload (full data
+ * or the sample), and so do the lists that show its button, tags and subscriber count.
+ */
+export function useAccessChange() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ assetId, grant }: { assetId: string; grant: boolean }) =>
+      api<GrantResult | RemoveResult>(grant ? 'access/grant' : 'access/remove', {
+        method: 'POST',
+        body: { assetId } satisfies components['schemas']['AssetIdDto'],
+      }),
+    onSuccess: (_answer, { assetId }) =>
+      Promise.all(
+        [
+          assetKeys.detail(assetId),
+          assetKeys.data(assetId),
+          assetKeys.lists(),
+          // A private dataset's category is listed only while the caller may see the dataset.
+          assetKeys.categories(),
+        ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      ),
+  });
+}
+
+/** GET access/payments: which provider checks out paid datasets, and whether that is test mode. */
+export function usePaymentMode() {
+  return useQuery({
+    queryKey: accessKeys.payments(),
+    queryFn: () => api<PaymentMode>('access/payments'),
+    staleTime: Infinity,
+  });
+}

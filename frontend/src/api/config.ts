@@ -1,0 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from './client';
+import type { components } from './schema';
+
+export type PublicConfig = components['schemas']['PublicConfigResponse'];
+
+export const configKeys = {
+  all: ['config'] as const,
+  public: () => [...configKeys.all, 'public'] as const,
+};
+
+/** Public, non-secret settings of the deployment (GET config/public); they never change while it runs. */
+export function usePublicConfig() {
+  return useQuery({
+    queryKey: configKeys.public(),
+    queryFn: () => api<PublicConfig>('config/public'),
+    staleTime: Infinity,
+  });
+}
