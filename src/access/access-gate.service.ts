@@ -2,6 +2,7 @@ import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/commo
 import { DataSource, EntityManager } from 'typeorm';
 import { Asset } from '../assets/entities/asset.entity';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import { isUuid } from '../common/uuid';
 import { Connector } from '../connectors/entities/connector.entity';
 import { ConnectorInstance } from '../connectors/entities/connector-instance.entity';
 import { isDataTableName } from '../database/data-tables/data-table-names';
@@ -38,13 +39,7 @@ export const DATASET_NOT_FOUND = 'Dataset not found';
 export const CONNECTOR_NOT_FOUND = 'Connector not found';
 export const INSTANCE_NOT_FOUND = 'Connector instance not found';
 export const TABLE_NOT_FOUND = 'Table not found';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids are uuids; anything else can name nothing (and must never reach Postgres as a uuid). */
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID_PATTERN.test(value);
-}
+export const OWN_ACCOUNT_ONLY = 'You can only generate an API key for your own account';
 
 /**
  * The one place that decides who may see, read or change what (see docs/product.md, Rules and
@@ -138,6 +133,13 @@ export class AccessGate {
         : null;
     if (!instance) throw new NotFoundException(notFound);
     return instance;
+  }
+
+  /** A user may act only on their own account (e.g. generate an API key for their own e-mail). */
+  requireOwnAccount(user: AuthenticatedUser, email: string): void {
+    if (email.trim().toLowerCase() !== user.email.toLowerCase()) {
+      throw new ForbiddenException(OWN_ACCOUNT_ONLY);
+    }
   }
 
   /**

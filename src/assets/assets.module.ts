@@ -8,7 +8,7 @@ import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
 
 /**
  * Datasets: the catalogue, streaming CSV ingest into tables in schema `data`, row previews and
- * connector table previews. Access decisions come from AccessService (AccessModule).
+ * connector table previews. Access decisions come from the AccessGate (AccessModule).
  */
 @Module({
   imports: [AccessModule],

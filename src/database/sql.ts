@@ -55,15 +55,12 @@ export function sqlOn(target: ClientBase | Pool | DataSource | EntityManager): S
 }
 
 /**
- * Runs `work` in one transaction on a connection the caller already holds (ingest, the connector
- * writer, streams): rolls back on any error. App rows use `dataSource.transaction()` instead.
+ * Runs `work` in one transaction on a connection the caller already holds for longer work (the
+ * connector writer's staging and swap): rolls back on any error. App rows use
+ * `dataSource.transaction()` instead.
  */
-export async function transactionOn<T>(
-  client: ClientBase,
-  work: () => Promise<T>,
-  mode: 'read write' | 'read only' = 'read write',
-): Promise<T> {
-  await client.query(mode === 'read only' ? 'BEGIN READ ONLY' : 'BEGIN');
+export async function transactionOn<T>(client: ClientBase, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
   try {
     const result = await work();
     await client.query('COMMIT');
@@ -85,6 +82,11 @@ function sqlState(error: unknown): string | undefined {
 /** A unique index refused the row (23505): someone else holds that e-mail, slug or running run. */
 export function isUniqueViolation(error: unknown): boolean {
   return sqlState(error) === '23505';
+}
+
+/** A value did not fit its column's type (SQLSTATE class 22, data exception). */
+export function isDataException(error: unknown): boolean {
+  return sqlState(error)?.startsWith('22') ?? false;
 }
 
 /** Connection-level failures (server down, restarting, refusing) as opposed to a bad query. */

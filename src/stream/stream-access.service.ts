@@ -1,7 +1,8 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccessGate, Caller, isUuid } from '../access/access-gate.service';
+import { AccessGate, Caller } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import { isUuid } from '../common/uuid';
 import { tableColumns, TableColumn } from '../database/data-tables/data-table-catalog';
 import { sqlOn } from '../database/sql';
 import { UsersService } from '../users/users.service';

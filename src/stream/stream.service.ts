@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
-import type { Caller } from '../access/access-gate.service';
+import { DATASET_NOT_FOUND, type Caller } from '../access/access-gate.service';
 import { pgPool } from '../database/sql';
 import { copyOut } from './copy-out';
 import { JsonArrayTransform } from './json-array.transform';
@@ -40,7 +40,7 @@ export class StreamService {
     response: Response,
   ): Promise<void> {
     const source = await this.access.findReadableSource(caller, reference);
-    if (!source) throw new NotFoundException('Dataset not found');
+    if (!source) throw new NotFoundException(DATASET_NOT_FOUND);
     if (source.columns.length === 0) return this.sendEmpty(response, request.format, []);
     const page = { limit: request.limit, offset: request.offset };
     if (request.format === 'csv') {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccessModule } from '../access/access.module';
 import { AccountService } from './account.service';
 import { ApiKeyController } from './api-keys/api-key.controller';
 import { ApiKeyService } from './api-keys/api-key.service';
@@ -24,6 +25,7 @@ import { UsersService } from './users.service';
  */
 @Module({
   imports: [
+    AccessModule,
     PassportModule.register({ session: true }),
     TypeOrmModule.forFeature([User, EmailVerificationToken, MailOutboxMessage]),
   ],

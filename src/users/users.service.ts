@@ -3,10 +3,10 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Not, Repository } from 'typeorm';
 import { SecretBox, sha256Hex } from '../common/crypto/secret-box';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import { isUuid } from '../common/uuid';
 import { User } from './entities/user.entity';
 import type { MeResponse } from './me-response';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Generated keys are 43 characters; anything far longer cannot be one and is not worth hashing. */
 const MAX_API_KEY_LENGTH = 200;
 
@@ -31,7 +31,7 @@ export class UsersService {
   }
 
   async findById(id: string): Promise<AuthenticatedUser | null> {
-    if (!UUID.test(id)) return null;
+    if (!isUuid(id)) return null;
     const user = await this.users.findOneBy({ id });
     return user ? UsersService.toAuthenticatedUser(user) : null;
   }

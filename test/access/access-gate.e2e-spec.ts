@@ -83,6 +83,20 @@ describe('AccessGate', () => {
       await expect(gate.requireDataset(visitor, publicId, 'own')).rejects.toMatchObject(notFound);
     });
 
+    it("decides inside a transaction on that transaction's own view", async () => {
+      const lateId = await uploadDataset((await createLoggedInUser(testApp)).agent, { is_public: 'false' });
+      await testApp.dataSource.transaction(async (manager) => {
+        await manager.query(`INSERT INTO access_grants (user_id, asset_id, reason) VALUES ($1, $2, 'free')`, [
+          stranger.id,
+          lateId,
+        ]);
+        // Not yet committed: only the transaction itself sees the new grant.
+        expect((await gate.requireDataset(stranger, lateId, 'full', manager)).held).toBe(true);
+        await expect(gate.requireDataset(stranger, lateId, 'full')).rejects.toMatchObject(notFound);
+        await manager.query(`DELETE FROM access_grants WHERE asset_id = $1`, [lateId]);
+      });
+    });
+
     it('answers 404 for an id that is not a uuid or names nothing', async () => {
       await expect(gate.requireDataset(owner, 'not-a-uuid', 'sample')).rejects.toMatchObject(notFound);
       await expect(gate.requireDataset(owner, randomUUID(), 'sample')).rejects.toMatchObject(notFound);
@@ -172,6 +186,14 @@ describe('AccessGate', () => {
       expect(() => gate.requireFlag(user({ proUser: true }), 'pro')).not.toThrow();
       expect(() => gate.requireFlag(user({ blogEditor: true }), 'pro')).toThrow(
         'Only pro users can set a refresh interval',
+      );
+    });
+
+    it('lets a user act only on their own account, whatever the case of the e-mail', () => {
+      const me = user({ email: 'Me@Example.test' });
+      expect(() => gate.requireOwnAccount(me, ' me@example.TEST ')).not.toThrow();
+      expect(() => gate.requireOwnAccount(me, 'someone@example.test')).toThrow(
+        'You can only generate an API key for your own account',
       );
     });
 

@@ -159,7 +159,7 @@ describe('DataStore and detail screens in a browser', () => {
     await context.close();
   });
 
-  it('answers unknown and malformed profile addresses with the spec messages', async () => {
+  it("answers unknown and malformed profile addresses with 'Item not found' and 'Invalid connector ID.'", async () => {
     const { context, page } = await openPage(browser);
     await page.goto('/dataset_profile/00000000-0000-4000-8000-000000000000');
     await page.getByText('Item not found').waitFor();

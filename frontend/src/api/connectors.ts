@@ -172,7 +172,7 @@ export function useReloadAfterRun() {
   return useCallback(
     (tableName: string | undefined) =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: connectorKeys.table(tableName ?? '') }),
+        tableName ? queryClient.invalidateQueries({ queryKey: connectorKeys.table(tableName) }) : undefined,
         queryClient.invalidateQueries({ queryKey: connectorKeys.mine() }),
       ]),
     [queryClient],

@@ -67,12 +67,19 @@ export function useLogin() {
   });
 }
 
-/** POST users/logout; afterwards the server is asked again who is signed in (nobody, unless it failed). */
+/**
+ * POST users/logout; afterwards the server is asked again who is signed in (nobody, unless it
+ * failed), and what was loaded for the user is loaded again, so nothing of theirs stays on screen.
+ */
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api<MessageAnswer>('users/logout', { method: 'POST' }),
-    onSettled: () => queryClient.refetchQueries({ queryKey: userKeys.me() }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.refetchQueries({ queryKey: userKeys.me() }),
+        invalidatePersonalData(queryClient),
+      ]),
   });
 }
 

@@ -3,7 +3,7 @@ import { ROUTES } from './routes';
 describe('route table', () => {
   const paths = ROUTES.map((route) => route.path);
 
-  it('wires every screen of the spec plus /use-cases and a catch-all', () => {
+  it('wires every screen of the product plus /use-cases and a catch-all', () => {
     expect(paths).toEqual(
       expect.arrayContaining([
         '/',

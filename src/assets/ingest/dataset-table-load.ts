@@ -8,7 +8,7 @@ import {
   TableChange,
 } from '../../database/data-tables/data-table-ddl';
 import { quoteIdentifier } from '../../database/data-tables/data-table-names';
-import { sqlOn } from '../../database/sql';
+import { isDataException, sqlOn } from '../../database/sql';
 import type { AssetColumn } from '../entities/asset.entity';
 import { describeCopyError } from './copy-errors';
 import type { Delimiter } from './csv-header';
@@ -109,7 +109,5 @@ export async function convertColumnTypes(
  * as opposed to a malformed file, which describeCopyError has already put into words.
  */
 export function isTypeMismatch(error: unknown): boolean {
-  if (error instanceof CsvRejection) return false;
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('22');
+  return !(error instanceof CsvRejection) && isDataException(error);
 }

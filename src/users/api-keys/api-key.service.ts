@@ -1,7 +1,8 @@
-import { ForbiddenException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Repository } from 'typeorm';
+import { AccessGate } from '../../access/access-gate.service';
 import { SecretBox, sha256Hex } from '../../common/crypto/secret-box';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { User } from '../entities/user.entity';
@@ -15,13 +16,12 @@ export class ApiKeyService {
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly secretBox: SecretBox,
+    private readonly gate: AccessGate,
   ) {}
 
   /** POST dev/apikey: only for the caller's own e-mail. */
   async generateFor(caller: AuthenticatedUser, email: string): Promise<string> {
-    if (email.trim().toLowerCase() !== caller.email.toLowerCase()) {
-      throw new ForbiddenException('You can only generate an API key for your own account');
-    }
+    this.gate.requireOwnAccount(caller, email);
     return this.rotate(caller.id);
   }
 
