@@ -17,7 +17,8 @@ export interface StreamSource {
   columns: SourceColumn[];
 }
 
-export type StreamFormat = 'json' | 'csv';
+/** `ndjson`: JSON Lines, one object per line, for tools and scripts that read records one by one. */
+export type StreamFormat = 'json' | 'ndjson' | 'csv';
 
 export interface StreamPage {
   /** Undefined means every row. */
