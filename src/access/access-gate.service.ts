@@ -127,6 +127,14 @@ export class AccessGate {
     return instance;
   }
 
+  /** Every connector instance the caller owns, oldest first: the connector tables they may read. */
+  async ownedInstances(caller: Caller): Promise<ConnectorInstance[]> {
+    if (!caller) return [];
+    return this.dataSource
+      .getRepository(ConnectorInstance)
+      .find({ where: { ownerId: caller.id }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
   /** The instance behind a connector table: only its owner may read the table. */
   async requireConnectorTable(caller: Caller, tableName: string): Promise<ConnectorInstance> {
     const instance =

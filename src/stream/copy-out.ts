@@ -11,7 +11,7 @@ import type { CopyToStreamQuery } from 'pg-copy-streams';
  * synchronised or parallel scans, so LIMIT/OFFSET pages follow the table's physical order and
  * a BI tool paging through an unchanged table sees every row exactly once.
  */
-const STREAM_SETTINGS = [
+export const STREAM_SETTINGS = [
   `SET LOCAL TimeZone = 'UTC'`,
   `SET LOCAL DateStyle = 'ISO, YMD'`,
   `SET LOCAL IntervalStyle = 'iso_8601'`,

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessGate, Caller, isUuid } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { tableColumns, TableColumn } from '../database/data-tables/data-table-catalog';
+import { ROW_ID_COLUMN } from '../database/data-tables/data-table-names';
 import { sqlOn } from '../database/sql';
 import { UsersService } from '../users/users.service';
 import type { SourceColumn, StreamSource } from './stream-source';
@@ -76,6 +77,29 @@ export class StreamAccessService {
     );
   }
 
+  /** Everything the user may read: held datasets, then the tables of their own connector instances. */
+  async readableSources(caller: Caller): Promise<StreamSource[]> {
+    const [assets, instances] = await Promise.all([
+      this.gate.heldDatasets(caller),
+      this.gate.ownedInstances(caller),
+    ]);
+    return this.withColumns([
+      ...assets.map((asset): SourceTable => ({
+        kind: 'asset',
+        id: asset.id,
+        title: asset.title,
+        tableName: asset.tableName,
+        listed: asset.columns,
+      })),
+      ...instances.map((instance): SourceTable => ({
+        kind: 'instance',
+        id: instance.id,
+        title: instance.title,
+        tableName: instance.outputTableName,
+      })),
+    ]);
+  }
+
   private async ownInstance(caller: Caller, instanceId: string): Promise<StreamSource | null> {
     const instance = await orMissing(this.gate.requireInstance(caller, instanceId));
     if (!instance) return null;
@@ -100,6 +124,7 @@ export class StreamAccessService {
       title,
       tableName,
       columns: sourceColumns(listed, catalog.get(tableName)),
+      hasRowId: kind === 'asset' && !!catalog.get(tableName)?.some((column) => column.name === ROW_ID_COLUMN),
     }));
   }
 }
