@@ -148,3 +148,37 @@ export function readQueryOptions(query: Record<string, unknown>): QueryOptions {
   }
   return options;
 }
+
+/** Decodes each run of %XX escapes that forms UTF-8; a stray `%` (contains(Name,'50%')) stays as it is. */
+function percentDecoded(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (escapes) => {
+    try {
+      return decodeURIComponent(escapes);
+    } catch {
+      return escapes;
+    }
+  });
+}
+
+/**
+ * The query parameters of a request URL, percent-decoded the way OData URLs are: a `+` stays a
+ * plus sign (as in a time zone offset, 2024-01-01T00:00:00+02:00), where form decoding would
+ * make it a space. A repeated name collects its values in a list.
+ */
+export function queryParameters(url: string): Record<string, string | string[]> {
+  const parameters: Record<string, string | string[]> = {};
+  const start = url.indexOf('?');
+  if (start === -1) return parameters;
+  for (const pair of url.slice(start + 1).split('&')) {
+    if (!pair) continue;
+    const separator = pair.indexOf('=');
+    const [rawName, rawValue] =
+      separator === -1 ? [pair, ''] : [pair.slice(0, separator), pair.slice(separator + 1)];
+    const name = percentDecoded(rawName);
+    const value = percentDecoded(rawValue);
+    const earlier = parameters[name];
+    parameters[name] =
+      earlier === undefined ? value : [...(Array.isArray(earlier) ? earlier : [earlier]), value];
+  }
+  return parameters;
+}

@@ -5,7 +5,7 @@ import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { ApiKeyGuard, UseApiKeyRateLimit } from '../stream/api-key.guard';
 import { ODataExceptionFilter } from './odata-exception.filter';
-import { readQueryOptions } from './odata-query-options';
+import { queryParameters, readQueryOptions } from './odata-query-options';
 import { ODATA_RATE_LIMIT } from './odata-rate-limit';
 import { ODataService } from './odata.service';
 
@@ -64,7 +64,7 @@ export class ODataController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const options = readQueryOptions(request.query as Record<string, unknown>);
+    const options = readQueryOptions(queryParameters(request.originalUrl));
     answer(response, 'text/plain; charset=utf-8', await this.odata.count(user, entitySet, options));
   }
 
@@ -80,7 +80,7 @@ export class ODataController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const query = request.query as Record<string, unknown>;
+    const query = queryParameters(request.originalUrl);
     const preferred = preferredPageSize(request);
     const page = await this.odata.page(user, {
       entitySet,

@@ -84,8 +84,8 @@ export class ODataService {
       rows:
         limit > 0 ? (await sql<{ k: string | null; j: string }>(statement.text, statement.values)).rows : [],
     }));
-    const more = rows.length > limit;
-    const pageRows = more ? rows.slice(0, limit) : rows;
+    const more = rows.length > limit && (options.top === undefined || position.emitted + limit < options.top);
+    const pageRows = rows.slice(0, limit);
     const emitted = position.emitted + pageRows.length;
     const nextLink = more
       ? this.nextLink(
