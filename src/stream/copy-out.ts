@@ -46,8 +46,8 @@ export async function copyOut(
   let clean = false;
   let rows: CopyToStreamQuery | undefined;
   try {
-    await client.query('BEGIN READ ONLY');
-    await client.query(STREAM_SETTINGS);
+    // One round trip for both: the statements carry no parameters.
+    await client.query(`BEGIN READ ONLY; ${STREAM_SETTINGS}`);
     rows = client.query(copyTo(copySql));
     // Waits for the first data (or the end) so an error in the query can still become a JSON answer.
     await once(rows, 'readable');
