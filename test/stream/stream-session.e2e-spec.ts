@@ -12,8 +12,12 @@ describe('API-key routes and the session', () => {
     await testApp.close();
   });
 
-  async function sessionExpiry(): Promise<string[]> {
-    const rows = await testApp.dataSource.query(`SELECT expire::text FROM session ORDER BY sid`);
+  /** When the user's sessions expire (other suites keep sessions of their own in the same table). */
+  async function sessionExpiry(userId: string): Promise<string[]> {
+    const rows = await testApp.dataSource.query(
+      `SELECT expire::text FROM session WHERE sess::text LIKE $1 ORDER BY sid`,
+      [`%${userId}%`],
+    );
     return rows.map((row: { expire: string }) => row.expire);
   }
 
@@ -25,15 +29,16 @@ describe('API-key routes and the session', () => {
       columns: [{ name: 'n', label: 'N', sqlType: 'integer', type: 'integer' }],
       rows: [[1]],
     });
-    const before = await sessionExpiry();
+    const before = await sessionExpiry(user.id);
+    expect(before).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await agent.get('/api/stream/data').set('X-API-Key', apiKey).expect(200);
     await agent.get('/api/odata').set('X-API-Key', apiKey).expect(200);
-    expect(await sessionExpiry()).toEqual(before);
+    expect(await sessionExpiry(user.id)).toEqual(before);
     // The key decides, not the cookie: without the key the stream refuses a logged-in browser.
     await agent.get('/api/stream/data').expect(401);
     // Everything else still rolls the session forward.
     await agent.get('/api/users/me').expect(200);
-    expect(await sessionExpiry()).not.toEqual(before);
+    expect(await sessionExpiry(user.id)).not.toEqual(before);
   });
 });
