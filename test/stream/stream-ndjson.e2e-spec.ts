@@ -72,7 +72,7 @@ describe('stream links as JSON Lines (format=ndjson)', () => {
 
   it('streams a large table completely, every line a record in insertion order', async () => {
     const { user, apiKey } = await createUserWithApiKey(testApp.dataSource);
-    const rowCount = 150_000;
+    const rowCount = 60_000;
     const dataset = await createDataset(testApp.dataSource, {
       ownerId: user.id,
       columns: COLUMNS,
