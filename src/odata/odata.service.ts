@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { Caller } from '../access/access-gate.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { createColumnIndex, hasColumnIndex } from '../database/data-tables/data-table-ddl';
-import { pgPool, sqlOn, transactionOn } from '../database/sql';
+import { pgPool, Sql, sqlOn, transactionOn } from '../database/sql';
 import { STREAM_SETTINGS } from '../stream/copy-out';
 import { StreamAccessService } from '../stream/stream-access.service';
 import { EntitySet, ROW_NUMBER_KEY, sourceReferenceOf, toEntitySet } from './odata-entity-set';
@@ -39,6 +39,9 @@ export interface CollectionRequest {
  */
 @Injectable()
 export class ODataService {
+  /** `<table>.<column>` of dataset indexes known to exist, so later pages skip asking. */
+  private readonly knownIndexes = new Set<string>();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly access: StreamAccessService,
@@ -151,13 +154,20 @@ export class ODataService {
    * filter (incremental refresh). Built once, on the first read that needs one.
    */
   private async ensureIndexes(set: EntitySet, columns: string[]): Promise<void> {
-    if (columns.length === 0) return;
+    const { tableName, kind } = set.source;
+    const missing = [...new Set(columns)].filter(
+      (column) => !this.knownIndexes.has(`${tableName}.${column}`),
+    );
+    if (missing.length === 0) return;
     const client = await pgPool(this.dataSource).connect();
     try {
       const sql = sqlOn(client);
-      for (const column of new Set(columns)) {
-        if (await hasColumnIndex(sql, set.source.tableName, column)) continue;
-        await transactionOn(client, () => createColumnIndex(sql, set.source.tableName, column));
+      for (const column of missing) {
+        if (!(await hasColumnIndex(sql, tableName, column))) {
+          await transactionOn(client, () => createColumnIndex(sql, tableName, column));
+        }
+        // A dataset table keeps its indexes for good; a connector table is replaced by its runs, so it is asked again.
+        if (kind === 'asset') this.knownIndexes.add(`${tableName}.${column}`);
       }
     } finally {
       client.release();
@@ -165,18 +175,16 @@ export class ODataService {
   }
 
   /** Work in one read-only transaction with the stream settings (UTC, ISO dates); bad values answer 400. */
-  private async read<T>(work: (sql: ReturnType<typeof sqlOn>) => Promise<T>): Promise<T> {
+  private async read<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     const client = await pgPool(this.dataSource).connect();
     try {
-      return await transactionOn(
-        client,
-        async () => {
-          await client.query(STREAM_SETTINGS);
-          return work(sqlOn(client));
-        },
-        'read only',
-      );
+      // One round trip for both: the statements carry no parameters.
+      await client.query(`BEGIN READ ONLY; ${STREAM_SETTINGS}`);
+      const result = await work(sqlOn(client));
+      await client.query('COMMIT');
+      return result;
     } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
       // Class 22: a value in the filter Postgres cannot read as its column's type (2024-02-30, 1e999).
       if (String((error as { code?: unknown }).code ?? '').startsWith('22')) {
         throw badOption(`A value in $filter is not valid: ${(error as Error).message}`);
