@@ -1,5 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { entitySetName } from '../../src/odata/odata-entity-set';
+import { ODATA_RATE_LIMIT } from '../../src/odata/odata-rate-limit';
+import { streamRateLimitKey } from '../../src/stream/api-key.guard';
 import {
   createConnectorInstance,
   createDataset,
@@ -220,5 +222,23 @@ describe('OData service: documents and access', () => {
       .get(`/api/odata/${datasetSet}?api_key=${holderKey}&api_key=${holderKey}`)
       .expect(200);
     await app.testApp.http.get(`/api/odata/${datasetSet}?api_key=${holderKey}&api_key=other`).expect(401);
+  });
+
+  it('rate-limits the feed per key on a budget of its own, answering 429 in the OData error shape', async () => {
+    const { apiKey } = await createUserWithApiKey(app.testApp.dataSource);
+    await app.testApp.dataSource.query(
+      `INSERT INTO rate_limit_buckets (key, window_start, hits) VALUES ($1, now(), $2)`,
+      [streamRateLimitKey(apiKey, ODATA_RATE_LIMIT.bucket), ODATA_RATE_LIMIT.rule.limit],
+    );
+    const refused = await app.testApp.http.get('/api/odata').set('X-API-Key', apiKey).expect(429);
+    expect(refused.headers['retry-after']).toMatch(/^[0-9]+$/);
+    expect(refused.body).toEqual({
+      error: {
+        code: 'TooManyRequests',
+        message: 'Too many stream requests for this API key, please try again in a minute',
+      },
+    });
+    // The stream links keep their own budget.
+    await app.testApp.http.get('/api/stream/data').set('X-API-Key', apiKey).expect(200);
   });
 });
