@@ -17,11 +17,11 @@ export interface BenchSettings {
   /** Records and pages the fake API serves to the connector (BENCH_CONNECTOR_RECORDS, BENCH_CONNECTOR_PAGES). */
   connectorRecords: number;
   connectorPages: number;
-  /** Benchmarks to run (BENCH_ONLY, comma-separated); the streams need the ingest's dataset. */
+  /** Benchmarks to run (BENCH_ONLY, comma-separated); the streams and OData need the ingest's dataset. */
   only: BenchName[];
 }
 
-export const BENCH_NAMES = ['ingest', 'streams', 'catalogue', 'connector'] as const;
+export const BENCH_NAMES = ['ingest', 'streams', 'odata', 'catalogue', 'connector'] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
 function benchList(raw: string | undefined): BenchName[] {
@@ -31,7 +31,8 @@ function benchList(raw: string | undefined): BenchName[] {
   if (unknown.length > 0)
     throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')}; use ${BENCH_NAMES.join(', ')}`);
   const chosen = BENCH_NAMES.filter((name) => names.includes(name));
-  return chosen.includes('streams') && !chosen.includes('ingest') ? ['ingest', ...chosen] : chosen;
+  const needsIngest = chosen.includes('streams') || chosen.includes('odata');
+  return needsIngest && !chosen.includes('ingest') ? ['ingest', ...chosen] : chosen;
 }
 
 function positiveInteger(name: string, fallback: number): number {

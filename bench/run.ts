@@ -10,6 +10,7 @@ import { BenchReport, BenchRow, formatFigure, writeReport } from './report';
 import { benchCatalogue } from './scenarios/catalogue';
 import { benchConnector } from './scenarios/connector';
 import { benchIngest } from './scenarios/ingest';
+import { benchOData } from './scenarios/odata';
 import { benchStreams } from './scenarios/stream';
 import { createBenchUser } from './session';
 
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
       const ingest = await benchIngest(context);
       rows.push(ingest.row);
       if (chosen.has('streams')) rows.push(...(await benchStreams(context, ingest.assetId)));
+      if (chosen.has('odata')) rows.push(...(await benchOData(context, ingest.assetId)));
     }
     if (chosen.has('catalogue')) rows.push(await benchCatalogue(context));
     if (chosen.has('connector')) rows.push(await benchConnector(context));

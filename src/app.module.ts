@@ -16,6 +16,7 @@ import { ConnectorsModule } from './connectors/connectors.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { SeedModule } from './database/seed/seed.module';
 import { HealthModule } from './health/health.module';
+import { ODataModule } from './odata/odata.module';
 import { StreamModule } from './stream/stream.module';
 import { UsersModule } from './users/users.module';
 import { validationException } from './common/pipes/validation-messages';
@@ -46,6 +47,7 @@ export class AppModule {
         ConnectorsModule,
         BlogModule,
         StreamModule,
+        ODataModule,
         SeedModule,
       ],
       providers: [

@@ -5,6 +5,7 @@ import connectPgSimple from 'connect-pg-simple';
 import session from 'express-session';
 import helmet from 'helmet';
 import passport from 'passport';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { requestLogging } from './common/middleware/request-logging.middleware';
 import { sameOriginOnly } from './common/middleware/same-origin.middleware';
@@ -16,6 +17,11 @@ import { JSON_BODY_LIMIT_BYTES } from './common/body-limits';
 export const SESSION_COOKIE = 'dm.sid';
 /** Every API route is served under /api. */
 export const API_PREFIX = 'api';
+/**
+ * Routes authenticated by API key alone (BI tools): they never read the session, so they skip
+ * loading it, touching it (a write per request, as sessions roll) and loading its user.
+ */
+const API_KEY_ROUTES = /^\/api\/(stream|odata)(\/|$)/;
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 
 function contentSecurityPolicy(config: AppConfig) {
@@ -55,6 +61,20 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   return SwaggerModule.createDocument(app, openApi);
 }
 
+/** Runs middleware one after another, as app.use would, stopping at the first error. */
+function runInTurn(
+  handlers: RequestHandler[],
+  request: Request,
+  response: Response,
+  done: NextFunction,
+): void {
+  const [first, ...rest] = handlers;
+  if (!first) return done();
+  first(request, response, (error?: unknown) =>
+    error ? done(error) : runInTurn(rest, request, response, done),
+  );
+}
+
 /** Everything between the Nest app and the network, shared by main.ts and the tests. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): INestApplication {
   const dataSource = app.get(DataSource);
@@ -67,7 +87,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.use(requestLogging);
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT_BYTES });
   app.use(sameOriginOnly(config.appOrigin));
-  app.use(
+  const sessions = [
     session({
       name: SESSION_COOKIE,
       secret: config.sessionSecret,
@@ -88,9 +108,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
         maxAge: SEVEN_DAYS_MS,
       },
     }),
-  );
-  app.use(passport.initialize());
-  app.use(passport.session());
+    passport.initialize(),
+    passport.session(),
+  ];
+  app.use((request: Request, response: Response, next: NextFunction) => {
+    if (API_KEY_ROUTES.test(request.path)) return next();
+    runInTurn(sessions, request, response, next);
+  });
 
   app.setGlobalPrefix(API_PREFIX);
   SwaggerModule.setup('api-documentation', app, () => createOpenApiDocument(app));

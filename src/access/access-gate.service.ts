@@ -115,6 +115,14 @@ export class AccessGate {
     return this.ownedInstance(caller, isUuid(instanceId) ? { id: instanceId } : null, INSTANCE_NOT_FOUND);
   }
 
+  /** Every connector instance the caller owns, oldest first: the connector tables they may read. */
+  async ownedInstances(caller: Caller): Promise<ConnectorInstance[]> {
+    if (!caller) return [];
+    return this.dataSource
+      .getRepository(ConnectorInstance)
+      .find({ where: { ownerId: caller.id }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
   /** The instance behind a connector table: only its owner may read the table. */
   requireConnectorTable(caller: Caller, tableName: string): Promise<ConnectorInstance> {
     const where = isDataTableName(tableName) ? { outputTableName: tableName } : null;

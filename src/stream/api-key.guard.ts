@@ -1,4 +1,11 @@
-import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import {
+  CanActivate,
+  ExecutionContext,
+  Injectable,
+  SetMetadata,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { sha256Hex } from '../common/crypto/secret-box';
 import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-limiter.service';
@@ -9,17 +16,35 @@ export const API_KEY_QUERY = 'api_key';
 /** Generous for BI refreshes that page through a table, tight enough to stop a runaway loop. */
 export const STREAM_RATE_LIMIT: RateLimitRule = { limit: 120, windowSeconds: 60 };
 
-/** The rate-limit bucket of a key: its hash, so the key itself is stored nowhere. */
-export function streamRateLimitKey(apiKey: string): string {
-  return `stream:${sha256Hex(apiKey)}`;
+/** Which per-key budget a route spends: its bucket prefix and its rule. */
+export interface ApiKeyRateLimit {
+  bucket: string;
+  rule: RateLimitRule;
 }
 
-/** The key from the X-API-Key header (kept out of URLs) or else the api_key query parameter. */
+const RATE_LIMIT_METADATA = 'apiKeyRateLimit';
+const STREAM_BUDGET: ApiKeyRateLimit = { bucket: 'stream', rule: STREAM_RATE_LIMIT };
+
+/** Gives the routes of a controller their own per-key budget instead of the stream links' one. */
+export const UseApiKeyRateLimit = (budget: ApiKeyRateLimit) => SetMetadata(RATE_LIMIT_METADATA, budget);
+
+/** The rate-limit bucket of a key: its hash, so the key itself is stored nowhere. */
+export function streamRateLimitKey(apiKey: string, bucket = STREAM_BUDGET.bucket): string {
+  return `${bucket}:${sha256Hex(apiKey)}`;
+}
+
+/**
+ * The key from the X-API-Key header (kept out of URLs) or else the api_key query parameter. A
+ * parameter repeated with one value counts once: BI tools that add their stored key to every
+ * request (Power Query's ApiKeyName) also add it to a next-page link that already carries it.
+ */
 export function apiKeyOf(request: Request): string | undefined {
   const header = request.header(API_KEY_HEADER);
   if (header) return header.trim();
   const query = (request.query as Record<string, unknown>)[API_KEY_QUERY];
-  return typeof query === 'string' && query ? query.trim() : undefined;
+  const values = new Set((Array.isArray(query) ? query : [query]).map((value) => value));
+  const [only] = values;
+  return values.size === 1 && typeof only === 'string' && only ? only.trim() : undefined;
 }
 
 /**
@@ -31,6 +56,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly access: StreamAccessService,
     private readonly rateLimiter: RateLimiterService,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -40,9 +66,14 @@ export class ApiKeyGuard implements CanActivate {
       throw new UnauthorizedException('An API key is required (api_key parameter or X-API-Key header)');
     const user = await this.access.findUserByApiKey(apiKey);
     if (!user) throw new UnauthorizedException('Invalid API key');
+    const budget =
+      this.reflector.getAllAndOverride<ApiKeyRateLimit | undefined>(RATE_LIMIT_METADATA, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? STREAM_BUDGET;
     await this.rateLimiter.consume(
-      streamRateLimitKey(apiKey),
-      STREAM_RATE_LIMIT,
+      streamRateLimitKey(apiKey, budget.bucket),
+      budget.rule,
       'Too many stream requests for this API key, please try again in a minute',
     );
     request.user = user;

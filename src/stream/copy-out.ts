@@ -11,7 +11,7 @@ import type { CopyToStreamQuery } from 'pg-copy-streams';
  * synchronised or parallel scans, so LIMIT/OFFSET pages follow the table's physical order and
  * a BI tool paging through an unchanged table sees every row exactly once.
  */
-const STREAM_SETTINGS = [
+export const STREAM_SETTINGS = [
   `SET LOCAL TimeZone = 'UTC'`,
   `SET LOCAL DateStyle = 'ISO, YMD'`,
   `SET LOCAL IntervalStyle = 'iso_8601'`,
@@ -46,8 +46,8 @@ export async function copyOut(
   let clean = false;
   let rows: CopyToStreamQuery | undefined;
   try {
-    await client.query('BEGIN READ ONLY');
-    await client.query(STREAM_SETTINGS);
+    // One round trip for both: the statements carry no parameters.
+    await client.query(`BEGIN READ ONLY; ${STREAM_SETTINGS}`);
     rows = client.query(copyTo(copySql));
     // Waits for the first data (or the end) so an error in the query can still become a JSON answer.
     await once(rows, 'readable');

@@ -4,6 +4,7 @@ import { AccessGate, Caller } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { isUuid } from '../common/uuid';
 import { tableColumns, TableColumn } from '../database/data-tables/data-table-catalog';
+import { ROW_ID_COLUMN } from '../database/data-tables/data-table-names';
 import { sqlOn } from '../database/sql';
 import { UsersService } from '../users/users.service';
 import type { SourceColumn, StreamSource } from './stream-source';
@@ -77,6 +78,29 @@ export class StreamAccessService {
     );
   }
 
+  /** Everything the user may read: held datasets, then the tables of their own connector instances. */
+  async readableSources(caller: Caller): Promise<StreamSource[]> {
+    const [assets, instances] = await Promise.all([
+      this.gate.heldDatasets(caller),
+      this.gate.ownedInstances(caller),
+    ]);
+    return this.withColumns([
+      ...assets.map((asset): SourceTable => ({
+        kind: 'asset',
+        id: asset.id,
+        title: asset.title,
+        tableName: asset.tableName,
+        listed: asset.columns,
+      })),
+      ...instances.map((instance): SourceTable => ({
+        kind: 'instance',
+        id: instance.id,
+        title: instance.title,
+        tableName: instance.outputTableName,
+      })),
+    ]);
+  }
+
   private async ownInstance(caller: Caller, instanceId: string): Promise<StreamSource | null> {
     const instance = await orMissing(this.gate.requireInstance(caller, instanceId));
     if (!instance) return null;
@@ -101,6 +125,7 @@ export class StreamAccessService {
       title,
       tableName,
       columns: sourceColumns(listed, catalog.get(tableName)),
+      hasRowId: kind === 'asset' && !!catalog.get(tableName)?.some((column) => column.name === ROW_ID_COLUMN),
     }));
   }
 }

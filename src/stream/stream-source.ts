@@ -15,9 +15,12 @@ export interface StreamSource {
   tableName: string;
   /** Empty when the table does not exist (yet), e.g. a connector instance that never ran. */
   columns: SourceColumn[];
+  /** The table has the hidden `_row_id` (uploaded datasets): a stable key in file order. */
+  hasRowId: boolean;
 }
 
-export type StreamFormat = 'json' | 'csv';
+/** `ndjson`: JSON Lines, one object per line, for tools and scripts that read records one by one. */
+export type StreamFormat = 'json' | 'ndjson' | 'csv';
 
 export interface StreamPage {
   /** Undefined means every row. */

@@ -11,5 +11,7 @@ import { StreamService } from './stream.service';
   imports: [UsersModule, AccessModule],
   controllers: [StreamController],
   providers: [StreamService, StreamAccessService, ApiKeyGuard],
+  // The OData feed authenticates and decides access the same way.
+  exports: [StreamAccessService, ApiKeyGuard],
 })
 export class StreamModule {}

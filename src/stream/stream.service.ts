@@ -48,7 +48,7 @@ export class StreamService {
         prefix: csvHeaderLine(source.columns.map(columnLabel)),
       });
     } else {
-      await this.copy(response, sourceJsonCopy(source, page), 'json', fileName(source.title));
+      await this.copy(response, sourceJsonCopy(source, page), request.format, fileName(source.title));
     }
   }
 
@@ -67,7 +67,7 @@ export class StreamService {
         prefix: csvHeaderLine(generalCsvLabels(sources)),
       });
     } else {
-      await this.copy(response, generalJsonCopy(sources, page), 'json', 'datasets');
+      await this.copy(response, generalJsonCopy(sources, page), request.format, 'datasets');
     }
   }
 
@@ -80,6 +80,7 @@ export class StreamService {
   ): Promise<void> {
     await copyOut(pgPool(this.dataSource), copySql, response, {
       prefix: options.prefix,
+      // COPY already writes one JSON object per line: JSON Lines go out byte for byte.
       transform: format === 'json' ? new JsonArrayTransform() : undefined,
       onStart: () => setStreamHeaders(response, format, name),
     });
@@ -87,7 +88,9 @@ export class StreamService {
 
   private sendEmpty(response: Response, format: StreamFormat, labels: string[]): void {
     setStreamHeaders(response, format, 'datasets');
-    response.end(format === 'json' ? '[]' : labels.length > 0 ? csvHeaderLine(labels) : '');
+    if (format === 'json') response.end('[]');
+    else if (format === 'csv' && labels.length > 0) response.end(csvHeaderLine(labels));
+    else response.end();
   }
 }
 
@@ -97,6 +100,8 @@ function setStreamHeaders(response: Response, format: StreamFormat, name: string
   if (format === 'csv') {
     response.setHeader('Content-Type', 'text/csv; charset=utf-8');
     response.setHeader('Content-Disposition', `inline; filename="${name}.csv"`);
+  } else if (format === 'ndjson') {
+    response.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
   } else {
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
   }

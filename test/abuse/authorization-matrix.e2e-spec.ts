@@ -6,6 +6,7 @@ import { createPost } from '../factories/blog.factory';
 import { createLoggedInUser, TestUser } from '../factories/user.factory';
 import { FakeUpstream, sendJson, startFakeUpstream } from '../connectors/support/fake-upstream';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+import { entitySetName } from '../../src/odata/odata-entity-set';
 import { expectUnchanged } from './support/footprint';
 
 type Agent = TestAgent<Test>;
@@ -46,6 +47,15 @@ describe('abuse: authorisation matrix of the API', () => {
   const agentOf = (actor: Actor): Agent =>
     actor === 'visitor' ? (testApp.http as unknown as Agent) : actor === 'other' ? other.agent : owner.agent;
   const keyOf = (actor: Actor) => (actor === 'owner' ? ownerKey : actor === 'other' ? otherKey : undefined);
+  /** An OData call with the actor's key (none for a visitor); its error body's code is what the matrix reads. */
+  const odataAs = (actor: Actor, path: () => string) => () =>
+    agentOf('visitor')
+      .get(`/api/odata${path()}`)
+      .query(keyOf(actor) ? { api_key: keyOf(actor) } : {})
+      .then((response) => ({ status: response.status, body: { error: response.body?.error?.code } }));
+  const privateSet = () => entitySetName({ kind: 'asset', id: privateAssetId, title: 'Owner private' });
+  const paidSet = () => entitySetName({ kind: 'asset', id: paidAssetId, title: 'Owner paid' });
+  const instanceSet = () => entitySetName({ kind: 'instance', id: instanceId, title: 'x' });
   const post = (actor: Actor, url: string, body: object = {}) =>
     agentOf(actor).post(url).set('Origin', TEST_ORIGIN).send(body);
 
@@ -250,6 +260,50 @@ describe('abuse: authorisation matrix of the API', () => {
             agentOf('visitor')
               .get('/api/stream/data')
               .query({ api_key: 'x'.repeat(43) }),
+          401,
+          'Invalid API key',
+        ],
+        ['GET odata', 'visitor', odataAs('visitor', () => ''), 401, 'Unauthorized'],
+        ['GET odata', 'other', odataAs('other', () => ''), 200],
+        ['GET odata/$metadata', 'visitor', odataAs('visitor', () => '/$metadata'), 401, 'Unauthorized'],
+        ['GET odata/$metadata', 'other', odataAs('other', () => '/$metadata'), 200],
+        [
+          'GET odata/{private set}',
+          'visitor',
+          odataAs('visitor', () => `/${privateSet()}`),
+          401,
+          'Unauthorized',
+        ],
+        ['GET odata/{private set}', 'other', odataAs('other', () => `/${privateSet()}`), 404, 'NotFound'],
+        ['GET odata/{private set}', 'owner', odataAs('owner', () => `/${privateSet()}`), 200],
+        [
+          'GET odata/{private set}/$count',
+          'other',
+          odataAs('other', () => `/${privateSet()}/$count`),
+          404,
+          'NotFound',
+        ],
+        ['GET odata/{private set}/$count', 'owner', odataAs('owner', () => `/${privateSet()}/$count`), 200],
+        [
+          'GET odata/{paid set} without a grant',
+          'other',
+          odataAs('other', () => `/${paidSet()}`),
+          404,
+          'NotFound',
+        ],
+        ['GET odata/{instance set}', 'other', odataAs('other', () => `/${instanceSet()}`), 404, 'NotFound'],
+        ['GET odata/{instance set}', 'owner', odataAs('owner', () => `/${instanceSet()}`), 200],
+        [
+          'GET odata with a made-up key',
+          'visitor',
+          () =>
+            agentOf('visitor')
+              .get('/api/odata')
+              .query({ api_key: 'x'.repeat(43) })
+              .then((response) => ({
+                status: response.status,
+                body: { error: response.body?.error?.message },
+              })),
           401,
           'Invalid API key',
         ],

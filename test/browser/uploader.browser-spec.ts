@@ -130,6 +130,8 @@ describe('uploading a dataset and streaming it in a browser', () => {
     expect(jsonLink).toContain(`/api/stream/data/${datasetId}?api_key=${firstKey}`);
     expect(csvLink).toContain('format=csv');
     expect(await streamLink(page, 'general stream link')).toContain(`/api/stream/data?api_key=${firstKey}`);
+    const odataLink = await streamLink(page, 'OData feed link');
+    expect(odataLink).toMatch(/\/api\/odata$/);
     await screenshot(page, 'manage-stream', 'desktop');
 
     // The links work outside the browser, as Power BI would call them: no cookie, only the key.
@@ -139,6 +141,11 @@ describe('uploading a dataset and streaming it in a browser', () => {
     const csv = await (await fetch(csvLink)).text();
     expect(csv.split('\n')[0]).toBe('reading_id,harbour,water_level_cm,measured_on');
     expect(csv.trim().split('\n')).toHaveLength(ROWS + 1);
+    // The OData feed lists the dataset for the key, sent as BI tools send their stored key.
+    const feed = (await (await fetch(odataLink, { headers: { 'X-API-Key': firstKey } })).json()) as {
+      value: Array<{ title: string }>;
+    };
+    expect(feed.value.map((entitySet) => entitySet.title)).toContain(title);
 
     await page.getByRole('button', { name: 'Generate New Key' }).click();
     await expectNotice(page, 'API Key generated!');

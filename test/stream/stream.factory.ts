@@ -59,13 +59,18 @@ export async function createDataset(
     rows?: unknown[][];
     /** SELECT producing the rows, e.g. from generate_series, for large tables. */
     rowsSql?: string;
+    /** Give the table the hidden `_row_id` that CSV ingest creates (file order). */
+    withRowId?: boolean;
   },
 ): Promise<TestDataset> {
   const tableName = tableNameFor('ds');
   const title = options.title ?? `Dataset ${tableName}`;
   // Table and asset commit together, as ingest does, so no other suite ever sees a table without its asset.
   const asset = await dataSource.transaction(async (manager) => {
-    const definition = options.columns.map((column) => `"${column.name}" ${column.sqlType}`).join(', ');
+    const definition = [
+      ...(options.withRowId ? ['_row_id bigint GENERATED ALWAYS AS IDENTITY'] : []),
+      ...options.columns.map((column) => `"${column.name}" ${column.sqlType}`),
+    ].join(', ');
     await manager.query(`CREATE TABLE data."${tableName}" (${definition})`);
     const names = options.columns.map((column) => `"${column.name}"`).join(', ');
     for (const row of options.rows ?? []) {

@@ -46,7 +46,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     response.status(body.statusCode).json(body);
   }
 
-  private toBody(exception: unknown, request: Request): ErrorBody {
+  protected toBody(exception: unknown, request: Request): ErrorBody {
     const bodyProblem = exception instanceof HttpException ? bodyParserMessage(exception.cause) : undefined;
     if (bodyProblem)
       return {

@@ -1,5 +1,7 @@
 import type { Sql } from '../sql';
 import {
+  columnIndexName,
+  DATA_SCHEMA,
   dataTable,
   FETCHED_AT_COLUMN,
   quoteIdentifier,
@@ -89,4 +91,26 @@ export async function alterTable(sql: Sql, tableName: string, changes: TableChan
 export function copyFromStdin(tableName: string, columnNames: string[], options: string): string {
   const columnList = columnNames.map(quoteIdentifier).join(', ');
   return `COPY ${dataTable(tableName)} (${columnList}) FROM STDIN WITH (${options})`;
+}
+
+/** Whether the index `createColumnIndex` builds on this column exists. */
+export async function hasColumnIndex(sql: Sql, tableName: string, columnName: string): Promise<boolean> {
+  const indexName = columnIndexName(tableName, columnName);
+  const { rows } = await sql<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [
+    `${quoteIdentifier(DATA_SCHEMA)}.${quoteIdentifier(indexName)}`,
+  ]);
+  return rows[0]?.present === true;
+}
+
+/**
+ * A b-tree index on one column, for reads that filter or page on it. Runs inside the caller's
+ * transaction: concurrent callers take turns on an advisory lock, so it is built once; writers
+ * to the table wait while it builds.
+ */
+export async function createColumnIndex(sql: Sql, tableName: string, columnName: string): Promise<void> {
+  const indexName = columnIndexName(tableName, columnName);
+  await sql(`SELECT pg_advisory_xact_lock(hashtext($1))`, [indexName]);
+  await sql(
+    `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(indexName)} ON ${dataTable(tableName)} (${quoteIdentifier(columnName)})`,
+  );
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { escapeIdentifier } from 'pg';
 
 /**
@@ -62,4 +62,10 @@ export function connectorTableName(title: string): string {
 /** Where one run of a connector writes before its rows are swapped or appended into `tableName`. */
 export function stagingTableName(tableName: string, runId: string): string {
   return `${tableName}__s${runId.replace(/-/g, '').slice(0, 10)}`;
+}
+
+/** The index on one column of a data table: derived from both names, so it is found again. */
+export function columnIndexName(tableName: string, columnName: string): string {
+  const digest = createHash('sha256').update(`${tableName}\u0000${columnName}`).digest('hex');
+  return `ix_${digest.slice(0, 40)}`;
 }

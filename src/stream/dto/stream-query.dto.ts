@@ -9,9 +9,9 @@ export class StreamQueryDto {
   @IsString()
   api_key?: string;
 
-  @ApiPropertyOptional({ enum: ['json', 'csv'], default: 'json' })
+  @ApiPropertyOptional({ enum: ['json', 'ndjson', 'csv'], default: 'json' })
   @IsOptional()
-  @IsIn(['json', 'csv'], { message: 'format must be json or csv' })
+  @IsIn(['json', 'ndjson', 'csv'], { message: 'format must be json, ndjson or csv' })
   format: StreamFormat = 'json';
 
   @ApiPropertyOptional({ description: 'Rows to return at most (every row when left out)', minimum: 0 })

@@ -7,6 +7,7 @@ import { useNotify } from '../../components/useNotify';
 import { useGenerateApiKey } from '../../api/users';
 import { datasetStreamUrl, generalStreamUrl, instanceStreamUrl } from '../../api/stream';
 import { CopyLink, useCopy } from './CopyLink';
+import { odataFeedUrl } from './odataFeedUrl';
 import type { ManageData } from './useManageData';
 
 const KEY_PLACEHOLDER = 'YOUR_API_KEY';
@@ -92,6 +93,16 @@ export function StreamTab({ data }: { data: ManageData }) {
           Rows from all your datasets, up to 5000 rows.
         </Typography>
         <CopyLink label="general stream link" url={generalStreamUrl(keyInLinks)} />
+      </section>
+      <section aria-labelledby="odata-feed-heading">
+        <Typography id="odata-feed-heading" variant="h6" component="h3" gutterBottom>
+          OData feed
+        </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          For large datasets: Power BI, Excel and Tableau read this feed page by page and send their filters
+          along. Choose OData feed and the Web API credential with your key (parameter name api_key).
+        </Typography>
+        <CopyLink label="OData feed link" url={odataFeedUrl()} />
       </section>
       <section aria-labelledby="dataset-links-heading">
         <Typography id="dataset-links-heading" variant="h6" component="h3" gutterBottom>

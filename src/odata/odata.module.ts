@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { StreamModule } from '../stream/stream.module';
+import { ODataController } from './odata.controller';
+import { ODataService } from './odata.service';
+
+/** The read-only OData v4 feed for BI tools, on the stream module's API-key guard and access. */
+@Module({
+  imports: [StreamModule],
+  controllers: [ODataController],
+  providers: [ODataService],
+})
+export class ODataModule {}
