@@ -444,6 +444,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/odata': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** OData service document: one entity set per held dataset and owned connector table */
+    get: operations['ODataController_serviceDocument'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/odata/$metadata': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** OData CSDL: each entity set with its columns, EDM types and key */
+    get: operations['ODataController_metadata'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/odata/{entitySet}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One page of an entity set: $select, $filter, $orderby, $top, $skip, $count, @odata.nextLink */
+    get: operations['ODataController_collection'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/odata/{entitySet}/$count': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Rows of an entity set that $filter keeps, as plain text */
+    get: operations['ODataController_count'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/stream/data': {
     parameters: {
       query?: never;
@@ -1681,12 +1749,89 @@ export interface operations {
       };
     };
   };
+  ODataController_serviceDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OData JSON service document */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  ODataController_metadata: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description CSDL XML */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  ODataController_collection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Entity set name from the service document */
+        entitySet: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OData JSON collection */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  ODataController_count: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Entity set name from the service document */
+        entitySet: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   StreamController_general: {
     parameters: {
       query?: {
         /** @description Personal API key (or send it in the X-API-Key header) */
         api_key?: string;
-        format?: 'json' | 'csv';
+        format?: 'json' | 'ndjson' | 'csv';
         /** @description Rows to return at most (every row when left out) */
         limit?: number;
         /** @description Rows to skip first */
@@ -1712,7 +1857,7 @@ export interface operations {
       query?: {
         /** @description Personal API key (or send it in the X-API-Key header) */
         api_key?: string;
-        format?: 'json' | 'csv';
+        format?: 'json' | 'ndjson' | 'csv';
         /** @description Rows to return at most (every row when left out) */
         limit?: number;
         /** @description Rows to skip first */
