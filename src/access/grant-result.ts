@@ -1,13 +1,15 @@
+import type { PurchaseStatus } from './entities/purchase.entity';
+
 /** The order recorded for a paid dataset, as the buyer sees it. */
 export interface PurchaseView {
   id: string;
   /** Price at purchase time. */
   amount: number;
   currency: string;
-  status: 'pending' | 'paid' | 'failed';
+  status: PurchaseStatus;
   provider: string;
   payment_reference: string | null;
-  /** True when the payment went through the built-in test provider (no money moved). */
+  /** True when no money moved (the built-in test provider, or Stripe in test mode). */
   test_mode: boolean;
   created_at: string;
 }
@@ -19,6 +21,14 @@ export interface GrantResult {
   already: boolean;
   reason: 'owner' | 'free' | 'purchase';
   purchase?: PurchaseView;
+}
+
+/** A paid dataset with a hosted checkout: the buyer pays there; access follows the provider's notice. */
+export interface CheckoutStarted {
+  granted: false;
+  assetId: string;
+  checkout_url: string;
+  purchase: PurchaseView;
 }
 
 export interface RemoveResult {

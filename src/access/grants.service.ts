@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { BadRequestException, HttpException, HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, MoreThan } from 'typeorm';
 import type { Asset } from '../assets/entities/asset.entity';
 import { Sql, sqlOn } from '../database/sql';
 import { AccessGate, Caller } from './access-gate.service';
 import { AccessGrant } from './entities/access-grant.entity';
 import { Purchase } from './entities/purchase.entity';
-import type { GrantResult, PurchaseView, RemoveResult } from './grant-result';
+import type { CheckoutStarted, GrantResult, PurchaseView, RemoveResult } from './grant-result';
+import { deleteGrant, insertGrant } from './grant-rows';
 import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
+
+/** A checkout page closing sooner than this is not offered again; a fresh one is opened. */
+const CHECKOUT_REUSE_MARGIN_MS = 5 * 60 * 1000;
 
 function toPurchaseView(purchase: Purchase, testMode: boolean): PurchaseView {
   return {
@@ -45,8 +49,10 @@ export class GrantsService {
    * Gives the user access. Free datasets are granted at once; paid ones are charged through the
    * payment provider and the order is recorded with the price of that moment. Asking again is
    * harmless: no second purchase, no second count; nor does getting back a dataset once bought.
+   * With a hosted checkout (Stripe) the answer is the checkout page instead, and access follows
+   * the provider's signed notice (PaymentEventsService); asking again offers the same open page.
    */
-  async grant(user: NonNullable<Caller>, assetId: string): Promise<GrantResult> {
+  async grant(user: NonNullable<Caller>, assetId: string): Promise<GrantResult | CheckoutStarted> {
     let failure: string | undefined;
     const result = await this.dataSource.transaction(async (manager) => {
       const sql = sqlOn(manager);
@@ -67,7 +73,10 @@ export class GrantsService {
       // Bought once, owned for good: getting it back after a Remove charges nothing.
       let purchase = await this.paidPurchase(manager, user.id, assetId);
       if (!purchase) {
+        const open = await this.openCheckout(manager, user.id, assetId);
+        if (open) return open;
         const charged = await this.charge(manager, user.id, asset);
+        if (charged.status === 'pending') return charged.checkout;
         if (charged.status !== 'paid') {
           failure = charged.failure;
           return null;
@@ -90,14 +99,7 @@ export class GrantsService {
       if (owned) {
         throw new BadRequestException('You own this dataset; an owner cannot remove their own access.');
       }
-      const sql = sqlOn(manager);
-      const deleted = await sql(
-        `DELETE FROM access_grants WHERE user_id = $1 AND asset_id = $2 RETURNING asset_id`,
-        [user.id, assetId],
-      );
-      if (deleted.rows.length === 0) return { removed: false, assetId };
-      await sql(`UPDATE assets SET subscriber_count = subscriber_count - 1 WHERE id = $1`, [assetId]);
-      return { removed: true, assetId };
+      return { removed: await deleteGrant(sqlOn(manager), user.id, assetId), assetId };
     });
   }
 
@@ -116,20 +118,55 @@ export class GrantsService {
       where: { userId, assetId, status: 'paid' },
       order: { createdAt: 'ASC' },
     });
-    return purchase ? toPurchaseView(purchase, purchase.provider === 'test') : null;
+    return purchase ? toPurchaseView(purchase, this.isTestMode(purchase)) : null;
+  }
+
+  /** The user's pending hosted checkout for this dataset that stays open a while yet, if any. */
+  private async openCheckout(
+    manager: EntityManager,
+    userId: string,
+    assetId: string,
+  ): Promise<CheckoutStarted | null> {
+    const purchase = await manager.findOne(Purchase, {
+      where: {
+        userId,
+        assetId,
+        status: 'pending',
+        provider: this.payments.name,
+        checkoutExpiresAt: MoreThan(new Date(Date.now() + CHECKOUT_REUSE_MARGIN_MS)),
+      },
+      order: { createdAt: 'DESC' },
+    });
+    if (!purchase?.checkoutUrl) return null;
+    return {
+      granted: false,
+      assetId,
+      checkout_url: purchase.checkoutUrl,
+      purchase: toPurchaseView(purchase, this.isTestMode(purchase)),
+    };
+  }
+
+  private isTestMode(purchase: Purchase): boolean {
+    return (
+      purchase.provider === 'test' || (purchase.provider === this.payments.name && this.payments.testMode)
+    );
   }
 
   private async charge(
     manager: EntityManager,
     userId: string,
     asset: Asset,
-  ): Promise<{ status: 'paid' | 'failed'; view: PurchaseView; failure?: string }> {
+  ): Promise<
+    | { status: 'paid' | 'failed'; view: PurchaseView; failure?: string }
+    | { status: 'pending'; checkout: CheckoutStarted }
+  > {
     const purchaseId = randomUUID();
     const charge = await this.payments.charge({
       amount: asset.price,
       currency: asset.currency,
       userId,
       assetId: asset.id,
+      description: asset.title,
       purchaseId,
     });
     const order = {
@@ -141,9 +178,20 @@ export class GrantsService {
       status: charge.status,
       provider: this.payments.name,
       paymentReference: charge.reference,
+      checkoutUrl: charge.checkout?.url ?? null,
+      checkoutExpiresAt: charge.checkout?.expiresAt ?? null,
     };
     const { generatedMaps } = await manager.insert(Purchase, order);
     const purchase = manager.create(Purchase, { ...order, ...generatedMaps[0] });
+    const view = toPurchaseView(purchase, charge.testMode);
+    if (charge.status === 'pending') {
+      if (!charge.checkout)
+        throw new Error(`Provider ${this.payments.name} answered pending without a checkout`);
+      return {
+        status: 'pending',
+        checkout: { granted: false, assetId: asset.id, checkout_url: charge.checkout.url, purchase: view },
+      };
+    }
     if (charge.status !== 'paid') {
       this.logger.warn(
         `Payment ${purchaseId} for asset ${asset.id} failed at provider ${this.payments.name}`,
@@ -152,24 +200,7 @@ export class GrantsService {
     return {
       status: charge.status,
       failure: charge.failureMessage,
-      view: toPurchaseView(purchase, charge.testMode),
+      view,
     };
-  }
-}
-
-/** Adds the grant and, only if it is new, counts the subscriber: the count cannot drift. */
-async function insertGrant(
-  sql: Sql,
-  userId: string,
-  assetId: string,
-  reason: GrantResult['reason'],
-): Promise<void> {
-  const inserted = await sql(
-    `INSERT INTO access_grants (user_id, asset_id, reason) VALUES ($1, $2, $3)
-     ON CONFLICT (user_id, asset_id) DO NOTHING RETURNING asset_id`,
-    [userId, assetId, reason],
-  );
-  if (inserted.rows.length > 0) {
-    await sql(`UPDATE assets SET subscriber_count = subscriber_count + 1 WHERE id = $1`, [assetId]);
   }
 }
