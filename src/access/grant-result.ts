@@ -1,4 +1,4 @@
-import type { PurchaseStatus } from './entities/purchase.entity';
+import type { Purchase, PurchaseStatus } from './entities/purchase.entity';
 
 /** The order recorded for a paid dataset, as the buyer sees it. */
 export interface PurchaseView {
@@ -34,4 +34,17 @@ export interface CheckoutStarted {
 export interface RemoveResult {
   removed: boolean;
   assetId: string;
+}
+
+export function toPurchaseView(purchase: Purchase, testMode: boolean): PurchaseView {
+  return {
+    id: purchase.id,
+    amount: Number(purchase.amount),
+    currency: purchase.currency,
+    status: purchase.status,
+    provider: purchase.provider,
+    payment_reference: purchase.paymentReference,
+    test_mode: testMode,
+    created_at: purchase.createdAt.toISOString(),
+  };
 }

@@ -1,30 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { BadRequestException, HttpException, HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager, MoreThan } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { Asset } from '../assets/entities/asset.entity';
 import { Sql, sqlOn } from '../database/sql';
 import { AccessGate, Caller } from './access-gate.service';
 import { AccessGrant } from './entities/access-grant.entity';
 import { Purchase } from './entities/purchase.entity';
-import type { CheckoutStarted, GrantResult, PurchaseView, RemoveResult } from './grant-result';
+import { CheckoutStarted, GrantResult, PurchaseView, RemoveResult, toPurchaseView } from './grant-result';
 import { deleteGrant, insertGrant } from './grant-rows';
+import { HostedCheckout } from './payments/hosted-checkout';
 import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
-
-/** A checkout page closing sooner than this is not offered again; a fresh one is opened. */
-const CHECKOUT_REUSE_MARGIN_MS = 5 * 60 * 1000;
-
-function toPurchaseView(purchase: Purchase, testMode: boolean): PurchaseView {
-  return {
-    id: purchase.id,
-    amount: Number(purchase.amount),
-    currency: purchase.currency,
-    status: purchase.status,
-    provider: purchase.provider,
-    payment_reference: purchase.paymentReference,
-    test_mode: testMode,
-    created_at: purchase.createdAt.toISOString(),
-  };
-}
 
 /**
  * Changes who holds which dataset: grants, purchases and removals, with the subscriber count kept
@@ -33,12 +18,15 @@ function toPurchaseView(purchase: Purchase, testMode: boolean): PurchaseView {
 @Injectable()
 export class GrantsService {
   private readonly logger = new Logger(GrantsService.name);
+  private readonly checkout: HostedCheckout;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly gate: AccessGate,
     @Inject(PAYMENT_PROVIDER) private readonly payments: PaymentProvider,
-  ) {}
+  ) {
+    this.checkout = new HostedCheckout(dataSource, payments);
+  }
 
   /** Ids of every dataset the caller holds, owned ones included (the access list); empty for a visitor. */
   async myAssetIds(caller: Caller): Promise<string[]> {
@@ -73,10 +61,8 @@ export class GrantsService {
       // Bought once, owned for good: getting it back after a Remove charges nothing.
       let purchase = await this.paidPurchase(manager, user.id, assetId);
       if (!purchase) {
-        const open = await this.openCheckout(manager, user.id, assetId);
-        if (open) return open;
+        if (this.payments.hostedCheckout) return this.checkout.reserve(manager, user.id, asset);
         const charged = await this.charge(manager, user.id, asset);
-        if (charged.status === 'pending') return charged.checkout;
         if (charged.status !== 'paid') {
           failure = charged.failure;
           return null;
@@ -89,6 +75,8 @@ export class GrantsService {
     // The failed order stays recorded (committed above); the buyer gets a clear answer.
     if (!result)
       throw new HttpException(`Payment failed: ${failure ?? 'declined'}`, HttpStatus.PAYMENT_REQUIRED);
+    // The provider is called after the commit: no transaction or lock waits on its network.
+    if ('toOpen' in result) return this.checkout.open(result);
     return result;
   }
 
@@ -121,31 +109,6 @@ export class GrantsService {
     return purchase ? toPurchaseView(purchase, this.isTestMode(purchase)) : null;
   }
 
-  /** The user's pending hosted checkout for this dataset that stays open a while yet, if any. */
-  private async openCheckout(
-    manager: EntityManager,
-    userId: string,
-    assetId: string,
-  ): Promise<CheckoutStarted | null> {
-    const purchase = await manager.findOne(Purchase, {
-      where: {
-        userId,
-        assetId,
-        status: 'pending',
-        provider: this.payments.name,
-        checkoutExpiresAt: MoreThan(new Date(Date.now() + CHECKOUT_REUSE_MARGIN_MS)),
-      },
-      order: { createdAt: 'DESC' },
-    });
-    if (!purchase?.checkoutUrl) return null;
-    return {
-      granted: false,
-      assetId,
-      checkout_url: purchase.checkoutUrl,
-      purchase: toPurchaseView(purchase, this.isTestMode(purchase)),
-    };
-  }
-
   private isTestMode(purchase: Purchase): boolean {
     return (
       purchase.provider === 'test' || (purchase.provider === this.payments.name && this.payments.testMode)
@@ -156,10 +119,7 @@ export class GrantsService {
     manager: EntityManager,
     userId: string,
     asset: Asset,
-  ): Promise<
-    | { status: 'paid' | 'failed'; view: PurchaseView; failure?: string }
-    | { status: 'pending'; checkout: CheckoutStarted }
-  > {
+  ): Promise<{ status: 'paid' | 'failed' | 'pending'; view: PurchaseView; failure?: string }> {
     const purchaseId = randomUUID();
     const charge = await this.payments.charge({
       amount: asset.price,
@@ -178,20 +138,10 @@ export class GrantsService {
       status: charge.status,
       provider: this.payments.name,
       paymentReference: charge.reference,
-      checkoutUrl: charge.checkout?.url ?? null,
-      checkoutExpiresAt: charge.checkout?.expiresAt ?? null,
     };
     const { generatedMaps } = await manager.insert(Purchase, order);
     const purchase = manager.create(Purchase, { ...order, ...generatedMaps[0] });
     const view = toPurchaseView(purchase, charge.testMode);
-    if (charge.status === 'pending') {
-      if (!charge.checkout)
-        throw new Error(`Provider ${this.payments.name} answered pending without a checkout`);
-      return {
-        status: 'pending',
-        checkout: { granted: false, assetId: asset.id, checkout_url: charge.checkout.url, purchase: view },
-      };
-    }
     if (charge.status !== 'paid') {
       this.logger.warn(
         `Payment ${purchaseId} for asset ${asset.id} failed at provider ${this.payments.name}`,

@@ -272,16 +272,38 @@ describe('payments with Stripe Checkout (the real SDK against an imitation Strip
     expect(await grantRows(buyer.user.id, paidId)).toBe(0);
   });
 
-  it('answers 502 and records no order when Stripe refuses to open the checkout', async () => {
+  it('answers 502 and closes the order as failed when Stripe refuses to open the checkout', async () => {
     const buyer = await createLoggedInUser(testApp);
     stripe.refuseNext(400);
     const response = await grant(buyer.agent, paidId).expect(502);
     expect(response.body.error).toBe('The payment provider could not be reached. Please try again.');
-    const orders = await one<{ count: number }>(
-      `SELECT count(*)::int AS count FROM purchases WHERE user_id = $1`,
+    const orders = await testApp.dataSource.query(
+      `SELECT status, checkout_url FROM purchases WHERE user_id = $1`,
       [buyer.user.id],
     );
-    expect(orders.count).toBe(0);
+    expect(orders).toEqual([{ status: 'failed', checkout_url: null }]);
+    expect(await grantRows(buyer.user.id, paidId)).toBe(0);
+
+    const retry = await grant(buyer.agent, paidId).expect(200);
+    expect(retry.body).toMatchObject({ granted: false, purchase: { status: 'pending' } });
+  });
+
+  it('opens one checkout for one order when the buyer clicks Buy several times at once', async () => {
+    const buyer = await createLoggedInUser(testApp);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => grant(buyer.agent, paidId).expect(200)),
+    );
+    const urls = new Set(answers.map((answer) => answer.body.checkout_url));
+    expect(urls.size).toBe(1);
+    const orders = await testApp.dataSource.query(
+      `SELECT status, checkout_url FROM purchases WHERE user_id = $1`,
+      [buyer.user.id],
+    );
+    expect(orders).toEqual([{ status: 'pending', checkout_url: [...urls][0] }]);
+    // Clicks racing for the order ask Stripe with the order's idempotency key: one session.
+    const purchaseId = answers[0].body.purchase.id;
+    const creates = stripe.calls.filter((call) => call.body.client_reference_id === purchaseId);
+    expect(new Set(creates.map((call) => call.idempotencyKey))).toEqual(new Set([`checkout-${purchaseId}`]));
   });
 
   it('still grants free datasets at once, without Stripe', async () => {

@@ -35,6 +35,11 @@ export interface PaymentProvider {
   readonly name: string;
   /** True when charges move no real money; the checkout says so. */
   readonly testMode: boolean;
+  /**
+   * True when charge() opens a hosted checkout page over the network and answers 'pending': it
+   * is then called outside the grant's transaction. Other providers settle inside it.
+   */
+  readonly hostedCheckout?: boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;
 }
 

@@ -16,6 +16,7 @@ const STRIPE_TIMEOUT_MS = 15_000;
  */
 export class StripePaymentProvider implements PaymentProvider {
   readonly name = 'stripe';
+  readonly hostedCheckout = true;
   readonly testMode: boolean;
   private readonly logger = new Logger(StripePaymentProvider.name);
   private readonly stripe: Stripe;
