@@ -149,8 +149,7 @@ describe('payments with Stripe Checkout (the real SDK against an imitation Strip
   it('grants access once on the signed checkout.session.completed event', async () => {
     const { buyer, answer, sessionId } = await startCheckout();
     const count = await subscriberCount(paidId);
-    const event = stripe.complete(sessionId);
-    const response = await deliver(stripe.signed(event).body, stripe.signed(event).signature).expect(200);
+    const response = await deliverEvent(stripe.complete(sessionId)).expect(200);
     expect(response.body).toEqual({ received: true, duplicate: false });
     expect(await purchaseRow(answer.purchase.id)).toEqual({
       status: 'paid',
@@ -261,6 +260,25 @@ describe('payments with Stripe Checkout (the real SDK against an imitation Strip
       purchase: { id: answer.purchase.id, status: 'paid' },
     });
     expect(stripe.calls.length).toBe(callsBefore);
+  });
+
+  it('waits for a delayed payment method: access only when the async payment succeeds', async () => {
+    const { buyer, answer, sessionId } = await startCheckout();
+    await deliverEvent(stripe.complete(sessionId, 'unpaid')).expect(200);
+    expect(await purchaseRow(answer.purchase.id)).toMatchObject({ status: 'pending' });
+    expect(await grantRows(buyer.user.id, paidId)).toBe(0);
+
+    await deliverEvent(stripe.settleDelayed(sessionId, true)).expect(200);
+    expect(await purchaseRow(answer.purchase.id)).toMatchObject({ status: 'paid' });
+    expect(await grantRows(buyer.user.id, paidId)).toBe(1);
+  });
+
+  it('closes the order as failed when the delayed payment fails, granting nothing', async () => {
+    const { buyer, answer, sessionId } = await startCheckout();
+    await deliverEvent(stripe.complete(sessionId, 'unpaid')).expect(200);
+    await deliverEvent(stripe.settleDelayed(sessionId, false)).expect(200);
+    expect(await purchaseRow(answer.purchase.id)).toMatchObject({ status: 'failed', checkout_url: null });
+    expect(await grantRows(buyer.user.id, paidId)).toBe(0);
   });
 
   it('acknowledges events it does not act on and changes nothing', async () => {

@@ -59,11 +59,28 @@ export class ImitationStripe {
     return session;
   }
 
-  /** The buyer paid: the session completes and Stripe announces `checkout.session.completed`. */
-  complete(sessionId: string): Stripe.Event {
+  /**
+   * The buyer finished checkout: `checkout.session.completed`, paid at once by card, or 'unpaid'
+   * with a delayed method (bank debit) whose outcome follows as an async_payment event.
+   */
+  complete(sessionId: string, paymentStatus: 'paid' | 'unpaid' = 'paid'): Stripe.Event {
     const session = this.session(sessionId);
-    Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: stripeId('pi') });
+    Object.assign(session, {
+      status: 'complete',
+      payment_status: paymentStatus,
+      payment_intent: stripeId('pi'),
+    });
     return this.event('checkout.session.completed', session);
+  }
+
+  /** The delayed payment's outcome: `checkout.session.async_payment_succeeded` or `_failed`. */
+  settleDelayed(sessionId: string, succeeded: boolean): Stripe.Event {
+    const session = this.session(sessionId);
+    if (succeeded) session.payment_status = 'paid';
+    const type = succeeded
+      ? 'checkout.session.async_payment_succeeded'
+      : 'checkout.session.async_payment_failed';
+    return this.event(type, session);
   }
 
   /** Nobody paid within the session's lifetime: `checkout.session.expired`. */
