@@ -13,6 +13,7 @@ import { spaHandlers } from './common/middleware/spa-fallback.middleware';
 import type { AppConfig } from './config/app-config';
 import { pgPool } from './database/sql';
 import { JSON_BODY_LIMIT_BYTES } from './common/body-limits';
+import { STRIPE_WEBHOOK_PATH } from './access/payments/stripe-payment.provider';
 
 export const SESSION_COOKIE = 'dm.sid';
 /** Every API route is served under /api. */
@@ -85,6 +86,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.disable('x-powered-by');
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));
   app.use(requestLogging);
+  // Stripe signs the exact bytes it sends: its webhook gets the raw body, which the JSON parser then skips.
+  app.useBodyParser('raw', {
+    type: (request) => request.url?.split('?')[0] === STRIPE_WEBHOOK_PATH,
+    limit: JSON_BODY_LIMIT_BYTES,
+  });
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT_BYTES });
   app.use(sameOriginOnly(config.appOrigin));
   const sessions = [

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { SessionGuard } from '../common/guards/session.guard';
 import { GrantsService } from './grants.service';
 import { AssetIdDto } from './dto/asset-id.dto';
-import { GrantResult, PaymentMode, RemoveResult } from './grant-result';
+import { CheckoutStarted, GrantResult, PaymentMode, RemoveResult } from './grant-result';
 import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
 
 @ApiTags('access')
@@ -32,9 +32,20 @@ export class AccessController {
 
   @Post('grant')
   @HttpCode(200)
-  @ApiOkResponse({ type: GrantResult })
   @UseGuards(SessionGuard)
-  grant(@CurrentUser() user: AuthenticatedUser, @Body() input: AssetIdDto): Promise<GrantResult> {
+  @ApiExtraModels(GrantResult, CheckoutStarted)
+  @ApiOkResponse({
+    schema: { oneOf: [{ $ref: getSchemaPath(GrantResult) }, { $ref: getSchemaPath(CheckoutStarted) }] },
+    description:
+      'Access granted: `{granted: true, assetId, already, reason, purchase?}`. With Stripe as the payment ' +
+      'provider a paid dataset answers `{granted: false, assetId, checkout_url, purchase}` (purchase status ' +
+      '`pending`) instead: the buyer pays on `checkout_url`, and access follows Stripe’s signed ' +
+      '`checkout.session.completed` event at `POST /api/payments/stripe/webhook`.',
+  })
+  grant(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() input: AssetIdDto,
+  ): Promise<GrantResult | CheckoutStarted> {
     return this.grants.grant(user, input.assetId);
   }
 

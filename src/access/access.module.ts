@@ -1,18 +1,26 @@
 import { Module } from '@nestjs/common';
+import { APP_CONFIG } from '../config/app-config';
 import { AccessGate } from './access-gate.service';
 import { AccessController } from './access.controller';
 import { GrantsService } from './grants.service';
+import { createPaymentProvider } from './payments/create-payment-provider';
+import { PaymentEventsService } from './payments/payment-events.service';
 import { PAYMENT_PROVIDER } from './payments/payment-provider';
-import { TestPaymentProvider } from './payments/test-payment.provider';
+import { StripeWebhookController } from './payments/stripe-webhook.controller';
 
 /**
- * Who may see, read and change what (AccessGate, asked by every other module), and the
- * grant/buy/remove calls (GrantsService). A real payment provider replaces TestPaymentProvider
- * behind PAYMENT_PROVIDER.
+ * Who may see, read and change what (AccessGate, asked by every other module), the
+ * grant/buy/remove calls (GrantsService), and payments: the provider PAYMENT_PROVIDER names
+ * (test or Stripe Checkout) and Stripe's webhook, which settles hosted checkouts.
  */
 @Module({
-  controllers: [AccessController],
-  providers: [AccessGate, GrantsService, { provide: PAYMENT_PROVIDER, useClass: TestPaymentProvider }],
+  controllers: [AccessController, StripeWebhookController],
+  providers: [
+    AccessGate,
+    GrantsService,
+    PaymentEventsService,
+    { provide: PAYMENT_PROVIDER, useFactory: createPaymentProvider, inject: [APP_CONFIG] },
+  ],
   exports: [AccessGate, GrantsService],
 })
 export class AccessModule {}

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Purchase, PURCHASE_STATUSES, PurchaseStatus } from './entities/purchase.entity';
 
 /** The order recorded for a paid dataset, as the buyer sees it. */
 export class PurchaseView {
@@ -11,8 +12,8 @@ export class PurchaseView {
   @ApiProperty({ example: 'USD' })
   currency: string;
 
-  @ApiProperty({ enum: ['pending', 'paid', 'failed'] })
-  status: 'pending' | 'paid' | 'failed';
+  @ApiProperty({ enum: PURCHASE_STATUSES })
+  status: PurchaseStatus;
 
   @ApiProperty()
   provider: string;
@@ -20,7 +21,9 @@ export class PurchaseView {
   @ApiProperty({ type: String, nullable: true })
   payment_reference: string | null;
 
-  @ApiProperty({ description: 'The payment went through the built-in test provider (no money moved)' })
+  @ApiProperty({
+    description: 'No money moved: the built-in test provider, or Stripe in test mode',
+  })
   test_mode: boolean;
 
   @ApiProperty({ format: 'date-time' })
@@ -44,6 +47,21 @@ export class GrantResult {
   purchase?: PurchaseView;
 }
 
+/** A paid dataset with a hosted checkout: the buyer pays there; access follows the provider's notice. */
+export class CheckoutStarted {
+  @ApiProperty({ enum: [false] })
+  granted: false;
+
+  @ApiProperty()
+  assetId: string;
+
+  @ApiProperty({ description: "The provider's checkout page to send the buyer to" })
+  checkout_url: string;
+
+  @ApiProperty({ type: () => PurchaseView })
+  purchase: PurchaseView;
+}
+
 export class RemoveResult {
   @ApiProperty()
   removed: boolean;
@@ -59,4 +77,17 @@ export class PaymentMode {
 
   @ApiProperty()
   test_mode: boolean;
+}
+
+export function toPurchaseView(purchase: Purchase, testMode: boolean): PurchaseView {
+  return {
+    id: purchase.id,
+    amount: Number(purchase.amount),
+    currency: purchase.currency,
+    status: purchase.status,
+    provider: purchase.provider,
+    payment_reference: purchase.paymentReference,
+    test_mode: testMode,
+    created_at: purchase.createdAt.toISOString(),
+  };
 }

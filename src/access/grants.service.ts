@@ -6,21 +6,10 @@ import { Sql, sqlOn } from '../database/sql';
 import { AccessGate, Caller } from './access-gate.service';
 import { AccessGrant } from './entities/access-grant.entity';
 import { Purchase } from './entities/purchase.entity';
-import type { GrantResult, PurchaseView, RemoveResult } from './grant-result';
+import { CheckoutStarted, GrantResult, PurchaseView, RemoveResult, toPurchaseView } from './grant-result';
+import { deleteGrant, insertGrant } from './grant-rows';
+import { HostedCheckout } from './payments/hosted-checkout';
 import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
-
-function toPurchaseView(purchase: Purchase, testMode: boolean): PurchaseView {
-  return {
-    id: purchase.id,
-    amount: Number(purchase.amount),
-    currency: purchase.currency,
-    status: purchase.status,
-    provider: purchase.provider,
-    payment_reference: purchase.paymentReference,
-    test_mode: testMode,
-    created_at: purchase.createdAt.toISOString(),
-  };
-}
 
 /**
  * Changes who holds which dataset: grants, purchases and removals, with the subscriber count kept
@@ -29,12 +18,15 @@ function toPurchaseView(purchase: Purchase, testMode: boolean): PurchaseView {
 @Injectable()
 export class GrantsService {
   private readonly logger = new Logger(GrantsService.name);
+  private readonly checkout: HostedCheckout;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly gate: AccessGate,
     @Inject(PAYMENT_PROVIDER) private readonly payments: PaymentProvider,
-  ) {}
+  ) {
+    this.checkout = new HostedCheckout(dataSource, payments);
+  }
 
   /** Ids of every dataset the caller holds, owned ones included (the access list); empty for a visitor. */
   async myAssetIds(caller: Caller): Promise<string[]> {
@@ -45,8 +37,10 @@ export class GrantsService {
    * Gives the user access. Free datasets are granted at once; paid ones are charged through the
    * payment provider and the order is recorded with the price of that moment. Asking again is
    * harmless: no second purchase, no second count; nor does getting back a dataset once bought.
+   * With a hosted checkout (Stripe) the answer is the checkout page instead, and access follows
+   * the provider's signed notice (PaymentEventsService); asking again offers the same open page.
    */
-  async grant(user: NonNullable<Caller>, assetId: string): Promise<GrantResult> {
+  async grant(user: NonNullable<Caller>, assetId: string): Promise<GrantResult | CheckoutStarted> {
     let failure: string | undefined;
     const result = await this.dataSource.transaction(async (manager) => {
       const sql = sqlOn(manager);
@@ -67,6 +61,7 @@ export class GrantsService {
       // Bought once, owned for good: getting it back after a Remove charges nothing.
       let purchase = await this.paidPurchase(manager, user.id, assetId);
       if (!purchase) {
+        if (this.payments.hostedCheckout) return this.checkout.reserve(manager, user.id, asset);
         const charged = await this.charge(manager, user.id, asset);
         if (charged.status !== 'paid') {
           failure = charged.failure;
@@ -80,6 +75,8 @@ export class GrantsService {
     // The failed order stays recorded (committed above); the buyer gets a clear answer.
     if (!result)
       throw new HttpException(`Payment failed: ${failure ?? 'declined'}`, HttpStatus.PAYMENT_REQUIRED);
+    // The provider is called after the commit: no transaction or lock waits on its network.
+    if ('toOpen' in result) return this.checkout.open(result);
     return result;
   }
 
@@ -90,14 +87,7 @@ export class GrantsService {
       if (owned) {
         throw new BadRequestException('You own this dataset; an owner cannot remove their own access.');
       }
-      const sql = sqlOn(manager);
-      const deleted = await sql(
-        `DELETE FROM access_grants WHERE user_id = $1 AND asset_id = $2 RETURNING asset_id`,
-        [user.id, assetId],
-      );
-      if (deleted.rows.length === 0) return { removed: false, assetId };
-      await sql(`UPDATE assets SET subscriber_count = subscriber_count - 1 WHERE id = $1`, [assetId]);
-      return { removed: true, assetId };
+      return { removed: await deleteGrant(sqlOn(manager), user.id, assetId), assetId };
     });
   }
 
@@ -116,20 +106,27 @@ export class GrantsService {
       where: { userId, assetId, status: 'paid' },
       order: { createdAt: 'ASC' },
     });
-    return purchase ? toPurchaseView(purchase, purchase.provider === 'test') : null;
+    return purchase ? toPurchaseView(purchase, this.isTestMode(purchase)) : null;
+  }
+
+  private isTestMode(purchase: Purchase): boolean {
+    return (
+      purchase.provider === 'test' || (purchase.provider === this.payments.name && this.payments.testMode)
+    );
   }
 
   private async charge(
     manager: EntityManager,
     userId: string,
     asset: Asset,
-  ): Promise<{ status: 'paid' | 'failed'; view: PurchaseView; failure?: string }> {
+  ): Promise<{ status: 'paid' | 'failed' | 'pending'; view: PurchaseView; failure?: string }> {
     const purchaseId = randomUUID();
     const charge = await this.payments.charge({
       amount: asset.price,
       currency: asset.currency,
       userId,
       assetId: asset.id,
+      description: asset.title,
       purchaseId,
     });
     const order = {
@@ -144,6 +141,7 @@ export class GrantsService {
     };
     const { generatedMaps } = await manager.insert(Purchase, order);
     const purchase = manager.create(Purchase, { ...order, ...generatedMaps[0] });
+    const view = toPurchaseView(purchase, charge.testMode);
     if (charge.status !== 'paid') {
       this.logger.warn(
         `Payment ${purchaseId} for asset ${asset.id} failed at provider ${this.payments.name}`,
@@ -152,24 +150,7 @@ export class GrantsService {
     return {
       status: charge.status,
       failure: charge.failureMessage,
-      view: toPurchaseView(purchase, charge.testMode),
+      view,
     };
-  }
-}
-
-/** Adds the grant and, only if it is new, counts the subscriber: the count cannot drift. */
-async function insertGrant(
-  sql: Sql,
-  userId: string,
-  assetId: string,
-  reason: GrantResult['reason'],
-): Promise<void> {
-  const inserted = await sql(
-    `INSERT INTO access_grants (user_id, asset_id, reason) VALUES ($1, $2, $3)
-     ON CONFLICT (user_id, asset_id) DO NOTHING RETURNING asset_id`,
-    [userId, assetId, reason],
-  );
-  if (inserted.rows.length > 0) {
-    await sql(`UPDATE assets SET subscriber_count = subscriber_count + 1 WHERE id = $1`, [assetId]);
   }
 }

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../common/paths';
 import { DEFAULT_POOL_SIZE } from '../database/data-source-options';
 import { ConfigError, parseEnvironment } from './environment';
+import { PaymentsConfig, settlePayments } from './payments-config';
 
 /** The app's settled configuration: validated values plus defaults and generated local secrets. */
 export interface AppConfig {
@@ -30,6 +31,8 @@ export interface AppConfig {
   schedulerEnabled: boolean;
   /** Seconds between two scheduler passes looking for due connector refreshes. */
   schedulerTickSeconds: number;
+  /** Which provider checks out paid datasets (test or Stripe) and its settings. */
+  payments: PaymentsConfig;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -101,5 +104,6 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL ?? 'log',
     schedulerEnabled: env.SCHEDULER_ENABLED ?? true,
     schedulerTickSeconds: env.SCHEDULER_TICK_SECONDS ?? 20,
+    payments: settlePayments(env, isProduction),
   };
 }

@@ -122,6 +122,30 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(3600)
   SCHEDULER_TICK_SECONDS?: number;
+
+  @IsOptional()
+  @IsIn(['test', 'stripe'], { message: 'PAYMENT_PROVIDER must be test or stripe' })
+  PAYMENT_PROVIDER?: 'test' | 'stripe';
+
+  @IsOptional()
+  @Matches(/^(sk|rk)_(test|live)_\S+$/, {
+    message: 'STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_test_…, sk_live_…, rk_…)',
+  })
+  STRIPE_SECRET_KEY?: string;
+
+  @IsOptional()
+  @Matches(/^whsec_\S+$/, { message: 'STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)' })
+  STRIPE_WEBHOOK_SECRET?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @Matches(/^https?:\/\/[^/]+$/, { message: 'STRIPE_API_BASE must be scheme://host[:port] without a path' })
+  STRIPE_API_BASE?: string;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'ALLOW_TEST_PAYMENTS_IN_PRODUCTION must be true or false' })
+  ALLOW_TEST_PAYMENTS_IN_PRODUCTION?: boolean;
 }
 
 export class ConfigError extends Error {
@@ -132,7 +156,14 @@ export class ConfigError extends Error {
 }
 
 /** Variables whose values may hold a secret (a password inside a URL counts): never echoed. */
-const SECRET_VARIABLES = new Set(['SESSION_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL', 'SMTP_URL']);
+const SECRET_VARIABLES = new Set([
+  'SESSION_SECRET',
+  'ENCRYPTION_KEY',
+  'DATABASE_URL',
+  'SMTP_URL',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+]);
 
 /** The rejected value as an error message may show it: secrets only by their length. */
 function describeValue(name: string, value: unknown): string {

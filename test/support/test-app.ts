@@ -38,6 +38,8 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     ENCRYPTION_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
     SCHEDULER_ENABLED: 'false',
     LOG_LEVEL: 'error',
+    // Suites that boot as production test other things than payments; the payment rules have their own tests.
+    ALLOW_TEST_PAYMENTS_IN_PRODUCTION: 'true',
     ...overrides,
   });
 }

@@ -512,6 +512,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/payments/stripe/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['StripeWebhookController_receive'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/stream/data': {
     parameters: {
       query?: never;
@@ -794,6 +810,14 @@ export interface components {
       current_password: string;
       new_password: string;
     };
+    CheckoutStarted: {
+      assetId: string;
+      /** @description The provider's checkout page to send the buyer to */
+      checkout_url: string;
+      /** @enum {boolean} */
+      granted: false;
+      purchase: components['schemas']['PurchaseView'];
+    };
     ConnectorTableRows: {
       columns: components['schemas']['TableColumn'][];
       rows: {
@@ -940,8 +964,8 @@ export interface components {
       payment_reference: string | null;
       provider: string;
       /** @enum {string} */
-      status: 'pending' | 'paid' | 'failed';
-      /** @description The payment went through the built-in test provider (no money moved) */
+      status: 'pending' | 'paid' | 'failed' | 'expired' | 'refunded';
+      /** @description No money moved: the built-in test provider, or Stripe in test mode */
       test_mode: boolean;
     };
     RegisterDto: {
@@ -1119,12 +1143,13 @@ export interface operations {
       };
     };
     responses: {
+      /** @description Access granted: `{granted: true, assetId, already, reason, purchase?}`. With Stripe as the payment provider a paid dataset answers `{granted: false, assetId, checkout_url, purchase}` (purchase status `pending`) instead: the buyer pays on `checkout_url`, and access follows Stripe’s signed `checkout.session.completed` event at `POST /api/payments/stripe/webhook`. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GrantResult'];
+          'application/json': components['schemas']['GrantResult'] | components['schemas']['CheckoutStarted'];
         };
       };
     };
@@ -1819,6 +1844,31 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  StripeWebhookController_receive: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Event received (also for events already handled or not acted on) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid Stripe-Signature: nothing changed */
+      400: {
         headers: {
           [name: string]: unknown;
         };

@@ -12,10 +12,16 @@ import type { Relation } from 'typeorm';
 import { Asset } from '../../assets/entities/asset.entity';
 import { User } from '../../users/entities/user.entity';
 
-/** An order for a paid dataset, with the price as it was at purchase time. */
+export const PURCHASE_STATUSES = ['pending', 'paid', 'failed', 'expired', 'refunded'] as const;
+export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
+
+/**
+ * An order for a paid dataset, with the price as it was at purchase time. With a hosted checkout
+ * (Stripe) it stays 'pending' until the provider's signed notice makes it paid, expired or refunded.
+ */
 @Entity({ name: 'purchases' })
 @Check('purchases_amount_check', `amount >= 0`)
-@Check('purchases_status_check', `status IN ('pending', 'paid', 'failed')`)
+@Check('purchases_status_check', `status IN ('pending', 'paid', 'failed', 'expired', 'refunded')`)
 export class Purchase {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -43,14 +49,27 @@ export class Purchase {
   currency: string;
 
   @Column({ type: 'text' })
-  status: 'pending' | 'paid' | 'failed';
+  status: PurchaseStatus;
 
   /** Payment provider name ('test' is the built-in test mode). */
   @Column({ type: 'text' })
   provider: string;
 
+  /** The provider's reference: the test charge id, or the Stripe Checkout Session id. */
   @Column({ name: 'payment_reference', type: 'text', nullable: true })
   paymentReference: string | null;
+
+  /** Where the buyer pays a pending hosted checkout, and until when that page is open. */
+  @Column({ name: 'checkout_url', type: 'text', nullable: true })
+  checkoutUrl: string | null;
+
+  @Column({ name: 'checkout_expires_at', type: 'timestamptz', nullable: true })
+  checkoutExpiresAt: Date | null;
+
+  /** Stripe's PaymentIntent behind a paid checkout; refunds name it. */
+  @Index('purchases_payment_intent_id_key', { unique: true })
+  @Column({ name: 'payment_intent_id', type: 'text', nullable: true })
+  paymentIntentId: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -5,28 +5,41 @@ export interface ChargeRequest {
   currency: string;
   userId: string;
   assetId: string;
+  /** What the buyer sees on a hosted payment page (the dataset's title). */
+  description: string;
   /** Our purchase id; a real provider uses it as the idempotency key. */
   purchaseId: string;
 }
 
 export interface ChargeResult {
-  status: 'paid' | 'failed';
+  /**
+   * 'paid' and 'failed' settle at once; 'pending' means the buyer pays on the provider's hosted
+   * page (`checkout`) and the provider's signed notice settles the order later.
+   */
+  status: 'paid' | 'failed' | 'pending';
   /** The provider's reference for the payment (shown on the order). */
   reference: string;
-  /** True when no real money moved (the built-in test provider). */
+  /** True when no real money moved (the built-in test provider, or Stripe test keys). */
   testMode: boolean;
   /** Why a charge failed, in words for the buyer. */
   failureMessage?: string;
+  /** For a pending charge: where the buyer pays, and until when that page is open. */
+  checkout?: { url: string; expiresAt: Date };
 }
 
 /**
- * The seam for card processing. The built-in provider is `test` (approves at once); a real
- * provider (Stripe, Adyen, ...) implements the same interface and is bound to PAYMENT_PROVIDER.
+ * The seam for card processing. The built-in provider is `test` (approves at once); `stripe`
+ * (Stripe Checkout) answers 'pending' with a checkout page. PAYMENT_PROVIDER chooses one.
  */
 export interface PaymentProvider {
   readonly name: string;
   /** True when charges move no real money; the checkout says so. */
   readonly testMode: boolean;
+  /**
+   * True when charge() opens a hosted checkout page over the network and answers 'pending': it
+   * is then called outside the grant's transaction. Other providers settle inside it.
+   */
+  readonly hostedCheckout?: boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;
 }
 

@@ -7,6 +7,7 @@ import Alert from '@mui/material/Alert';
 import DialogTitle from '@mui/material/DialogTitle';
 import { formatPrice } from '../../components/price';
 import { usePaymentMode } from '../../api/access';
+import { paymentNote } from '../../features/datastore/checkout';
 
 interface Props {
   item: { title: string; price: number | string } | null;
@@ -14,9 +15,9 @@ interface Props {
   onCancel: () => void;
 }
 
-/** A paid dataset is granted only after the user confirms the price. */
+/** A paid dataset is granted (or its checkout opened) only after the user confirms the price. */
 export function BuyDialog({ item, onConfirm, onCancel }: Props) {
-  const paymentMode = usePaymentMode();
+  const note = paymentNote(usePaymentMode().data);
   return (
     <Dialog open={!!item} onClose={onCancel} aria-labelledby="buy-dialog-title" maxWidth="xs" fullWidth>
       <DialogTitle id="buy-dialog-title">Buy {item?.title}</DialogTitle>
@@ -24,9 +25,9 @@ export function BuyDialog({ item, onConfirm, onCancel }: Props) {
         <DialogContentText>
           You get full access to this dataset for {item ? formatPrice(item.price) : ''}.
         </DialogContentText>
-        {paymentMode.data?.test_mode && (
+        {note && (
           <Alert severity="info" sx={{ mt: 2 }}>
-            Test mode: the purchase is approved at once and no card is charged.
+            {note}
           </Alert>
         )}
       </DialogContent>

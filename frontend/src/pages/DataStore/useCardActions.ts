@@ -4,6 +4,7 @@ import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { CardAction, CatalogItem } from '../../features/datastore/catalogItem';
 import { useAccessChange } from '../../api/access';
+import { checkoutUrlOf } from '../../features/datastore/checkout';
 
 /**
  * What the card buttons do: visitors go to /login; Get grants, Buy asks first, Remove takes access
@@ -23,7 +24,12 @@ export function useCardActions() {
     access.mutate(
       { assetId: item.id, grant },
       {
-        onSuccess: () => notify(grant ? 'Access granted!' : 'Access removed.', 'success'),
+        onSuccess: (answer) => {
+          // A hosted checkout (Stripe): the buyer pays there and comes back to the dataset page.
+          const checkoutUrl = grant ? checkoutUrlOf(answer) : null;
+          if (checkoutUrl) window.location.assign(checkoutUrl);
+          else notify(grant ? 'Access granted!' : 'Access removed.', 'success');
+        },
         onError: () => notify(grant ? 'Grant failed' : 'Failed to remove access.', 'error'),
         onSettled: () => setBusyId(null),
       },

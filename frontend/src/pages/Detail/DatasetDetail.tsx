@@ -7,6 +7,7 @@ import { useAssetDetail } from '../../api/assets';
 import { assetToItem } from '../../features/datastore/toCatalogItems';
 import { BuyDialog } from '../DataStore/BuyDialog';
 import { useCardActions } from '../DataStore/useCardActions';
+import { CheckoutReturnNotice } from './CheckoutReturnNotice';
 import { FullData, SamplePreview } from './DatasetRows';
 import { DetailFacts } from './DetailFacts';
 import { DetailHero } from './DetailHero';
@@ -30,6 +31,7 @@ export function DatasetDetail({ id }: { id: string }) {
         busy={actions.busyId === item.id}
         onAction={() => actions.run(item, action)}
       />
+      <CheckoutReturnNotice assetId={item.id} hasAccess={item.hasAccess} />
       <Container maxWidth="lg" sx={{ py: { xs: 3, md: 4 } }}>
         <Stack spacing={3}>
           <DetailFacts

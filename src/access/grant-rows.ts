@@ -1,0 +1,30 @@
+import type { Sql } from '../database/sql';
+import type { GrantResult } from './grant-result';
+
+/** Adds the grant and, only if it is new, counts the subscriber: the count cannot drift. */
+export async function insertGrant(
+  sql: Sql,
+  userId: string,
+  assetId: string,
+  reason: GrantResult['reason'],
+): Promise<void> {
+  const inserted = await sql(
+    `INSERT INTO access_grants (user_id, asset_id, reason) VALUES ($1, $2, $3)
+     ON CONFLICT (user_id, asset_id) DO NOTHING RETURNING asset_id`,
+    [userId, assetId, reason],
+  );
+  if (inserted.rows.length > 0) {
+    await sql(`UPDATE assets SET subscriber_count = subscriber_count + 1 WHERE id = $1`, [assetId]);
+  }
+}
+
+/** Takes a grant away and, only if there was one, uncounts the subscriber. True when one was removed. */
+export async function deleteGrant(sql: Sql, userId: string, assetId: string): Promise<boolean> {
+  const deleted = await sql(
+    `DELETE FROM access_grants WHERE user_id = $1 AND asset_id = $2 RETURNING asset_id`,
+    [userId, assetId],
+  );
+  if (deleted.rows.length === 0) return false;
+  await sql(`UPDATE assets SET subscriber_count = subscriber_count - 1 WHERE id = $1`, [assetId]);
+  return true;
+}
