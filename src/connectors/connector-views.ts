@@ -40,6 +40,8 @@ export interface RunView {
   row_count: number;
   pages_fetched: number;
   error: string | null;
+  /** Set when a cap stopped the run: more data may exist upstream. */
+  warning: string | null;
 }
 
 /** An instance as its owner sees it; auth data is never part of it, only whether some is stored. */
@@ -55,6 +57,8 @@ export interface InstanceView {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body_template: string | null;
+  /** The spec operation (stream) the instance runs; null = the first. */
+  operation_id: string | null;
   output_table_name: string;
   has_auth_data: boolean;
   last_run_started_at: Date | null;
@@ -123,6 +127,7 @@ export function toRunView(run: ConnectorRun): RunView {
     row_count: run.rowCount,
     pages_fetched: run.pagesFetched,
     error: run.error,
+    warning: run.warning ?? null,
   };
 }
 
@@ -142,6 +147,7 @@ export function toInstanceView(
     method: instance.method,
     headers: instance.headers,
     body_template: instance.bodyTemplate,
+    operation_id: instance.operationId ?? null,
     output_table_name: instance.outputTableName,
     has_auth_data: extra.hasAuthData,
     last_run_started_at: instance.lastRunStartedAt,

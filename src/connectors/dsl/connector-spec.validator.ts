@@ -7,17 +7,8 @@ import type { ConnectorSpec } from './connector-spec.types';
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validateSchema = ajv.compile(CONNECTOR_SPEC_SCHEMA);
 
-const OAUTH_EXCHANGE_KEYS = [
-  'token_url',
-  'authorization_url',
-  'auth_url',
-  'client_id',
-  'client_secret',
-  'refresh_token',
-  'grant_type',
-  'scope',
-  'scopes',
-];
+/** The interactive OAuth2 flow (a user signing in at the provider) has no place in a server-run connector. */
+const AUTHORIZATION_CODE_KEYS = ['authorization_url', 'auth_url'];
 
 type Problem = { path: string; message: string };
 
@@ -57,11 +48,17 @@ function unsupportedFeatures(spec: Record<string, unknown>): Problem[] {
   findTransforms(spec, '');
   const auth = spec.auth as Record<string, unknown> | undefined;
   if (auth && typeof auth === 'object') {
-    const exchangeKeys = OAUTH_EXCHANGE_KEYS.filter((key) => key in auth);
-    if (exchangeKeys.length > 0 || /^oauth2?_/.test(String(auth.type ?? ''))) {
+    const codeKeys = AUTHORIZATION_CODE_KEYS.filter((key) => key in auth);
+    if (
+      codeKeys.length > 0 ||
+      auth.grant_type === 'authorization_code' ||
+      /^oauth2?_/.test(String(auth.type ?? ''))
+    ) {
       problems.push({
-        path: exchangeKeys.length > 0 ? `/auth/${exchangeKeys[0]}` : '/auth/type',
-        message: 'OAuth2 token exchange is not supported: use auth type oauth2 with a supplied access token',
+        path:
+          codeKeys.length > 0 ? `/auth/${codeKeys[0]}` : auth.grant_type ? '/auth/grant_type' : '/auth/type',
+        message:
+          'The OAuth2 authorization-code flow is not supported: use auth type oauth2 with grant_type client_credentials or refresh_token, or a supplied access token',
       });
     }
   }
@@ -123,7 +120,14 @@ function semanticProblems(spec: ConnectorSpec): Problem[] {
         message: 'must be a full http(s) URL when the spec has no base_url',
       });
     }
-    const known = new Set([...fieldPaths(spec.fields), ...fieldPaths(operation.params_fields), ...authKeys]);
+    const known = new Set([
+      ...fieldPaths(spec.fields),
+      ...fieldPaths(operation.params_fields),
+      ...authKeys,
+      ...(operation.pagination?.inject_into === 'path' ? ['page_token'] : []),
+      ...(operation.parent ? [operation.parent.as] : []),
+    ]);
+    problems.push(...operationProblems(spec, operation, base));
     const templates: Array<[string, string]> = [
       [`${base}/url_path`, operation.url_path],
       ...Object.entries(operation.query ?? {}).map(([key, value]): [string, string] => [
@@ -198,7 +202,91 @@ function semanticProblems(spec: ConnectorSpec): Problem[] {
   if (spec.auth?.type === 'basic' && (spec.auth.fields ?? []).length < 2) {
     problems.push({ path: '/auth/fields', message: 'basic auth needs two fields: user name and password' });
   }
+  problems.push(...authExchangeProblems(spec, authKeys));
   return problems;
+}
+
+/** The token exchange and session login name the auth fields they send. */
+function authExchangeProblems(spec: ConnectorSpec, authKeys: string[]): Problem[] {
+  const auth = spec.auth;
+  if (!auth) return [];
+  const problems: Problem[] = [];
+  if (auth.token_url && !auth.grant_type) {
+    problems.push({
+      path: '/auth/token_url',
+      message: 'a token_url needs grant_type client_credentials or refresh_token',
+    });
+  }
+  if (auth.type === 'oauth2' && auth.grant_type) {
+    const needed =
+      auth.grant_type === 'refresh_token' ? ['client_id', 'refresh_token'] : ['client_id', 'client_secret'];
+    const missing = needed.filter((key) => !authKeys.includes(key));
+    if (missing.length > 0) {
+      problems.push({
+        path: '/auth/fields',
+        message: `grant_type ${auth.grant_type} needs auth fields ${needed.join(' and ')} (missing: ${missing.join(', ')})`,
+      });
+    }
+  }
+  if (auth.type === 'session' && auth.login) {
+    const texts: Array<[string, string]> = [
+      ['/auth/login/url_path', auth.login.url_path],
+      ['/auth/login/body', JSON.stringify(auth.login.body ?? {})],
+      ...Object.entries(auth.login.headers ?? {}).map(([name, value]): [string, string] => [
+        `/auth/login/headers/${name}`,
+        String(value),
+      ]),
+    ];
+    for (const [path, template] of texts)
+      for (const placeholder of placeholdersOf(template))
+        if (!authKeys.includes(placeholder))
+          problems.push({ path, message: `placeholder {{${placeholder}}} does not match any auth field` });
+  }
+  return problems;
+}
+
+/** Pagination, body and parent-stream rules of one operation. */
+function operationProblems(
+  spec: ConnectorSpec,
+  operation: ConnectorSpec['operations'][number],
+  base: string,
+): Problem[] {
+  const problems: Problem[] = [];
+  const method = operation.method ?? 'GET';
+  if (operation.pagination?.inject_into === 'body' && method !== 'POST') {
+    problems.push({
+      path: `${base}/pagination/inject_into`,
+      message: 'a page token goes into the body only with method POST',
+    });
+  }
+  if (operation.body_format && method !== 'POST') {
+    problems.push({ path: `${base}/body_format`, message: 'a body is sent only with method POST' });
+  }
+  if (operation.parent) {
+    const ids = new Set(spec.operations.map((candidate) => candidate.id));
+    if (!ids.has(operation.parent.operation)) {
+      problems.push({
+        path: `${base}/parent/operation`,
+        message: `'${operation.parent.operation}' is not an operation id`,
+      });
+    } else if (parentCycle(spec, operation.id)) {
+      problems.push({ path: `${base}/parent/operation`, message: 'parent streams must not form a cycle' });
+    }
+  }
+  return problems;
+}
+
+function parentCycle(spec: ConnectorSpec, start: string): boolean {
+  const byId = new Map(spec.operations.map((operation) => [operation.id, operation]));
+  const seen = new Set<string>();
+  let current = byId.get(start);
+  while (current?.parent) {
+    if (seen.has(current.id)) return true;
+    seen.add(current.id);
+    if (current.parent.operation === start) return true;
+    current = byId.get(current.parent.operation);
+  }
+  return false;
 }
 
 /**

@@ -46,6 +46,12 @@ export class InstanceSettingsDto {
   @MaxLength(200)
   title?: string;
 
+  /** The spec operation (stream) the instance runs; empty = the first. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  operation_id?: string;
+
   @IsOptional()
   @IsIn(['private', 'public'])
   visibility?: 'private' | 'public';

@@ -1,23 +1,34 @@
-import { ConnectorFetchError } from './connector-fetch-error';
+import { Authenticator } from './auth/authenticator';
 import { decodeJson } from './decoder';
 import type { EngineLimits } from './engine-limits';
 import { Paginator } from './paginator';
 import { iterationsOf, partitionSettings } from './partitions';
 import { Requester } from './requester';
-import { extractRecords } from './response-path';
+import { extractRecords, valueAtResponsePath } from './response-path';
 import type { FetchedPage, RunPlan } from './run-plan';
-import { describeUrl, HttpRequest, SafeHttpClient } from './safe-http-client';
+import { SafeHttpClient } from './safe-http-client';
 
 export interface RunProgress {
   pages: number;
   rows: number;
+  /** Why the run may not hold everything the upstream has (a cap stopped it); shown on the run. */
+  warnings: string[];
 }
 
+export function newProgress(): RunProgress {
+  return { pages: 0, rows: 0, warnings: [] };
+}
+
+/** Thrown inside the pipeline when a run-wide cap is reached: the run ends, with a warning. */
+class CapReached extends Error {}
+
 /**
- * Runs the pipeline of a run plan: for each partition (iteration values), the requester builds
- * and sends each page's request, the decoder parses it, the extractor finds the records and the
- * paginator decides what comes next. Pages are yielded as they arrive so the writer can stream
- * them into the table.
+ * Runs the pipeline of a run plan. Partitions (iteration values, parent records) wrap it; for
+ * each, the auth stage supplies credentials, the requester builds and sends each page's
+ * request, the decoder parses it, the extractor finds the records and the paginator decides
+ * what comes next. Pages are yielded as they arrive so the writer can stream them into the
+ * table. A cap (max_pages, the engine's page or row limits) ends the run with a warning on
+ * `progress`, never silently.
  */
 export class ConnectorEngine {
   private readonly http: SafeHttpClient;
@@ -32,45 +43,100 @@ export class ConnectorEngine {
     this.http.destroy();
   }
 
-  async *pages(plan: RunPlan, progress: RunProgress = { pages: 0, rows: 0 }): AsyncGenerator<FetchedPage> {
-    for (const iteration of iterationsOf(plan, this.limits.maxIterations)) {
-      const settings = partitionSettings(plan.settings, iteration);
+  async *pages(plan: RunPlan, progress: RunProgress = newProgress()): AsyncGenerator<FetchedPage> {
+    try {
+      yield* this.stream(plan, progress, true);
+    } catch (error) {
+      if (!(error instanceof CapReached)) throw error;
+    }
+  }
+
+  private async *stream(plan: RunPlan, progress: RunProgress, stored: boolean): AsyncGenerator<FetchedPage> {
+    const auth = new Authenticator(plan, (request) => this.requester.sendRaw(request));
+    for await (const partition of this.partitionsOf(plan, progress)) {
+      const settings = partitionSettings(plan.settings, partition);
       const paginator = new Paginator(plan.pagination ?? { type: 'none' });
       for (;;) {
-        // More pages are due but the run has had its share: fail rather than keep a silent cut.
         if (progress.pages >= this.limits.maxPagesPerRun) {
-          throw new ConnectorFetchError(
-            `The run needed more than ${this.limits.maxPagesPerRun} pages, the limit per run; set max_pages in the pagination to stop earlier`,
+          warn(
+            progress,
+            `Stopped at the limit of ${this.limits.maxPagesPerRun} pages per run while more pages were due: more data may exist`,
           );
+          throw new CapReached();
         }
-        const request = this.requester.build(plan, settings, paginator.params());
-        const document = await this.fetchJson(request);
-        const records = extractRecords(document, plan.responsePath);
+        const token = paginator.params();
+        const accepted = await this.requester.send(
+          plan,
+          auth,
+          (credentials) => this.requester.build(plan, credentials, settings, token),
+          decodeJson,
+        );
         progress.pages++;
-        progress.rows += records.length;
-        if (progress.rows > this.limits.maxRowsPerRun) {
-          throw new ConnectorFetchError(
-            `The run fetched more than ${this.limits.maxRowsPerRun} rows, the limit per run`,
+        if (!accepted) break;
+        let records = extractRecords(accepted.document, plan.responsePath);
+        const room = this.limits.maxRowsPerRun - progress.rows;
+        const cut = stored && records.length > room;
+        if (cut) records = records.slice(0, room);
+        if (stored) progress.rows += records.length;
+        if (records.length > 0) yield { records, iteration: partition };
+        if (cut) {
+          warn(
+            progress,
+            `Stopped at the limit of ${this.limits.maxRowsPerRun} rows per run: more data may exist`,
+          );
+          throw new CapReached();
+        }
+        const more = paginator.advance({
+          records,
+          document: accepted.document,
+          headers: accepted.response.headers,
+          url: accepted.response.url,
+        });
+        if (paginator.capped) {
+          warn(
+            progress,
+            `Stopped at max_pages (${plan.pagination?.max_pages}) while the upstream had more pages: more data may exist`,
           );
         }
-        if (records.length > 0) yield { records, iteration };
-        if (!paginator.advance(records.length, document)) break;
+        if (!more) break;
       }
     }
   }
 
-  /** Fetches one URL and parses its JSON (options look-ups use it too). */
-  async fetchJson(request: HttpRequest): Promise<unknown> {
-    const response = await this.requester.send(request);
-    return decodeJson(response, describeUrl(request.url));
+  /**
+   * The partitions of a plan: each combination of iterated values, and with a parent stream,
+   * each of those once per parent record (its field placed in the `as` setting).
+   */
+  private async *partitionsOf(plan: RunPlan, progress: RunProgress): AsyncGenerator<Record<string, unknown>> {
+    const iterations = iterationsOf(plan, this.limits.maxIterations);
+    if (!plan.parent) {
+      yield* iterations;
+      return;
+    }
+    const { field, as } = plan.parent;
+    for await (const page of this.stream(plan.parent.plan, progress, false)) {
+      for (const record of page.records) {
+        const value = valueAtResponsePath(record, field);
+        if (value === undefined || value === null) continue;
+        for (const iteration of iterations) yield { ...iteration, [as]: value };
+      }
+    }
   }
 
-  /** The concrete request for one page of a sequence. */
-  buildRequest(
-    plan: RunPlan,
-    settings: Record<string, unknown>,
-    pageParams: Record<string, string>,
-  ): HttpRequest {
-    return this.requester.build(plan, settings, pageParams);
+  /** The decoded first page of a plan, without pagination (options look-ups). */
+  async fetchOnce(plan: RunPlan, settings: Record<string, unknown>): Promise<unknown> {
+    const auth = new Authenticator(plan, (request) => this.requester.sendRaw(request));
+    const token = { query: {}, headers: {}, body: {}, pathToken: '' };
+    const accepted = await this.requester.send(
+      plan,
+      auth,
+      (credentials) => this.requester.build(plan, credentials, settings, token),
+      decodeJson,
+    );
+    return accepted?.document ?? null;
   }
+}
+
+function warn(progress: RunProgress, text: string): void {
+  if (!progress.warnings.includes(text)) progress.warnings.push(text);
 }
