@@ -14,7 +14,7 @@ export interface ConnectedInstance {
   agent: Awaited<ReturnType<typeof createLoggedInUser>>['agent'];
   id: string;
   connectorId: string;
-  /** Runs the instance once and answers the finished run and the rows its table holds. */
+  /** Runs the instance once (replacing its rows) and answers the finished run and the rows its table holds. */
   run(): Promise<{ run: Record<string, unknown>; stored: number }>;
 }
 
@@ -39,7 +39,11 @@ export async function connect(
     id,
     connectorId: connector.id,
     run: async () => {
-      await agent.post(`/api/connectors/instance/${id}/run`).set('Origin', TEST_ORIGIN).send({}).expect(202);
+      await agent
+        .post(`/api/connectors/instance/${id}/run`)
+        .set('Origin', TEST_ORIGIN)
+        .send({ override: true })
+        .expect(202);
       const [run] = await waitForRuns(agent, id, 20_000);
       const [row] = await testApp.dataSource.query(
         `SELECT output_table_name FROM connector_instances WHERE id = $1`,
