@@ -48,6 +48,8 @@ export interface ConnectorRun {
   row_count: number;
   pages_fetched: number;
   error: string | null;
+  /** Set when a cap stopped the run: more data may exist upstream. */
+  warning: string | null;
 }
 
 export interface ConnectorInstance {
@@ -62,6 +64,7 @@ export interface ConnectorInstance {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body_template: string | null;
+  operation_id: string | null;
   output_table_name: string;
   has_auth_data: boolean;
   last_run_started_at: string | null;
@@ -79,6 +82,8 @@ export interface InstanceSettingsInput {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body_template?: string;
+  /** The spec operation (stream) to run; empty = the first. */
+  operation_id?: string;
   title?: string;
   visibility?: 'private' | 'public';
 }

@@ -17,6 +17,8 @@ export interface ConnectorDetail extends ConnectorSummary {
   fetch_url_template: string;
   schema?: { fields?: SchemaField[] } | null;
   auth_fields?: unknown;
+  /** The uploaded DSL document: its operations are the streams an instance may run. */
+  spec?: { operations?: Array<{ id: string; name?: string }> } | null;
 }
 
 export interface InstanceDetail {
@@ -29,6 +31,7 @@ export interface InstanceDetail {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body_template?: string | null;
+  operation_id?: string | null;
   output_table_name: string;
   has_auth_data?: boolean;
   last_run?: { status: string; row_count?: number; finished_at?: string | null } | null;

@@ -9,6 +9,8 @@ export interface RunSummary {
   finished_at?: string | null;
   row_count?: number | null;
   error?: string | null;
+  /** A succeeded run that a cap stopped: more data may exist upstream. */
+  warning?: string | null;
 }
 
 export function hasRunningRun(runs: RunSummary[] | undefined): boolean {

@@ -39,6 +39,8 @@ export interface InstanceUpdate {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body_template?: string | null;
+  /** The spec operation (stream) to run; '' = the first. */
+  operation_id?: string;
   auth_data?: Record<string, unknown>;
 }
 
