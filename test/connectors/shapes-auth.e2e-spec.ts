@@ -57,6 +57,12 @@ describe('connector shapes: OAuth2 client credentials and session tokens', () =>
           return sendJson(response, { message: 'login first' }, 401);
         return sendJson(response, [{ id: 'a' }, { id: 'b' }]);
       }
+      if (path === '/echo')
+        return sendJson(
+          response,
+          { message: `key ${request.url.searchParams.get('apikey')} is not valid` },
+          400,
+        );
       return sendJson(response, { message: 'Not Found' }, 404);
     });
     testApp = await createTestApp({ CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' });
@@ -164,5 +170,23 @@ describe('connector shapes: OAuth2 client credentials and session tokens', () =>
     const login = upstream.requests.find((request) => request.url.pathname === '/session/login')!;
     expect(login.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(upstream.requests.filter((request) => request.url.pathname === '/session/login')).toHaveLength(1);
+  });
+
+  it('masks a credential the upstream echoes in its error before it reaches the run history', async () => {
+    const instance = await connect(
+      testApp,
+      {
+        base_url: upstream.origin,
+        auth: { type: 'api_key', in: 'query', name: 'apikey', fields: [{ key: 'key' }] },
+        operations: [{ id: 'echo', url_path: '/echo' }],
+      },
+      { auth_data: { key: 'k-echoed-secret' } },
+    );
+    const { run, stored } = await instance.run();
+    expect(run).toMatchObject({ status: 'failed' });
+    expect(run.error).toMatch(
+      /^HTTP 400 Bad Request from 127\.0\.0\.1:\d+\/echo: \{"message":"key \*\*\* is not valid"\}$/,
+    );
+    expect(stored).toBe(0);
   });
 });

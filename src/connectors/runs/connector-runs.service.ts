@@ -232,8 +232,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
       });
       outcome = { status: 'succeeded', rowCount, error: null };
     } catch (error) {
-      const text = redact(this.describeFailure(error, request.runId), secrets);
-      outcome = { status: 'failed', rowCount: 0, error: text };
+      outcome = { status: 'failed', rowCount: 0, error: this.describeFailure(error, request.runId, secrets) };
     }
     const warning =
       outcome.status === 'succeeded' && progress.warnings.length > 0 ? progress.warnings.join(' ') : null;
@@ -249,9 +248,11 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
       );
   }
 
-  private describeFailure(error: unknown, runId: string): string {
-    if (error instanceof ConnectorFetchError || error instanceof InstanceRemovedError) return error.message;
-    const message = error instanceof Error ? error.message : String(error);
+  /** The failure as the run history shows it; credentials are masked before it is logged or kept. */
+  private describeFailure(error: unknown, runId: string, secrets: string[]): string {
+    if (error instanceof ConnectorFetchError || error instanceof InstanceRemovedError)
+      return redact(error.message, secrets);
+    const message = redact(error instanceof Error ? error.message : String(error), secrets);
     this.logger.error(`Connector run ${runId} failed while storing rows: ${message}`);
     return `Could not store the fetched rows: ${message}`;
   }
