@@ -1,4 +1,5 @@
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+import { waitForRuns } from '../factories/connector.factory';
 import { FakeUpstream, sendJson, startFakeUpstream } from './support/fake-upstream';
 import { connect } from './support/run-through-api';
 
@@ -79,5 +80,33 @@ describe('connector shapes: operations and parent streams', () => {
       .send({ operation_id: 'nope' })
       .expect(400);
     expect(response.body.errors).toEqual(["operation_id: 'nope' is not an operation of this connector"]);
+  });
+
+  it('runs several streams of one connector for one user, each into its own table', async () => {
+    const repos = await connect(testApp, spec(), { settings: { org: 'acme' } });
+    const { id: issuesId } = (
+      await repos.agent
+        .post('/api/connectors/activate')
+        .set('Origin', TEST_ORIGIN)
+        .send({ connector_id: repos.connectorId, settings: { org: 'acme' }, operation_id: 'issues' })
+        .expect(201)
+    ).body as { id: string };
+    await repos.agent
+      .post(`/api/connectors/instance/${issuesId}/run`)
+      .set('Origin', TEST_ORIGIN)
+      .send({})
+      .expect(202);
+    await waitForRuns(repos.agent, issuesId, 20_000);
+    expect((await repos.run()).stored).toBe(3);
+    const tables: Array<{ id: string; output_table_name: string }> = await testApp.dataSource.query(
+      `SELECT id, output_table_name FROM connector_instances WHERE id = ANY($1)`,
+      [[repos.id, issuesId]],
+    );
+    expect(new Set(tables.map((row) => row.output_table_name)).size).toBe(2);
+    const issuesTable = tables.find((row) => row.id === issuesId)!.output_table_name;
+    const [{ count }] = await testApp.dataSource.query(
+      `SELECT count(*)::int AS count FROM data."${issuesTable}"`,
+    );
+    expect(count).toBe(5);
   });
 });
