@@ -73,6 +73,8 @@ export class ConnectorOptionsService {
           authData,
           baseUrl: spec?.base_url ?? null,
           settings: {},
+          // The fields this one depends on go along as query parameters unless a template uses them.
+          declaredParams: Object.keys(allowed),
         },
         context,
       );
