@@ -41,7 +41,12 @@ export function buildRunPlan(
   const plan: RunPlan = {
     ...common,
     ...operationParts(spec, operation),
-    urlTemplate: spec && operation ? operationUrlTemplate(spec, operation) : connector.fetchUrlTemplate,
+    // The first operation's template was stored at upload with the query in the order written (the
+    // jsonb spec keeps its keys in an order of its own).
+    urlTemplate:
+      spec && operation && operation !== dataOperation(spec)
+        ? operationUrlTemplate(spec, operation)
+        : connector.fetchUrlTemplate,
     iterations: instance.iterations,
   };
   // The instance's own request options apply to the operation it was set up for.
