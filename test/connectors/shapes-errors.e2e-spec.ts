@@ -164,8 +164,9 @@ describe('connector shapes: error handling and rate limits', () => {
     const times = upstream.requests.map((request) => request.at).sort((a, b) => a - b);
     expect(times).toHaveLength(14);
     // Five requests a second between them: the sixth waits for the next second, the eleventh for
-    // the third (small margins for the time a request takes to arrive).
-    expect(times[5] - times[0]).toBeGreaterThanOrEqual(900);
-    expect(times[10] - times[0]).toBeGreaterThanOrEqual(1900);
+    // the third. The margins allow for a request that arrives late on a loaded machine; without the
+    // budget all fourteen arrive within a fraction of a second.
+    expect(times[5] - times[0]).toBeGreaterThanOrEqual(700);
+    expect(times[10] - times[0]).toBeGreaterThanOrEqual(1600);
   });
 });

@@ -9,12 +9,12 @@ describe('rate budget', () => {
     await Promise.all(
       [0, 1, 2, 3].map((index) => budget.take('a', limit).then(() => (done[index] = Date.now() - started))),
     );
-    expect(done[0]).toBeLessThan(50);
-    expect(done[1]).toBeLessThan(50);
+    expect(done[0]).toBeLessThan(150);
+    expect(done[1]).toBeLessThan(150);
     expect(done[2]).toBeGreaterThanOrEqual(190);
     expect(done[3]).toBeGreaterThanOrEqual(190);
     const other = Date.now();
     await budget.take('b', limit);
-    expect(Date.now() - other).toBeLessThan(50);
+    expect(Date.now() - other).toBeLessThan(150);
   });
 });
