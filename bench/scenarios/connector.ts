@@ -3,6 +3,7 @@ import { Agent, createServer, request, Server } from 'node:http';
 import { BenchContext, inTurn } from '../context';
 import { summarise, withPeakRss } from '../measure';
 import type { BenchRow } from '../report';
+import { handWrittenPipeline } from './hand-pipeline';
 
 const CITIES = ['Berlin', 'Lisbon', 'Oslo', 'Madrid', 'Vienna', 'Dublin'];
 const STATUSES = ['new', 'paid', 'shipped', 'returned'];
@@ -89,6 +90,7 @@ export async function benchConnector(context: BenchContext): Promise<BenchRow> {
   const peakMb: number[] = [];
   const baselineSeconds: number[] = [];
   const parsedSeconds: number[] = [];
+  const handSeconds: number[] = [];
   let bytes = 0;
   try {
     const spec = {
@@ -144,11 +146,25 @@ export async function benchConnector(context: BenchContext): Promise<BenchRow> {
           const parseStarted = process.hrtime.bigint();
           await fetchAllPages(fake.origin, settings.connectorPages, pageSize, true);
           parsedSeconds.push(Number(process.hrtime.bigint() - parseStarted) / 1e9);
+          const handStarted = process.hrtime.bigint();
+          const handRows = await handWrittenPipeline(
+            context.databaseUrl,
+            fake.origin,
+            settings.connectorPages,
+            pageSize,
+          );
+          handSeconds.push(Number(process.hrtime.bigint() - handStarted) / 1e9);
+          if (handRows !== settings.connectorRecords) {
+            throw new Error(
+              `The hand-written pipeline stored ${handRows} rows, not ${settings.connectorRecords}`,
+            );
+          }
         },
       );
       context.log(
         `connector run ${run + 1}: API ${oursSeconds[run].toFixed(2)} s (peak ${peakMb[run].toFixed(0)} MB), ` +
-          `fake API alone ${baselineSeconds[run].toFixed(2)} s, fetched and parsed ${parsedSeconds[run].toFixed(2)} s`,
+          `fake API alone ${baselineSeconds[run].toFixed(2)} s, fetched and parsed ${parsedSeconds[run].toFixed(2)} s, ` +
+          `hand-written pipeline ${handSeconds[run].toFixed(2)} s`,
       );
     }
   } finally {
@@ -158,7 +174,9 @@ export async function benchConnector(context: BenchContext): Promise<BenchRow> {
   const ours = summarise(oursSeconds);
   const baseline = summarise(baselineSeconds);
   const parsed = summarise(parsedSeconds);
+  const hand = summarise(handSeconds);
   const ratio = ours.median / baseline.median;
+  const handRatio = ours.median / hand.median;
   return {
     what: `Connector run, ${settings.connectorRecords.toLocaleString('en')} records over ${settings.connectorPages} pages`,
     ourPath:
@@ -168,16 +186,19 @@ export async function benchConnector(context: BenchContext): Promise<BenchRow> {
     ours,
     baseline,
     ratio,
-    target: '≤ 1.5×',
-    met: ratio <= 1.5,
+    target: `≤ 1.3× the hand-written pipeline (now ${handRatio.toFixed(2)}×)`,
+    met: handRatio <= 1.3,
     side: [
       { label: 'API peak RSS', figure: summarise(peakMb), unit: 'MB' },
       { label: 'baseline client that also JSON.parses each page', figure: parsed, unit: 's' },
+      { label: 'hand-written pipeline (fetch, parse, COPY into a table)', figure: hand, unit: 's' },
     ],
     notes: [
       'The fake API runs in the benchmark process and builds each page with JSON.stringify per request.',
       `Parsing the pages alone, nothing stored, takes ${(parsed.median / baseline.median).toFixed(2)}× the baseline: ` +
         'the floor for any path that reads the records, before Postgres stores a row.',
+      'The hand-written pipeline fetches each page, JSON.parses it and COPYs the rows into a regular table ' +
+        'with the same column types, in one transaction: the shortest honest way to land the records.',
     ],
   };
 }

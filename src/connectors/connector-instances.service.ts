@@ -9,6 +9,7 @@ import { sqlOn } from '../database/sql';
 import { InstanceView, normalizeAuthFields, toInstanceView } from './connector-views';
 import type { ActivateConnectorDto } from './dto/activate-connector.dto';
 import type { InstanceSettingsDto } from './dto/instance-settings.dto';
+import type { CachedToken, TokenStore } from './engine/auth/token-store';
 import { valueAtPath } from './engine/template';
 import { Connector } from './entities/connector.entity';
 import { ConnectorInstance } from './entities/connector-instance.entity';
@@ -51,6 +52,27 @@ export class ConnectorInstancesService {
       .getOne();
     if (!row?.authDataEncrypted) return {};
     return JSON.parse(this.secretBox.open(row.authDataEncrypted)) as Record<string, string>;
+  }
+
+  /** The instance's OAuth2 token cache, sealed with the same key as its auth data. */
+  tokenStoreOf(instanceId: string): TokenStore {
+    return {
+      load: async () => {
+        const row = await this.instances
+          .createQueryBuilder('instance')
+          .addSelect('instance.tokenCacheEncrypted')
+          .where('instance.id = :instanceId', { instanceId })
+          .getOne();
+        if (!row?.tokenCacheEncrypted) return null;
+        return JSON.parse(this.secretBox.open(row.tokenCacheEncrypted)) as CachedToken;
+      },
+      save: async (token) => {
+        await this.instances.update(
+          { id: instanceId },
+          { tokenCacheEncrypted: token ? this.secretBox.seal(JSON.stringify(token)) : null },
+        );
+      },
+    };
   }
 
   async mine(userId: string): Promise<InstanceView[]> {
@@ -104,6 +126,7 @@ export class ConnectorInstancesService {
           method: input.method ?? defaultMethod(connector),
           headers: prepared.headers ?? {},
           bodyTemplate: input.body_template ?? null,
+          operationId: prepared.operationId ?? null,
           authDataEncrypted: this.seal(prepared.authData),
           outputTableName: tableName,
         }),
@@ -137,6 +160,9 @@ export class ConnectorInstancesService {
       iterations: input.iterations ?? instance.iterations,
       method: input.method ?? instance.method,
       headers: prepared.headers ?? instance.headers,
+      operationId: prepared.operationId !== undefined ? prepared.operationId : instance.operationId,
+      // New credentials make a cached token meaningless.
+      ...(input.auth_data ? { tokenCacheEncrypted: null } : {}),
       bodyTemplate: input.body_template !== undefined ? input.body_template || null : instance.bodyTemplate,
       authDataEncrypted: this.seal(prepared.authData),
     });
@@ -167,6 +193,7 @@ export class ConnectorInstancesService {
     settings: Record<string, unknown>;
     authData: Record<string, string>;
     headers?: Record<string, string>;
+    operationId?: string | null;
   } {
     const fields = connector.schema?.fields ?? [];
     const authData = { ...baseAuth, ...stringValues(input.auth_data ?? {}) };
@@ -181,7 +208,12 @@ export class ConnectorInstancesService {
       throw new BadRequestException({ message: missing.map((label) => `${label} is required`) });
     }
     if (input.iterations) this.checkIterations(input.iterations, normalized.settings);
-    return { ...normalized, headers: input.headers ? checkHeaders(input.headers) : undefined };
+    return {
+      ...normalized,
+      headers: input.headers ? checkHeaders(input.headers) : undefined,
+      operationId:
+        input.operation_id !== undefined ? checkOperation(connector, input.operation_id) : undefined,
+    };
   }
 
   private checkIterations(iterations: string[], settings: Record<string, unknown>): void {
@@ -202,6 +234,18 @@ export class ConnectorInstancesService {
   private seal(authData: Record<string, string>): string | null {
     return Object.keys(authData).length > 0 ? this.secretBox.seal(JSON.stringify(authData)) : null;
   }
+}
+
+/** The operation id if the connector's spec has it; empty means the first operation. */
+function checkOperation(connector: Connector, operationId: string): string | null {
+  if (operationId === '') return null;
+  const operations = (connector.spec as { operations?: Array<{ id: string }> } | null)?.operations ?? [];
+  if (!operations.some((operation) => operation.id === operationId)) {
+    throw new BadRequestException({
+      message: [`operation_id: '${operationId}' is not an operation of this connector`],
+    });
+  }
+  return operationId;
 }
 
 function defaultMethod(connector: Connector): 'GET' | 'POST' {

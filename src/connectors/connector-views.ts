@@ -210,6 +210,13 @@ export class RunView {
 
   @ApiProperty({ type: String, nullable: true })
   error: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Set when a cap stopped the run: more data may exist upstream',
+  })
+  warning: string | null;
 }
 
 /** An instance as its owner sees it; auth data is never part of it, only whether some is stored. */
@@ -246,6 +253,13 @@ export class InstanceView {
 
   @ApiProperty({ type: String, nullable: true })
   body_template: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The spec operation (stream) the instance runs; null = the first',
+  })
+  operation_id: string | null;
 
   @ApiProperty()
   output_table_name: string;
@@ -374,6 +388,7 @@ export function toRunView(run: ConnectorRun): RunView {
     row_count: run.rowCount,
     pages_fetched: run.pagesFetched,
     error: run.error,
+    warning: run.warning ?? null,
   };
 }
 
@@ -393,6 +408,7 @@ export function toInstanceView(
     method: instance.method,
     headers: instance.headers,
     body_template: instance.bodyTemplate,
+    operation_id: instance.operationId ?? null,
     output_table_name: instance.outputTableName,
     has_auth_data: extra.hasAuthData,
     last_run_started_at: instance.lastRunStartedAt,

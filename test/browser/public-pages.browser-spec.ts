@@ -345,6 +345,7 @@ describe('public pages in a browser', () => {
       'basic',
       'header',
       'oauth2',
+      'session',
     ]);
     await expect(firstColumn('Operation fields')).resolves.toEqual(
       expect.arrayContaining([
@@ -358,14 +359,35 @@ describe('public pages in a browser', () => {
         'params_fields',
         'pagination',
         'response_path',
+        'body_format',
+        'response_filters',
+        'parent',
       ]),
     );
     await expect(firstColumn('Schema field keys')).resolves.toEqual(
       expect.arrayContaining(['options', 'options_endpoint', 'depends_on', 'default']),
     );
     await expect(firstColumn('Pagination strategies')).resolves.toEqual(
-      expect.arrayContaining(['page', 'cursor', 'offset', 'none']),
+      expect.arrayContaining(['page', 'cursor', 'offset', 'link_header', 'next_url', 'none']),
     );
+    await expect(firstColumn('Response filter fields')).resolves.toEqual(
+      expect.arrayContaining(['http_codes', 'action', 'message_path']),
+    );
+    await expect(firstColumn('Request options')).resolves.toEqual(
+      expect.arrayContaining(['timeout_seconds', 'retries', 'rate_limit']),
+    );
+    // Each feature has a short example next to its table.
+    const excerpt = async (label: string) => JSON.parse(await main.getByLabel(label).innerText()) as unknown;
+    await expect(excerpt('OAuth2 client credentials example')).resolves.toMatchObject({
+      auth: { grant_type: 'client_credentials' },
+    });
+    await expect(excerpt('Session token example')).resolves.toMatchObject({ auth: { type: 'session' } });
+    await expect(excerpt('Link header example')).resolves.toMatchObject({
+      pagination: { type: 'link_header' },
+    });
+    await expect(excerpt('Parent stream example')).resolves.toMatchObject({
+      operations: [{ id: 'repos' }, { parent: { operation: 'repos' } }],
+    });
     await main.getByRole('heading', { name: 'Response path', level: 2 }).waitFor();
 
     // The complete example is one the server's own validator accepts as an upload.
@@ -375,7 +397,7 @@ describe('public pages in a browser', () => {
 
     const notSupported = main.getByRole('region', { name: 'Not supported' });
     const limits = await notSupported.locator('li .MuiListItemText-primary').allInnerTexts();
-    expect(limits).toEqual(['WebSocket', 'GraphQL', 'Nested transforms', 'OAuth2 exchange']);
+    expect(limits).toEqual(['WebSocket', 'GraphQL', 'Nested transforms', 'OAuth2 authorization-code flow']);
     await context.close();
   });
 

@@ -185,7 +185,7 @@ describe('connectors: catalogue and DSL upload', () => {
     expect(response.body.statusCode).toBe(400);
     expect(response.body.errors).toEqual(
       expect.arrayContaining([
-        'spec/auth/type: must be one of: none, bearer, api_key, basic, header, oauth2',
+        'spec/auth/type: must be one of: none, bearer, api_key, basic, header, oauth2, session',
         'spec/operations/0/method: must be one of: GET, POST',
         "spec/operations/0/pagination: missing required property 'cursor_path'",
         "spec/operations/0/surprise: unknown property 'surprise'",
@@ -247,12 +247,16 @@ describe('connectors: catalogue and DSL upload', () => {
       'spec/operations/0/transforms: Nested transforms are not supported',
     ],
     [
-      'OAuth2 exchange',
+      'the OAuth2 authorization-code flow',
       {
         ...simpleSpec('https://api.example.com'),
-        auth: { type: 'oauth2', token_url: 'https://auth.example.com/token', fields: [{ key: 'client_id' }] },
+        auth: {
+          type: 'oauth2',
+          authorization_url: 'https://auth.example.com/authorize',
+          fields: [{ key: 'client_id' }],
+        },
       },
-      'spec/auth/token_url: OAuth2 token exchange is not supported: use auth type oauth2 with a supplied access token',
+      'spec/auth/authorization_url: The OAuth2 authorization-code flow is not supported: use auth type oauth2 with grant_type client_credentials or refresh_token, or a supplied access token',
     ],
   ])('refuses %s by name', async (_name, spec, message) => {
     const { agent } = await createLoggedInUser(testApp);

@@ -1,4 +1,4 @@
-import { ConnectorEngine } from '../../src/connectors/engine/connector-engine';
+import { ConnectorEngine, newProgress } from '../../src/connectors/engine/connector-engine';
 import { FakeUpstream, sendJson, startFakeUpstream } from './support/fake-upstream';
 import { plan, records, testEngine } from './support/engine';
 
@@ -101,35 +101,43 @@ describe('connector engine: pagination', () => {
     expect(upstream.requests.map((request) => request.url.searchParams.get('page'))).toEqual(['0', '1', '2']);
   });
 
-  it('page: stops at the spec max_pages, and fails a run that needs more than the engine hard cap', async () => {
-    await records(
+  it('page: stops at the spec max_pages and at the engine hard cap, each with a warning that more data may exist', async () => {
+    const first = newProgress();
+    const rows = await records(
       engine,
       plan({
         urlTemplate: `${upstream.origin}/page-full-forever`,
         responsePath: 'items',
         pagination: { type: 'page', max_pages: 2 },
       }),
+      first,
     );
+    expect(rows).toHaveLength(10);
     expect(upstream.requests).toHaveLength(2);
+    expect(first.warnings).toEqual([
+      'Stopped at max_pages (2) while the upstream had more pages: more data may exist',
+    ]);
     upstream.requests.splice(0);
     const capped = testEngine({ maxPagesPerRun: 4 });
+    const second = newProgress();
     try {
-      await expect(
-        records(
-          capped,
-          plan({
-            urlTemplate: `${upstream.origin}/page-full-forever`,
-            responsePath: 'items',
-            pagination: { type: 'page' },
-          }),
-        ),
-      ).rejects.toThrow(
-        'The run needed more than 4 pages, the limit per run; set max_pages in the pagination to stop earlier',
+      const cappedRows = await records(
+        capped,
+        plan({
+          urlTemplate: `${upstream.origin}/page-full-forever`,
+          responsePath: 'items',
+          pagination: { type: 'page' },
+        }),
+        second,
       );
+      expect(cappedRows).toHaveLength(20);
     } finally {
       capped.destroy();
     }
     expect(upstream.requests).toHaveLength(4);
+    expect(second.warnings).toEqual([
+      'Stopped at the limit of 4 pages per run while more pages were due: more data may exist',
+    ]);
   });
 
   it('offset: advances the offset by the rows received and stops below the limit', async () => {

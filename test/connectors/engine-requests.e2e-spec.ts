@@ -25,12 +25,14 @@ describe('connector engine: building requests', () => {
   });
   beforeEach(() => upstream.requests.splice(0));
 
-  it('fills {{key}} and dotted {{group.key}} placeholders URL-encoded and sends unused settings as query parameters', async () => {
+  it('fills {{key}} and dotted {{group.key}} placeholders URL-encoded and sends unused declared settings as query parameters, never undeclared ones', async () => {
     await records(
       engine,
       plan({
         urlTemplate: `${upstream.origin}/cities/{{city}}/{{range.from}}?units={{units}}`,
+        declaredParams: ['city', 'range.from', 'range.to', 'units', 'limit'],
         settings: {
+          note: 'my private note',
           city: 'New York/NY',
           range: { from: '2024-01-01', to: '2024-02-01' },
           units: 'metric',
@@ -46,6 +48,7 @@ describe('connector engine: building requests', () => {
     expect(request.url.searchParams.get('range.to')).toBe('2024-02-01');
     expect(request.url.searchParams.has('range.from')).toBe(false);
     expect(request.url.searchParams.has('override')).toBe(false);
+    expect(request.url.searchParams.has('note')).toBe(false);
   });
 
   it('sends custom headers with placeholders filled', async () => {
@@ -205,6 +208,7 @@ describe('connector engine: building requests', () => {
       plan({
         urlTemplate: `${upstream.origin}/city/{{city}}`,
         settings: { city: ['Berlin', 'Paris'], days: 3 },
+        declaredParams: ['city', 'days'],
         iterations: ['city'],
       }),
     );

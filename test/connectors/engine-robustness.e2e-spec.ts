@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { ConnectorEngine } from '../../src/connectors/engine/connector-engine';
+import { ConnectorEngine, newProgress } from '../../src/connectors/engine/connector-engine';
 import { FakeUpstream, sendJson, startFakeUpstream } from './support/fake-upstream';
 import { plan, records, testEngine } from './support/engine';
 
@@ -130,12 +130,14 @@ describe('connector engine: failures and limits', () => {
     }
   });
 
-  it('stops a run that exceeds the row limit', async () => {
+  it('stops a run at the row limit with a warning that more data may exist', async () => {
     const limited = testEngine({ maxRowsPerRun: 20 });
+    const progress = newProgress();
     try {
-      await expect(records(limited, plan({ urlTemplate: `${upstream.origin}/many` }))).rejects.toThrow(
-        'The run fetched more than 20 rows, the limit per run',
+      expect(await records(limited, plan({ urlTemplate: `${upstream.origin}/many` }), progress)).toHaveLength(
+        20,
       );
+      expect(progress.warnings).toEqual(['Stopped at the limit of 20 rows per run: more data may exist']);
     } finally {
       limited.destroy();
     }

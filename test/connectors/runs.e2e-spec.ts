@@ -1,3 +1,4 @@
+import type { SchemaField } from '../../src/connectors/entities/connector.entity';
 import { createConnector, simpleSpec, waitForRuns } from '../factories/connector.factory';
 import { createLoggedInUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
@@ -33,10 +34,14 @@ describe('connectors: runs through the API (private networks allowed for the loc
     itemsStatus = 200;
   });
 
-  async function connectedInstance(path = '/items', settings: Record<string, unknown> = {}) {
+  async function connectedInstance(
+    path = '/items',
+    settings: Record<string, unknown> = {},
+    fields: SchemaField[] = [],
+  ) {
     const { agent } = await createLoggedInUser(testApp);
     const connector = await createConnector(testApp.dataSource, {
-      spec: simpleSpec(upstream.origin, { url_path: path }),
+      spec: { ...simpleSpec(upstream.origin, { url_path: path }), fields },
     });
     const { id } = (
       await agent
@@ -187,7 +192,9 @@ describe('connectors: runs through the API (private networks allowed for the loc
   });
 
   it('runs with the settings given to the run call without saving them', async () => {
-    const { agent, id } = await connectedInstance('/items', { region: 'eu' });
+    const { agent, id } = await connectedInstance('/items', { region: 'eu' }, [
+      { key: 'region', label: 'Region', type: 'text' },
+    ]);
     items = [{ id: 1 }];
     upstream.requests.splice(0);
     await agent

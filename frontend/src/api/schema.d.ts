@@ -675,6 +675,8 @@ export interface components {
       iterations?: string[];
       /** @enum {string} */
       method?: 'GET' | 'POST';
+      /** @description The spec operation (stream) the instance runs; empty = the first */
+      operation_id?: string;
       /** @description Minutes; 0 = manual only; above 0 for pro users */
       refresh_interval?: number;
       settings?: {
@@ -904,6 +906,8 @@ export interface components {
       last_run_started_at: string | null;
       /** @enum {string} */
       method: 'GET' | 'POST';
+      /** @description The spec operation (stream) the instance runs; null = the first */
+      operation_id: string | null;
       output_table_name: string;
       /** @description Minutes between scheduled runs; 0 means manual only */
       refresh_interval: number;
@@ -1010,6 +1014,8 @@ export interface components {
       status: 'running' | 'succeeded' | 'failed';
       /** @enum {string} */
       trigger: 'manual' | 'schedule';
+      /** @description Set when a cap stopped the run: more data may exist upstream */
+      warning: string | null;
     };
     SchemaField: {
       /** @description Shown only while every listed key holds the given value (or one of the values) */
@@ -1086,6 +1092,8 @@ export interface components {
       iterations?: string[];
       /** @enum {string} */
       method?: 'GET' | 'POST';
+      /** @description The spec operation (stream) the instance runs; empty = the first */
+      operation_id?: string;
       /** @description Minutes; 0 = manual only; above 0 for pro users */
       refresh_interval?: number;
       settings?: {

@@ -1,7 +1,7 @@
 import type { SchemaField } from '../entities/connector.entity';
 
 /** The connector upload DSL (documented on the /documentation page), as the JSON Schema in connector-spec.schema.ts accepts it. */
-export type AuthType = 'none' | 'bearer' | 'api_key' | 'basic' | 'header' | 'oauth2';
+export type AuthType = 'none' | 'bearer' | 'api_key' | 'basic' | 'header' | 'oauth2' | 'session';
 
 export interface SpecAuthField {
   key: string;
@@ -18,9 +18,31 @@ export interface SpecAuth {
   /** Value template, e.g. "Token {{api_key}}"; defaults per type. */
   format?: string;
   fields?: SpecAuthField[];
+  /** oauth2 only: exchange credentials for a token instead of using a supplied one. */
+  grant_type?: 'client_credentials' | 'refresh_token';
+  token_url?: string;
+  scopes?: string[];
+  /** Extra form fields sent to the token URL (templates over the auth fields). */
+  token_params?: Record<string, string>;
+  /** session only: the login request whose answer gives the token. */
+  login?: SessionLogin;
 }
 
-export type PaginationType = 'none' | 'page' | 'cursor' | 'offset';
+export interface SessionLogin {
+  url_path: string;
+  method?: 'GET' | 'POST';
+  /** Body of the login request; templates over the auth fields. */
+  body?: Record<string, unknown>;
+  body_format?: BodyFormat;
+  headers?: Record<string, string>;
+  /** Where the token is in the login answer: a body path, or a response header. */
+  token_path?: string;
+  token_header?: string;
+}
+
+export type BodyFormat = 'json' | 'form';
+
+export type PaginationType = 'none' | 'page' | 'cursor' | 'offset' | 'link_header' | 'next_url';
 
 export interface PaginationSpec {
   type: PaginationType;
@@ -36,6 +58,49 @@ export interface PaginationSpec {
   /** Where the total record count sits in the response (dotted path). */
   total_path?: string;
   max_pages?: number;
+  /** cursor from a response header instead of a body path. */
+  cursor_header?: string;
+  /** cursor = this field of the page's last record (e.g. Stripe's starting_after = id). */
+  cursor_record_field?: string;
+  /** next_url: where the full next URL sits in the body (e.g. links.next). */
+  next_url_path?: string;
+  /** Where the page token (page, offset or cursor) goes; `path` fills {{page_token}}. */
+  inject_into?: 'query' | 'body' | 'header' | 'path';
+  /** Stop when this boolean in the body is false (e.g. has_more). */
+  has_more_path?: string;
+  /** Whether a page shorter than page_size ends the sequence (default: page and offset only). */
+  stop_on_short_page?: boolean;
+}
+
+/** What to do with an answer: by status, by a header value or by a value in the body. */
+export interface ResponseFilter {
+  http_codes?: number[];
+  /** Body path whose value is compared with `equals`. */
+  path?: string;
+  header?: string;
+  equals?: string | number | boolean | null;
+  action: 'ignore' | 'fail' | 'retry';
+  /** Body path of the upstream's own error message (fail). */
+  message_path?: string;
+}
+
+/** Per-connector request behaviour, held within the server's limits. */
+export interface RequestOptions {
+  timeout_seconds?: number;
+  retries?: number;
+  backoff?: 'exponential' | 'constant';
+  backoff_seconds?: number;
+  /** At most `requests` requests every `per_seconds` across every run of the connector. */
+  rate_limit?: { requests: number; per_seconds: number };
+}
+
+/** A child operation runs once per record of its parent operation (substreams). */
+export interface ParentStream {
+  operation: string;
+  /** Field of the parent record (dotted path). */
+  field: string;
+  /** Setting key the value is placed in for the child's templates. */
+  as: string;
 }
 
 export interface OperationSpec {
@@ -49,6 +114,9 @@ export interface OperationSpec {
   params_fields?: SchemaField[];
   pagination?: PaginationSpec;
   response_path?: string;
+  body_format?: BodyFormat;
+  response_filters?: ResponseFilter[];
+  parent?: ParentStream;
 }
 
 export interface ConnectorSpec {
@@ -58,6 +126,7 @@ export interface ConnectorSpec {
   protocol?: string;
   base_url?: string;
   auth?: SpecAuth;
+  requests?: RequestOptions;
   operations: OperationSpec[];
   fields?: SchemaField[];
 }

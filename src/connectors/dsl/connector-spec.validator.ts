@@ -2,24 +2,14 @@ import Ajv2020, { ErrorObject } from 'ajv/dist/2020';
 import type { SchemaField } from '../entities/connector.entity';
 import { placeholdersOf } from '../engine/template';
 import { CONNECTOR_SPEC_SCHEMA } from './connector-spec.schema';
+import { authExchangeProblems, operationProblems, Problem } from './connector-spec.rules';
 import type { ConnectorSpec } from './connector-spec.types';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validateSchema = ajv.compile(CONNECTOR_SPEC_SCHEMA);
 
-const OAUTH_EXCHANGE_KEYS = [
-  'token_url',
-  'authorization_url',
-  'auth_url',
-  'client_id',
-  'client_secret',
-  'refresh_token',
-  'grant_type',
-  'scope',
-  'scopes',
-];
-
-type Problem = { path: string; message: string };
+/** The interactive OAuth2 flow (a user signing in at the provider) has no place in a server-run connector. */
+const AUTHORIZATION_CODE_KEYS = ['authorization_url', 'auth_url'];
 
 /** Features this product does not run (WebSocket, GraphQL, nested transforms), each refused by name at its path. */
 function unsupportedFeatures(spec: Record<string, unknown>): Problem[] {
@@ -57,11 +47,17 @@ function unsupportedFeatures(spec: Record<string, unknown>): Problem[] {
   findTransforms(spec, '');
   const auth = spec.auth as Record<string, unknown> | undefined;
   if (auth && typeof auth === 'object') {
-    const exchangeKeys = OAUTH_EXCHANGE_KEYS.filter((key) => key in auth);
-    if (exchangeKeys.length > 0 || /^oauth2?_/.test(String(auth.type ?? ''))) {
+    const codeKeys = AUTHORIZATION_CODE_KEYS.filter((key) => key in auth);
+    if (
+      codeKeys.length > 0 ||
+      auth.grant_type === 'authorization_code' ||
+      /^oauth2?_/.test(String(auth.type ?? ''))
+    ) {
       problems.push({
-        path: exchangeKeys.length > 0 ? `/auth/${exchangeKeys[0]}` : '/auth/type',
-        message: 'OAuth2 token exchange is not supported: use auth type oauth2 with a supplied access token',
+        path:
+          codeKeys.length > 0 ? `/auth/${codeKeys[0]}` : auth.grant_type ? '/auth/grant_type' : '/auth/type',
+        message:
+          'The OAuth2 authorization-code flow is not supported: use auth type oauth2 with grant_type client_credentials or refresh_token, or a supplied access token',
       });
     }
   }
@@ -123,7 +119,14 @@ function semanticProblems(spec: ConnectorSpec): Problem[] {
         message: 'must be a full http(s) URL when the spec has no base_url',
       });
     }
-    const known = new Set([...fieldPaths(spec.fields), ...fieldPaths(operation.params_fields), ...authKeys]);
+    const known = new Set([
+      ...fieldPaths(spec.fields),
+      ...fieldPaths(operation.params_fields),
+      ...authKeys,
+      ...(operation.pagination?.inject_into === 'path' ? ['page_token'] : []),
+      ...(operation.parent ? [operation.parent.as] : []),
+    ]);
+    problems.push(...operationProblems(spec, operation, base));
     const templates: Array<[string, string]> = [
       [`${base}/url_path`, operation.url_path],
       ...Object.entries(operation.query ?? {}).map(([key, value]): [string, string] => [
@@ -198,6 +201,7 @@ function semanticProblems(spec: ConnectorSpec): Problem[] {
   if (spec.auth?.type === 'basic' && (spec.auth.fields ?? []).length < 2) {
     problems.push({ path: '/auth/fields', message: 'basic auth needs two fields: user name and password' });
   }
+  problems.push(...authExchangeProblems(spec, authKeys));
   return problems;
 }
 

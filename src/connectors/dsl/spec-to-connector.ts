@@ -10,7 +10,7 @@ export interface ConnectorDefinition {
   category: string;
 }
 
-/** The operation a run executes: the first one (others serve options_endpoint look-ups). */
+/** The operation an instance runs unless it names another: the first one. */
 export function dataOperation(spec: ConnectorSpec | null | undefined): OperationSpec | undefined {
   return spec?.operations?.[0];
 }
@@ -42,7 +42,9 @@ export function operationBodyTemplate(operation: OperationSpec | undefined): str
 export function specToConnector(spec: ConnectorSpec): ConnectorDefinition {
   const operation = spec.operations[0];
   const seen = new Set<string>();
-  const schemaFields = [...(spec.fields ?? []), ...(operation.params_fields ?? [])].filter((field) => {
+  // Every operation's own fields: an instance may run any of them.
+  const operationFields = spec.operations.flatMap((candidate) => candidate.params_fields ?? []);
+  const schemaFields = [...(spec.fields ?? []), ...operationFields].filter((field) => {
     if (seen.has(field.key)) return false;
     seen.add(field.key);
     return true;

@@ -59,6 +59,12 @@ export class InstanceSettingsDto {
   @MaxLength(200)
   title?: string;
 
+  @ApiPropertyOptional({ description: 'The spec operation (stream) the instance runs; empty = the first' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  operation_id?: string;
+
   @ApiPropertyOptional({ enum: ['private', 'public'] })
   @IsOptional()
   @IsIn(['private', 'public'])

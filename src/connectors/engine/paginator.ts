@@ -1,66 +1,227 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import LinkHeader from 'http-link-header';
 import type { PaginationSpec } from '../dsl/connector-spec.types';
+import { ConnectorFetchError } from './connector-fetch-error';
 import { valueAtResponsePath } from './response-path';
 
+/** Where the next request's page token goes; `url` replaces the whole URL (Link header, next URL). */
+export interface PageToken {
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  /** Dotted body path -> value, set into the JSON or form body. */
+  body: Record<string, unknown>;
+  /** The value of `{{page_token}}` in the URL template (path injection). */
+  pathToken: string;
+  /** A next URL given by the upstream, followed as given. */
+  url?: string;
+}
+
+/** What the paginator reads from a page just fetched. */
+export interface FetchedResponse {
+  records: Record<string, unknown>[];
+  document: unknown;
+  headers: IncomingHttpHeaders;
+  /** The URL that answered: relative next links resolve against it. */
+  url: string;
+}
+
 /**
- * Walks one request sequence page by page. `params()` gives the query parameters of the page
- * about to be fetched; `advance()` digests the page and says whether another one follows, on
- * the spec's stop conditions: empty page, fewer rows than the page size, total reached, or no
- * next cursor.
+ * The paginator stage: where the next page's token comes from (page number, offset, a cursor
+ * from a body path, a header or the last record, the `Link` header, a next URL in the body)
+ * and where it goes (query, JSON body, header or path), with the spec's stop conditions.
+ * `params()` gives the token of the page about to be fetched; `advance()` digests a page and
+ * says whether another one follows. A page shorter than `page_size` while the upstream says
+ * more exist means the upstream capped the page size: that fails, it is not a last page.
  */
 export class Paginator {
   private page: number;
   private offset = 0;
   private cursor: string | undefined;
+  private nextUrl: string | undefined;
   private fetched = 0;
   private pagesDone = 0;
+  private readonly seen = new Set<string>();
+  /** Set when max_pages stopped the sequence while the upstream had more. */
+  capped = false;
 
   constructor(private readonly spec: PaginationSpec) {
     this.page = spec.start_page ?? 1;
   }
 
-  params(): Record<string, string> {
+  params(): PageToken {
+    const token: PageToken = { query: {}, headers: {}, body: {}, pathToken: '' };
+    if (this.nextUrl !== undefined) return { ...token, url: this.nextUrl };
     const spec = this.spec;
     const size = spec.page_size;
+    const put = (name: string, value: string | number) => {
+      switch (spec.inject_into ?? 'query') {
+        case 'body':
+          token.body[name] = value;
+          return;
+        case 'header':
+          token.headers[name] = String(value);
+          return;
+        default:
+          token.query[name] = String(value);
+      }
+    };
+    const putToken = (name: string, value: string | number) => {
+      if (spec.inject_into === 'path') token.pathToken = String(value);
+      else put(name, value);
+    };
+    const putSize = (name: string | undefined) => {
+      if (!size || !name) return;
+      if (spec.inject_into === 'path') token.query[name] = String(size);
+      else put(name, size);
+    };
     switch (spec.type) {
       case 'page':
-        return {
-          [spec.page_param ?? 'page']: String(this.page),
-          ...(size && spec.size_param ? { [spec.size_param]: String(size) } : {}),
-        };
+        putToken(spec.page_param ?? 'page', this.page);
+        putSize(spec.size_param);
+        break;
       case 'offset':
-        return {
-          [spec.offset_param ?? 'offset']: String(this.offset),
-          ...(size ? { [spec.limit_param ?? 'limit']: String(size) } : {}),
-        };
+        putToken(spec.offset_param ?? 'offset', this.offset);
+        putSize(spec.limit_param ?? 'limit');
+        break;
       case 'cursor':
-        return {
-          ...(this.cursor !== undefined ? { [spec.cursor_param ?? 'cursor']: this.cursor } : {}),
-          ...(size && spec.size_param ? { [spec.size_param]: String(size) } : {}),
-        };
+        if (this.cursor !== undefined) putToken(spec.cursor_param ?? 'cursor', this.cursor);
+        putSize(spec.size_param);
+        break;
+      case 'link_header':
+      case 'next_url':
+        putSize(spec.size_param);
+        break;
+    }
+    return token;
+  }
+
+  advance(page: FetchedResponse): boolean {
+    const spec = this.spec;
+    const count = page.records.length;
+    this.fetched += count;
+    this.pagesDone++;
+    if (spec.type === 'none' || !spec.type) return false;
+    const more = this.moreSignalled(page);
+    if (count === 0) return false;
+    if (this.shortPageStops() && spec.page_size && count < spec.page_size) {
+      if (more === true) {
+        throw new ConnectorFetchError(
+          `The upstream answered ${count} rows for a page size of ${spec.page_size} while more exist: it does not accept that page size; set page_size to at most ${count}`,
+        );
+      }
+      return false;
+    }
+    if (more === false) return false;
+    const next = this.nextToken(page);
+    if (next === undefined) return false;
+    if (spec.max_pages && this.pagesDone >= spec.max_pages) {
+      this.capped = true;
+      return false;
+    }
+    if (spec.type === 'page') this.page++;
+    if (spec.type === 'offset') this.offset += count;
+    return true;
+  }
+
+  /** Whether the page says more exist (true), none (false) or nothing about it (undefined). */
+  private moreSignalled(page: FetchedResponse): boolean | undefined {
+    const spec = this.spec;
+    if (spec.has_more_path) {
+      const flag = valueAtResponsePath(page.document, spec.has_more_path);
+      if (flag !== undefined && flag !== null) return flag === true || flag === 'true';
+    }
+    if (spec.total_path) {
+      const total = Number(valueAtResponsePath(page.document, spec.total_path));
+      if (Number.isFinite(total)) return this.fetched < total;
+    }
+    if (linkNext(page)) return true;
+    return undefined;
+  }
+
+  /** page and offset stop on a short page unless told otherwise; the others only when told. */
+  private shortPageStops(): boolean {
+    const spec = this.spec;
+    return spec.stop_on_short_page ?? (spec.type === 'page' || spec.type === 'offset');
+  }
+
+  /** Records the next token; undefined when there is none (the sequence ends). */
+  private nextToken(page: FetchedResponse): string | undefined {
+    const spec = this.spec;
+    switch (spec.type) {
+      case 'page':
+        return String(this.page + 1);
+      case 'offset':
+        return String(this.offset + page.records.length);
+      case 'cursor': {
+        const cursor = this.cursorOf(page);
+        if (cursor === undefined) return undefined;
+        this.remember(cursor, 'cursor');
+        this.cursor = cursor;
+        return cursor;
+      }
+      case 'link_header':
+      case 'next_url': {
+        const raw =
+          spec.type === 'link_header'
+            ? linkNext(page)
+            : textOf(valueAtResponsePath(page.document, spec.next_url_path ?? 'next'));
+        if (raw === undefined) return undefined;
+        const url = this.sameOrigin(new URL(raw, page.url), page.url);
+        this.remember(url, 'next page URL');
+        this.nextUrl = url;
+        return url;
+      }
       default:
-        return {};
+        return undefined;
     }
   }
 
-  advance(recordCount: number, document: unknown): boolean {
+  private cursorOf(page: FetchedResponse): string | undefined {
     const spec = this.spec;
-    this.fetched += recordCount;
-    this.pagesDone++;
-    if (spec.type === 'none' || !spec.type) return false;
-    if (spec.max_pages && this.pagesDone >= spec.max_pages) return false;
-    if (recordCount === 0) return false;
-    if (spec.page_size && recordCount < spec.page_size) return false;
-    if (spec.total_path) {
-      const total = Number(valueAtResponsePath(document, spec.total_path));
-      if (Number.isFinite(total) && this.fetched >= total) return false;
+    if (spec.cursor_header) {
+      const header = page.headers[spec.cursor_header.toLowerCase()];
+      return textOf(Array.isArray(header) ? header[0] : header);
     }
-    if (spec.type === 'page') this.page++;
-    if (spec.type === 'offset') this.offset += recordCount;
-    if (spec.type === 'cursor') {
-      const next = valueAtResponsePath(document, spec.cursor_path ?? 'next_cursor');
-      if (next === undefined || next === null || next === '' || next === false) return false;
-      this.cursor = String(next);
+    if (spec.cursor_record_field) {
+      const last = page.records[page.records.length - 1];
+      return last ? textOf(valueAtResponsePath(last, spec.cursor_record_field)) : undefined;
     }
-    return true;
+    return textOf(valueAtResponsePath(page.document, spec.cursor_path ?? 'next_cursor'));
   }
+
+  /** A token seen before would fetch the same page again, forever: fail instead. */
+  private remember(token: string, what: string): void {
+    if (this.seen.has(token)) {
+      throw new ConnectorFetchError(
+        `The upstream gave the same ${what} twice; stopped instead of fetching the same page again`,
+      );
+    }
+    this.seen.add(token);
+  }
+
+  /** Credentials go only where the spec pointed: a next URL on another origin is refused. */
+  private sameOrigin(next: URL, current: string): string {
+    if (next.origin !== new URL(current).origin) {
+      throw new ConnectorFetchError(
+        `The next page URL points to another host (${next.host}); refused to send the request there`,
+      );
+    }
+    return next.toString();
+  }
+}
+
+function linkNext(page: FetchedResponse): string | undefined {
+  const header = page.headers.link;
+  const value = Array.isArray(header) ? header.join(', ') : header;
+  if (!value) return undefined;
+  try {
+    return LinkHeader.parse(value).rel('next')[0]?.uri;
+  } catch {
+    return undefined;
+  }
+}
+
+function textOf(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '' || value === false) return undefined;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }

@@ -1,4 +1,11 @@
-import type { PaginationSpec, SpecAuth } from '../dsl/connector-spec.types';
+import type {
+  BodyFormat,
+  PaginationSpec,
+  RequestOptions,
+  ResponseFilter,
+  SpecAuth,
+} from '../dsl/connector-spec.types';
+import type { TokenStore } from './auth/token-store';
 
 /** Everything the engine needs to execute one run, already resolved from connector + instance. */
 export interface RunPlan {
@@ -9,19 +16,36 @@ export interface RunPlan {
   headers: Record<string, string>;
   /** JSON body template (POST only). */
   bodyTemplate?: string | null;
+  /** How the body is sent: JSON (default) or application/x-www-form-urlencoded. */
+  bodyFormat?: BodyFormat;
   auth?: SpecAuth | null;
   authData: Record<string, string>;
+  /** The spec's base_url: the session login and relative token URLs resolve against it. */
+  baseUrl?: string | null;
+  /** Where an OAuth2 token obtained by exchange is cached between runs. */
+  tokenStore?: TokenStore;
   pagination?: PaginationSpec | null;
   responsePath?: string | null;
-  /** Nested settings; placeholders and query parameters come from here. */
+  /** Nested settings; placeholders and declared query parameters come from here. */
   settings: Record<string, unknown>;
+  /**
+   * Setting paths declared by the spec's fields that go to the query when no template uses
+   * them. Settings not declared never reach the upstream.
+   */
+  declaredParams?: string[];
   /** Setting keys (dotted) whose array values each get their own request sequence. */
   iterations?: string[];
+  responseFilters?: ResponseFilter[];
+  requestOptions?: RequestOptions;
+  /** Requests under one key share the rate budget (the connector id). */
+  budgetKey?: string;
+  /** Substream: run once per record of this parent plan, its field placed in a setting. */
+  parent?: { plan: RunPlan; field: string; as: string };
 }
 
 /** One page of records, tagged with the iteration values that produced it. */
 export interface FetchedPage {
   records: Record<string, unknown>[];
-  /** Iterated setting key -> the value of this request sequence. */
+  /** Iterated setting key (or a parent's `as` key) -> the value of this request sequence. */
   iteration: Record<string, unknown>;
 }

@@ -13,6 +13,8 @@ export interface HttpRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** Per-request timeout (a spec's own, never above the engine's). */
+  timeoutMs?: number;
 }
 
 export interface HttpResponse {
@@ -84,6 +86,7 @@ export class SafeHttpClient {
         url: next.toString(),
         headers: keepsBody ? headers : withoutBodyHeaders(headers),
         body: keepsBody ? current.body : undefined,
+        timeoutMs: current.timeoutMs,
       };
     }
   }
@@ -130,6 +133,7 @@ export class SafeHttpClient {
     }
     const transport = url.protocol === 'https:' ? https : http;
     const where = describeUrl(url);
+    const timeoutMs = Math.min(request.timeoutMs ?? this.limits.timeoutMs, this.limits.timeoutMs);
 
     return new Promise<HttpResponse>((resolve, reject) => {
       let settled = false;
@@ -170,11 +174,11 @@ export class SafeHttpClient {
       const timer = setTimeout(
         () =>
           fail(
-            new ConnectorFetchError(`Request to ${where} timed out after ${this.limits.timeoutMs} ms`, {
+            new ConnectorFetchError(`Request to ${where} timed out after ${timeoutMs} ms`, {
               retryable: true,
             }),
           ),
-        this.limits.timeoutMs,
+        timeoutMs,
       );
       outgoing.on('error', fail);
       outgoing.end(request.body);

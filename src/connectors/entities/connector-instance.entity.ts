@@ -69,6 +69,14 @@ export class ConnectorInstance {
   @Column({ name: 'auth_data_encrypted', type: 'text', nullable: true, select: false })
   authDataEncrypted: string | null;
 
+  /** The spec operation (stream) this instance runs; null = the first. */
+  @Column({ name: 'operation_id', type: 'text', nullable: true })
+  operationId: string | null;
+
+  /** OAuth2 token obtained by exchange, encrypted with ENCRYPTION_KEY; never returned. */
+  @Column({ name: 'token_cache_encrypted', type: 'text', nullable: true, select: false })
+  tokenCacheEncrypted: string | null;
+
   @Index('connector_instances_output_table_name_key', { unique: true })
   @Column({ name: 'output_table_name', type: 'text' })
   outputTableName: string;

@@ -47,6 +47,10 @@ export class ConnectorRun {
   @Column({ type: 'text', nullable: true })
   error: string | null;
 
+  /** Why a succeeded run may not hold everything the upstream has (a cap stopped it). */
+  @Column({ type: 'text', nullable: true })
+  warning: string | null;
+
   /** Boot id of the process executing the run. */
   @Column({ name: 'runner_id', type: 'text', nullable: true })
   runnerId: string | null;

@@ -64,19 +64,20 @@ export class ConnectorOptionsService {
     const spec = connector.spec as ConnectorSpec | null;
     const target = this.resolveEndpoint(connector, spec, entry.field);
     try {
-      const request = this.engine.buildRequest(
+      const document = await this.engine.fetchOnce(
         {
           urlTemplate: target.urlTemplate,
           method: 'GET',
           headers: target.headers,
           auth: spec?.auth ?? null,
           authData,
+          baseUrl: spec?.base_url ?? null,
           settings: {},
+          // The fields this one depends on go along as query parameters unless a template uses them.
+          declaredParams: Object.keys(allowed),
         },
         context,
-        {},
       );
-      const document = await this.engine.fetchJson(request);
       const records = extractRecords(document, target.responsePath);
       return {
         options: records

@@ -1,35 +1,89 @@
-import type { ConnectorSpec } from '../dsl/connector-spec.types';
-import { dataOperation, operationBodyTemplate } from '../dsl/spec-to-connector';
+import type { ConnectorSpec, OperationSpec } from '../dsl/connector-spec.types';
+import { dataOperation, operationBodyTemplate, operationUrlTemplate } from '../dsl/spec-to-connector';
+import type { TokenStore } from '../engine/auth/token-store';
 import type { RunPlan } from '../engine/run-plan';
 import type { Connector } from '../entities/connector.entity';
 import type { ConnectorInstance } from '../entities/connector-instance.entity';
+import { flattenFields } from '../fields/schema-fields';
+
+/** How deep parent streams may nest (the validator refuses cycles; this bounds the rest). */
+const MAX_PARENT_DEPTH = 3;
 
 /**
- * The run plan of an instance: the connector's URL template, the spec's auth, pagination,
- * response_path and operation headers/body, overlaid with the instance's method, headers and
- * body template.
+ * The run plan of an instance: the operation it runs (its own or the spec's first), with the
+ * spec's auth, request options, pagination, response filters and response_path, overlaid with
+ * the instance's method, headers and body template. Only settings declared by the connector's
+ * fields (not private, not include:false) may go to the query on their own.
  */
 export function buildRunPlan(
   connector: Connector,
   instance: ConnectorInstance,
   settings: Record<string, unknown>,
   authData: Record<string, string>,
+  tokenStore?: TokenStore,
 ): RunPlan {
   const spec = connector.spec as ConnectorSpec | null;
-  const operation = dataOperation(spec);
-  const operationHeaders = Object.fromEntries(
-    Object.entries(operation?.headers ?? {}).map(([name, value]) => [name, String(value)]),
-  );
-  return {
-    urlTemplate: connector.fetchUrlTemplate,
-    method: instance.method,
-    headers: { ...operationHeaders, ...instance.headers },
-    bodyTemplate: instance.bodyTemplate ?? operationBodyTemplate(operation),
+  const chosen = spec?.operations.find((operation) => operation.id === instance.operationId);
+  const operation = chosen ?? dataOperation(spec);
+  const declaredParams = flattenFields(connector.schema?.fields ?? [])
+    .filter((entry) => !entry.field.private && entry.field.include !== false)
+    .map((entry) => entry.path);
+  const common = {
     auth: spec?.auth ?? null,
     authData,
-    pagination: operation?.pagination ?? null,
-    responsePath: operation?.response_path ?? null,
+    baseUrl: spec?.base_url ?? null,
+    tokenStore,
     settings,
+    declaredParams,
+    requestOptions: spec?.requests,
+    budgetKey: connector.id,
+  };
+  const plan: RunPlan = {
+    ...common,
+    ...operationParts(spec, operation),
+    // The first operation's template was stored at upload with the query in the order written (the
+    // jsonb spec keeps its keys in an order of its own).
+    urlTemplate:
+      spec && operation && operation !== dataOperation(spec)
+        ? operationUrlTemplate(spec, operation)
+        : connector.fetchUrlTemplate,
     iterations: instance.iterations,
   };
+  // The instance's own request options apply to the operation it was set up for.
+  if (!chosen || chosen === dataOperation(spec)) {
+    plan.method = instance.method;
+    plan.bodyTemplate = instance.bodyTemplate ?? plan.bodyTemplate;
+  }
+  plan.headers = { ...plan.headers, ...instance.headers };
+  if (spec && operation) plan.parent = parentOf(spec, operation, common, 0);
+  return plan;
+}
+
+function operationParts(spec: ConnectorSpec | null, operation: OperationSpec | undefined) {
+  return {
+    method: operation?.method ?? 'GET',
+    headers: Object.fromEntries(
+      Object.entries(operation?.headers ?? {}).map(([name, value]) => [name, String(value)]),
+    ),
+    bodyTemplate: operationBodyTemplate(operation),
+    bodyFormat: operation?.body_format,
+    pagination: operation?.pagination ?? null,
+    responsePath: operation?.response_path ?? null,
+    responseFilters: operation?.response_filters,
+    urlTemplate: spec && operation ? operationUrlTemplate(spec, operation) : '',
+  };
+}
+
+function parentOf(
+  spec: ConnectorSpec,
+  operation: OperationSpec,
+  common: Omit<RunPlan, 'urlTemplate' | 'method' | 'headers'>,
+  depth: number,
+): RunPlan['parent'] {
+  if (!operation.parent || depth >= MAX_PARENT_DEPTH) return undefined;
+  const parent = spec.operations.find((candidate) => candidate.id === operation.parent!.operation);
+  if (!parent) return undefined;
+  const plan: RunPlan = { ...common, ...operationParts(spec, parent) };
+  plan.parent = parentOf(spec, parent, common, depth + 1);
+  return { plan, field: operation.parent.field, as: operation.parent.as };
 }

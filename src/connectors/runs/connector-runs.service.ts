@@ -14,7 +14,7 @@ import type { AuthenticatedUser } from '../../common/decorators/current-user.dec
 import { dedicatedClient, isUniqueViolation } from '../../database/sql';
 import { toRunView, RunView } from '../connector-views';
 import { ConnectorInstancesService } from '../connector-instances.service';
-import { ConnectorEngine, RunProgress } from '../engine/connector-engine';
+import { ConnectorEngine, newProgress } from '../engine/connector-engine';
 import { ConnectorFetchError } from '../engine/connector-fetch-error';
 import { ConnectorTableWriter, InstanceRemovedError } from '../engine/connector-table-writer';
 import { prefetch } from '../engine/prefetch';
@@ -205,8 +205,9 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
 
   private async executeTracked(request: RunRequest): Promise<void> {
     this.startHeartbeat();
-    const progress: RunProgress = { pages: 0, rows: 0 };
+    const progress = newProgress();
     let outcome: { status: 'succeeded' | 'failed'; rowCount: number; error: string | null };
+    let secrets: string[] = [];
     try {
       const instance = await this.dataSource
         .getRepository(ConnectorInstance)
@@ -215,7 +216,14 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
         .getRepository(Connector)
         .findOneByOrFail({ id: instance.connectorId });
       const authData = { ...(await this.instances.authDataOf(instance.id)), ...(request.authData ?? {}) };
-      const plan = buildRunPlan(connector, instance, request.settings ?? instance.settings, authData);
+      secrets = Object.values(authData);
+      const plan = buildRunPlan(
+        connector,
+        instance,
+        request.settings ?? instance.settings,
+        authData,
+        this.instances.tokenStoreOf(instance.id),
+      );
       const rowCount = await this.writer.write({
         tableName: instance.outputTableName,
         runId: request.runId,
@@ -224,22 +232,27 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
       });
       outcome = { status: 'succeeded', rowCount, error: null };
     } catch (error) {
-      outcome = { status: 'failed', rowCount: 0, error: this.describeFailure(error, request.runId) };
+      outcome = { status: 'failed', rowCount: 0, error: this.describeFailure(error, request.runId, secrets) };
     }
+    const warning =
+      outcome.status === 'succeeded' && progress.warnings.length > 0 ? progress.warnings.join(' ') : null;
     await this.dataSource
       .query(
-        `UPDATE connector_runs SET status = $2, finished_at = now(), row_count = $3, pages_fetched = $4, error = $5
+        `UPDATE connector_runs
+         SET status = $2, finished_at = now(), row_count = $3, pages_fetched = $4, error = $5, warning = $6
          WHERE id = $1`,
-        [request.runId, outcome.status, outcome.rowCount, progress.pages, outcome.error],
+        [request.runId, outcome.status, outcome.rowCount, progress.pages, outcome.error, warning],
       )
       .catch((error) =>
         this.logger.error(`Could not record the end of run ${request.runId}: ${String(error)}`),
       );
   }
 
-  private describeFailure(error: unknown, runId: string): string {
-    if (error instanceof ConnectorFetchError || error instanceof InstanceRemovedError) return error.message;
-    const message = error instanceof Error ? error.message : String(error);
+  /** The failure as the run history shows it; credentials are masked before it is logged or kept. */
+  private describeFailure(error: unknown, runId: string, secrets: string[]): string {
+    if (error instanceof ConnectorFetchError || error instanceof InstanceRemovedError)
+      return redact(error.message, secrets);
+    const message = redact(error instanceof Error ? error.message : String(error), secrets);
     this.logger.error(`Connector run ${runId} failed while storing rows: ${message}`);
     return `Could not store the fetched rows: ${message}`;
   }
@@ -302,4 +315,11 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     this.engine.destroy();
     await this.liveness.release();
   }
+}
+
+/** Credentials never reach the run history, even when an upstream echoes them in an error. */
+function redact(text: string, secrets: string[]): string {
+  let clean = text;
+  for (const secret of secrets) if (secret.length >= 4) clean = clean.split(secret).join('***');
+  return clean;
 }

@@ -1,4 +1,4 @@
-import { ConnectorEngine } from '../../../src/connectors/engine/connector-engine';
+import { ConnectorEngine, newProgress, RunProgress } from '../../../src/connectors/engine/connector-engine';
 import { DEFAULT_ENGINE_LIMITS, EngineLimits } from '../../../src/connectors/engine/engine-limits';
 import type { FetchedPage, RunPlan } from '../../../src/connectors/engine/run-plan';
 
@@ -17,12 +17,21 @@ export function plan(overrides: Partial<RunPlan> & { urlTemplate: string }): Run
   return { method: 'GET', headers: {}, authData: {}, settings: {}, ...overrides };
 }
 
-export async function collect(engine: ConnectorEngine, runPlan: RunPlan): Promise<FetchedPage[]> {
+export async function collect(
+  engine: ConnectorEngine,
+  runPlan: RunPlan,
+  progress: RunProgress = newProgress(),
+): Promise<FetchedPage[]> {
   const pages: FetchedPage[] = [];
-  for await (const page of engine.pages(runPlan)) pages.push(page);
+  for await (const page of engine.pages(runPlan, progress)) pages.push(page);
   return pages;
 }
 
-export async function records(engine: ConnectorEngine, runPlan: RunPlan): Promise<Record<string, unknown>[]> {
-  return (await collect(engine, runPlan)).flatMap((page) => page.records);
+/** A test read: the run's records kept in memory instead of written to a table. */
+export async function records(
+  engine: ConnectorEngine,
+  runPlan: RunPlan,
+  progress: RunProgress = newProgress(),
+): Promise<Record<string, unknown>[]> {
+  return (await collect(engine, runPlan, progress)).flatMap((page) => page.records);
 }

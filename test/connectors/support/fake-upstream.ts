@@ -6,6 +6,8 @@ export interface RecordedRequest {
   url: URL;
   headers: IncomingMessage['headers'];
   body: string;
+  /** When the request arrived (epoch milliseconds). */
+  at: number;
 }
 
 export interface FakeUpstream {
@@ -29,6 +31,7 @@ export async function startFakeUpstream(handler: FakeHandler, host = '127.0.0.1'
         url: new URL(incoming.url ?? '/', `http://${incoming.headers.host}`),
         headers: incoming.headers,
         body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
       };
       requests.push(recorded);
       Promise.resolve(handler(recorded, response)).catch((error) => {

@@ -1,4 +1,4 @@
-import { bodyTemplateError, iterationKeys, parseRefreshInterval } from './requestSettings';
+import { bodyTemplateError, iterationKeys, parseRefreshInterval, streamChoices } from './requestSettings';
 
 describe('parseRefreshInterval', () => {
   it('reads whole minutes from 0 up, empty meaning 0', () => {
@@ -26,6 +26,20 @@ describe('iterationKeys', () => {
     expect(iterationKeys({ city: ['Berlin', 'Paris'], range: { days: [1, 2] }, unit: 'metric' })).toEqual([
       'city',
       'range.days',
+    ]);
+  });
+});
+
+describe('streamChoices', () => {
+  it('offers no choice for a spec with one operation or none', () => {
+    expect(streamChoices(null)).toEqual([]);
+    expect(streamChoices({ operations: [{ id: 'a' }] })).toEqual([]);
+  });
+
+  it('lists every operation, the first one as the default (empty id)', () => {
+    expect(streamChoices({ operations: [{ id: 'repos', name: 'Repositories' }, { id: 'issues' }] })).toEqual([
+      { id: '', label: 'Repositories (repos)' },
+      { id: 'issues', label: 'issues' },
     ]);
   });
 });

@@ -37,3 +37,21 @@ export function iterationKeys(settings: Record<string, unknown>, prefix = ''): s
   }
   return keys;
 }
+
+export interface StreamChoice {
+  /** '' runs the spec's first operation. */
+  id: string;
+  label: string;
+}
+
+/** The operations (streams) of a connector's spec an instance may run; empty when there is no choice. */
+export function streamChoices(
+  spec: { operations?: Array<{ id: string; name?: string }> } | null | undefined,
+): StreamChoice[] {
+  const operations = spec?.operations ?? [];
+  if (operations.length < 2) return [];
+  return operations.map((operation, index) => ({
+    id: index === 0 ? '' : operation.id,
+    label: operation.name ? `${operation.name} (${operation.id})` : operation.id,
+  }));
+}

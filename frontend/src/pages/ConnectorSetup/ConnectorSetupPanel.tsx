@@ -8,6 +8,7 @@ import { useSession } from '../../auth/useSession';
 import { parseAuthFields } from '../../features/detail/authFields';
 import type { Connector, ConnectorInstance } from '../../api/connectors';
 import { hasRunningRun } from '../../features/detail/runs';
+import { streamChoices } from '../../features/detail/requestSettings';
 import { CredentialsSection } from './CredentialsSection';
 import { HeadersEditor } from './HeadersEditor';
 import { RequestOptions } from './RequestOptions';
@@ -58,6 +59,7 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
               values={state.options}
               onChange={state.setOptions}
               intervalEditable={!!user?.pro_user}
+              streams={streamChoices(connector.spec)}
             />
             <HeadersEditor rows={state.headers} onChange={state.setHeaders} />
           </Stack>

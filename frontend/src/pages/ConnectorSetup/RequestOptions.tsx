@@ -6,13 +6,15 @@ import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { bodyTemplateError, parseRefreshInterval } from '../../features/detail/requestSettings';
+import { bodyTemplateError, parseRefreshInterval, StreamChoice } from '../../features/detail/requestSettings';
 
 export interface RequestOptionValues {
   refreshInterval: string;
   override: boolean;
   method: 'GET' | 'POST';
   bodyTemplate: string;
+  /** The operation (stream) to run; '' = the spec's first. */
+  operationId: string;
 }
 
 interface Props {
@@ -20,13 +22,32 @@ interface Props {
   onChange: (values: RequestOptionValues) => void;
   /** Only pro users (pro_user 1) may edit the refresh interval. */
   intervalEditable: boolean;
+  /** The spec's operations when it has several. */
+  streams: StreamChoice[];
 }
 
-export function RequestOptions({ values, onChange, intervalEditable }: Props) {
+export function RequestOptions({ values, onChange, intervalEditable, streams }: Props) {
   const intervalError = parseRefreshInterval(values.refreshInterval).error;
   const bodyError = bodyTemplateError(values.method, values.bodyTemplate);
   return (
     <Stack spacing={2}>
+      {streams.length > 0 && (
+        <FormControl>
+          <InputLabel id="stream-label">Stream</InputLabel>
+          <Select
+            labelId="stream-label"
+            label="Stream"
+            value={streams.some((stream) => stream.id === values.operationId) ? values.operationId : ''}
+            onChange={(event) => onChange({ ...values, operationId: event.target.value })}
+          >
+            {streams.map((stream) => (
+              <MenuItem key={stream.id || 'first'} value={stream.id}>
+                {stream.label}
+              </MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+      )}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <TextField
           label="Refresh Interval (minutes)"

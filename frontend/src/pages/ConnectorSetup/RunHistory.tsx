@@ -13,7 +13,7 @@ import { runStatusColor, runStatusLabel } from '../../features/detail/runs';
 
 const when = (value?: string | null) => (value ? new Date(value).toLocaleString() : '—');
 
-/** The instance's runs, newest first, with status and rows fetched. */
+/** The instance's runs, newest first, with status, rows fetched and why a run may be incomplete. */
 export function RunHistory({ runs, loading }: { runs: ConnectorRun[] | undefined; loading: boolean }) {
   return (
     <Paper variant="outlined" component="section" aria-labelledby="runs-heading" sx={{ p: { xs: 2, md: 3 } }}>
@@ -46,7 +46,7 @@ export function RunHistory({ runs, loading }: { runs: ConnectorRun[] | undefined
                       icon={
                         run.status === 'running' ? <CircularProgress size={12} color="inherit" /> : undefined
                       }
-                      title={run.error ?? undefined}
+                      title={run.error ?? run.warning ?? undefined}
                     />
                     {run.error && (
                       <Typography
@@ -55,6 +55,16 @@ export function RunHistory({ runs, loading }: { runs: ConnectorRun[] | undefined
                         sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
                       >
                         {run.error}
+                      </Typography>
+                    )}
+                    {run.warning && (
+                      <Typography
+                        variant="caption"
+                        color="warning.main"
+                        role="note"
+                        sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
+                      >
+                        {run.warning}
                       </Typography>
                     )}
                   </TableCell>

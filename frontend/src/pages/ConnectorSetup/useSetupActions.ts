@@ -88,6 +88,7 @@ export function useSetupActions(
           method: state.options.method,
           headers: rowsToHeaders(state.headers),
           body_template: state.options.method === 'POST' ? state.options.bodyTemplate : '',
+          operation_id: state.options.operationId,
           ...(Object.keys(authData).length ? { auth_data: authData } : {}),
         },
       });

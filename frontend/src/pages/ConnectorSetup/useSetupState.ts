@@ -30,6 +30,7 @@ export function useSetupState(connector: Connector, instance: ConnectorInstance 
     override: instance?.settings?.override === true,
     method: instance?.method ?? 'GET',
     bodyTemplate: instance?.body_template ?? '',
+    operationId: instance?.operation_id ?? '',
   }));
 
   /** Form -> JSON shows the flat dotted-key values as nested JSON; JSON -> form is blocked by invalid JSON. */

@@ -14,6 +14,8 @@ import {
   TOP_LEVEL_FIELDS,
   UNSUPPORTED,
 } from './dsl-reference';
+import { exampleText, FEATURE_EXAMPLES } from './dsl-examples';
+import { REQUEST_OPTIONS, RESPONSE_FILTER_FIELDS } from './dsl-reference-requests';
 import { EXAMPLE_SPEC_JSON } from './example-spec';
 import { FieldTable } from './FieldTable';
 
@@ -21,9 +23,12 @@ export const SECTIONS = [
   { id: 'spec-format', title: 'Spec format' },
   { id: 'authentication', title: 'Authentication' },
   { id: 'operations', title: 'Operations' },
+  { id: 'streams', title: 'Streams' },
   { id: 'fields', title: 'Fields' },
   { id: 'pagination', title: 'Pagination' },
+  { id: 'errors', title: 'Errors and limits' },
   { id: 'response-path', title: 'Response path' },
+  { id: 'runs', title: 'Runs and settings' },
   { id: 'example', title: 'Complete example' },
   { id: 'not-supported', title: 'Not supported' },
 ] as const;
@@ -48,12 +53,27 @@ export function DocumentationSections() {
         </Paragraph>
         <FieldTable caption="Auth fields" rows={AUTH_FIELDS} />
         <FieldTable caption="Auth types" firstColumn="Auth type" rows={AUTH_TYPES} />
+        <CodeBlock label="OAuth2 client credentials example" code={exampleText(FEATURE_EXAMPLES.oauth2)} />
+        <CodeBlock label="Session token example" code={exampleText(FEATURE_EXAMPLES.session)} />
+        <Paragraph>
+          Credentials and tokens never appear in logs, run history, errors or answers; a token obtained by
+          exchange is cached for the connection, encrypted like the credentials.
+        </Paragraph>
       </DocSection>
       <DocSection id="operations" title="Operations">
         <Paragraph>
           Each operation is one request sequence whose records land in the connector's table.
         </Paragraph>
         <FieldTable caption="Operation fields" rows={OPERATION_FIELDS} />
+      </DocSection>
+      <DocSection id="streams" title="Streams">
+        <Paragraph>
+          Every operation is a stream. A connection runs the first one unless its owner picks another under
+          Request → Stream. An operation with a <Code>parent</Code> runs once per record of its parent
+          operation, the parent's <Code>field</Code> placed in the setting <Code>as</Code>; only the child's
+          records are stored.
+        </Paragraph>
+        <CodeBlock label="Parent stream example" code={exampleText(FEATURE_EXAMPLES.parent)} />
       </DocSection>
       <DocSection id="fields" title="Fields">
         <Paragraph>
@@ -65,12 +85,29 @@ export function DocumentationSections() {
       </DocSection>
       <DocSection id="pagination" title="Pagination">
         <Paragraph>
-          A run keeps requesting pages until a page comes back empty, a page is shorter than{' '}
-          <Code>page_size</Code>, the total at <Code>total_path</Code> is reached, no next cursor is given, or{' '}
-          <Code>max_pages</Code> is hit.
+          A run keeps requesting pages until a page comes back empty, <Code>has_more_path</Code> says false,
+          the total at <Code>total_path</Code> is reached, no next cursor or link is given, a page is shorter
+          than <Code>page_size</Code> (page and offset, or when <Code>stop_on_short_page</Code> says so), or{' '}
+          <Code>max_pages</Code> is hit. A cursor or next URL that comes back a second time fails the run
+          instead of fetching the same page again; a next URL on another host is refused.
         </Paragraph>
         <FieldTable caption="Pagination strategies" firstColumn="Strategy" rows={PAGINATION_TYPES} />
         <FieldTable caption="Pagination fields" rows={PAGINATION_FIELDS} />
+        <CodeBlock label="Link header example" code={exampleText(FEATURE_EXAMPLES.linkHeader)} />
+        <CodeBlock label="Next URL example" code={exampleText(FEATURE_EXAMPLES.nextUrl)} />
+        <CodeBlock label="Last-record cursor example" code={exampleText(FEATURE_EXAMPLES.lastRecordCursor)} />
+        <CodeBlock label="Cursor in the body example" code={exampleText(FEATURE_EXAMPLES.bodyCursor)} />
+      </DocSection>
+      <DocSection id="errors" title="Errors and limits">
+        <Paragraph>
+          Network errors, 429 and 5xx answers are retried with backoff; any other answer outside 2xx fails the
+          run, unless a response filter of the operation says otherwise. Filters are tried in order; the first
+          that matches decides.
+        </Paragraph>
+        <FieldTable caption="Response filter fields" rows={RESPONSE_FILTER_FIELDS} />
+        <CodeBlock label="Response filters example" code={exampleText(FEATURE_EXAMPLES.filters)} />
+        <FieldTable caption="Request options" rows={REQUEST_OPTIONS} />
+        <CodeBlock label="Request options example" code={exampleText(FEATURE_EXAMPLES.requests)} />
       </DocSection>
       <DocSection id="response-path" title="Response path">
         <Paragraph>
@@ -85,6 +122,17 @@ export function DocumentationSections() {
             '// response\n{ "data": { "observations": [ { "time": "…", "temp": 21.5 } ] } }\n\n// spec\n"response_path": "data.observations"'
           }
         />
+      </DocSection>
+      <DocSection id="runs" title="Runs and settings">
+        <Paragraph>
+          Settings reach the API only through templates, or as query parameters named after the spec's own
+          fields (not <Code>private</Code>, not <Code>include: false</Code>); any other value is never sent.
+        </Paragraph>
+        <Paragraph>
+          A run that a limit stops (<Code>max_pages</Code>, or the server's limits of 1,000 pages and
+          1,000,000 rows per run) keeps what it fetched and is recorded with a warning that more data may
+          exist, shown in the run history. A page size the API does not accept is an error, not a short page.
+        </Paragraph>
       </DocSection>
       <DocSection id="example" title="Complete example">
         <CodeBlock label="Complete connector spec" code={EXAMPLE_SPEC_JSON} />

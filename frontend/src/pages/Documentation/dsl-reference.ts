@@ -29,9 +29,14 @@ export const TOP_LEVEL_FIELDS: FieldRow[] = [
     description: 'How requests authenticate (see Authentication). Omit it for open APIs.',
   },
   {
+    name: 'requests',
+    type: 'object',
+    description: 'Timeout, retries, backoff and rate budget of every request (see Errors and limits).',
+  },
+  {
     name: 'operations',
     type: 'array',
-    description: 'The requests the connector can make; at least one (see Operations).',
+    description: 'The requests (streams) the connector can make; at least one (see Operations).',
   },
   {
     name: 'fields',
@@ -41,11 +46,16 @@ export const TOP_LEVEL_FIELDS: FieldRow[] = [
 ];
 
 export const AUTH_FIELDS: FieldRow[] = [
-  { name: 'type', type: 'string', description: 'One of bearer, api_key, basic, header, oauth2 (or none).' },
+  {
+    name: 'type',
+    type: 'string',
+    description: 'One of bearer, api_key, basic, header, oauth2, session (or none).',
+  },
   {
     name: 'in',
     type: '"header" | "query"',
-    description: 'api_key only: send the key as a request header (default) or as a query parameter.',
+    description:
+      'api_key, session and oauth2 with a grant_type: send the credential as a request header (default) or as a query parameter.',
   },
   {
     name: 'name',
@@ -63,6 +73,34 @@ export const AUTH_FIELDS: FieldRow[] = [
     type: 'array',
     description:
       'Credentials the user enters when connecting: objects with key, label and required. They are stored encrypted and never shown again.',
+  },
+  {
+    name: 'grant_type',
+    type: '"client_credentials" | "refresh_token"',
+    description:
+      'oauth2 only: exchange credentials for an access token at token_url. client_credentials needs auth fields client_id and client_secret; refresh_token needs client_id and refresh_token.',
+  },
+  {
+    name: 'token_url',
+    type: 'string',
+    description: 'oauth2 with grant_type: the token endpoint, a full URL or a path under base_url.',
+  },
+  {
+    name: 'scopes',
+    type: 'string[]',
+    description: 'oauth2 with grant_type: scopes asked for, sent space-separated.',
+  },
+  {
+    name: 'token_params',
+    type: 'object',
+    description:
+      'oauth2 with grant_type: extra form fields for the token request (templates over auth fields).',
+  },
+  {
+    name: 'login',
+    type: 'object',
+    description:
+      'session only: the login request, with url_path, method (POST by default), body, body_format (json or form), headers, and where its answer holds the token: token_path (body) or token_header.',
   },
 ];
 
@@ -92,7 +130,13 @@ export const AUTH_TYPES: FieldRow[] = [
     name: 'oauth2',
     type: 'header',
     description:
-      'A ready access token (auth field access_token) sent as a bearer token. No token exchange takes place.',
+      'Without grant_type: a ready access token (auth field access_token) sent as a bearer token. With grant_type: the token is obtained at token_url, cached per connection (encrypted), renewed a minute before it expires and after a 401.',
+  },
+  {
+    name: 'session',
+    type: 'header or query',
+    description:
+      'A login request first (login), whose answer gives a token; later requests carry it as {{session_token}} in format (default "Bearer {{session_token}}") under name. A 401 logs in again once.',
   },
 ];
 
@@ -116,6 +160,22 @@ export const OPERATION_FIELDS: FieldRow[] = [
     name: 'body',
     type: 'object or string',
     description: 'JSON body template for POST requests; placeholders are filled with JSON-safe values.',
+  },
+  {
+    name: 'body_format',
+    type: '"json" | "form"',
+    description: 'POST only: send the body as JSON (default) or application/x-www-form-urlencoded.',
+  },
+  {
+    name: 'response_filters',
+    type: 'array',
+    description: 'What to do with particular answers: ignore, fail or retry (see Errors and limits).',
+  },
+  {
+    name: 'parent',
+    type: 'object',
+    description:
+      'Substream: run this operation once per record of another one; operation, field of the parent record, and as, the setting that receives it (see Streams).',
   },
   {
     name: 'params_fields',
@@ -209,12 +269,23 @@ export const PAGINATION_TYPES: FieldRow[] = [
     name: 'cursor',
     type: 'next cursor',
     description:
-      'Reads the next cursor at cursor_path (default next_cursor) and sends it as cursor_param (default cursor).',
+      'Reads the next cursor from the body at cursor_path, from a response header (cursor_header), or from a field of the last record (cursor_record_field), and sends it as cursor_param (default cursor).',
+  },
+  {
+    name: 'link_header',
+    type: 'Link: rel="next"',
+    description:
+      'Follows the next link of the Link response header (RFC 8288) as given, until there is none.',
+  },
+  {
+    name: 'next_url',
+    type: 'full next URL',
+    description: 'Follows the full URL found in the body at next_url_path (e.g. links.next) as given.',
   },
 ];
 
 export const PAGINATION_FIELDS: FieldRow[] = [
-  { name: 'type', type: 'string', description: 'page, cursor, offset or none.' },
+  { name: 'type', type: 'string', description: 'page, cursor, offset, link_header, next_url or none.' },
   {
     name: 'page_param / start_page',
     type: 'string / number',
@@ -227,16 +298,45 @@ export const PAGINATION_FIELDS: FieldRow[] = [
     description: 'Cursor strategy: parameter name, and where the next cursor is in the response.',
   },
   {
+    name: 'cursor_header / cursor_record_field',
+    type: 'string',
+    description: 'Cursor from a response header, or from this field of the last record (Stripe: id).',
+  },
+  { name: 'next_url_path', type: 'string', description: 'next_url: where the next URL is in the body.' },
+  {
+    name: 'inject_into',
+    type: '"query" | "body" | "header" | "path"',
+    description:
+      'Where the page number, offset or cursor goes: a query parameter (default), a field of the JSON body (dotted path, POST only), a header, or the {{page_token}} placeholder of url_path.',
+  },
+  {
     name: 'size_param / page_size',
     type: 'string / number',
-    description: 'Page size parameter and value; a shorter page ends the run.',
+    description:
+      'Page size parameter and value. A page shorter than page_size while the answer says more exist means the API does not accept that size: the run fails.',
+  },
+  {
+    name: 'has_more_path',
+    type: 'string',
+    description: 'A boolean in the body (e.g. has_more); false ends the sequence.',
+  },
+  {
+    name: 'stop_on_short_page',
+    type: 'boolean',
+    description:
+      'Whether a page shorter than page_size ends the sequence: true by default for page and offset, false otherwise.',
   },
   {
     name: 'total_path',
     type: 'string',
     description: 'Where the total record count is in the response; fetching stops once it is reached.',
   },
-  { name: 'max_pages', type: 'number', description: 'Upper bound on the number of pages fetched per run.' },
+  {
+    name: 'max_pages',
+    type: 'number',
+    description:
+      'Upper bound on the pages fetched per request sequence; a run stopped by it while more pages exist succeeds with a warning.',
+  },
 ];
 
 export const UNSUPPORTED = [
@@ -247,7 +347,7 @@ export const UNSUPPORTED = [
     text: 'Records are stored as they arrive: top-level keys become columns, nested values are kept as JSON. There is no mapping or reshaping step.',
   },
   {
-    name: 'OAuth2 exchange',
-    text: 'No authorization-code or refresh-token flow: oauth2 only sends an access token the user supplies.',
+    name: 'OAuth2 authorization-code flow',
+    text: 'No interactive sign-in at the provider: use grant_type client_credentials or refresh_token, or a supplied access token.',
   },
 ];

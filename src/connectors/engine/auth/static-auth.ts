@@ -1,9 +1,10 @@
-import type { SpecAuth } from '../dsl/connector-spec.types';
-import { fillText } from './template';
+import type { SpecAuth } from '../../dsl/connector-spec.types';
+import { fillText } from '../template';
 
 /**
- * Applies the spec's auth (bearer, api_key, basic, header, oauth2) to a request. OAuth2 means a supplied access token
- * used as a bearer token: there is no token exchange.
+ * Applies the spec's auth (bearer, api_key, basic, header, oauth2, session) to a request. For
+ * oauth2 with a grant_type and for session, the token obtained by the authenticator is in
+ * `access_token` / `session_token` of the auth data; plain oauth2 uses a supplied access token.
  */
 export function applyAuth(
   auth: SpecAuth | null | undefined,
@@ -20,6 +21,14 @@ export function applyAuth(
     return value.trim() === '' ? undefined : value;
   };
 
+  if (auth.type === 'session' || (auth.type === 'oauth2' && auth.grant_type)) {
+    const key = auth.type === 'session' ? 'session_token' : 'access_token';
+    if (!authData[key]) return;
+    const value = fillText(auth.format ?? `Bearer {{${key}}}`, authData);
+    if (auth.in === 'query') url.searchParams.set(auth.name ?? 'token', value);
+    else headers[auth.name ?? 'Authorization'] = value;
+    return;
+  }
   switch (auth.type) {
     case 'bearer':
     case 'oauth2': {

@@ -1,0 +1,67 @@
+import type { SpecAuth } from '../../dsl/connector-spec.types';
+import { ConnectorFetchError } from '../connector-fetch-error';
+import { decodeJson } from '../decoder';
+import type { HttpRequest, HttpResponse } from '../safe-http-client';
+import { describeUrl } from '../safe-http-client';
+import { fillText } from '../template';
+import type { CachedToken } from './token-store';
+
+/** A token this close to its expiry is renewed before use. */
+export const EXPIRY_MARGIN_MS = 60_000;
+
+export function isFresh(token: CachedToken | null, now = Date.now()): token is CachedToken {
+  return !!token && (token.expires_at === null || token.expires_at - EXPIRY_MARGIN_MS > now);
+}
+
+/**
+ * The OAuth2 token request (RFC 6749 §4.4 client credentials, §6 refresh token), sent
+ * form-encoded with the client credentials in the body. The answer's error text names the
+ * upstream's `error` code only: nothing of the request (which holds the secrets) is repeated.
+ */
+export async function requestOAuth2Token(
+  auth: SpecAuth,
+  tokenUrl: string,
+  authData: Record<string, string>,
+  refreshToken: string | undefined,
+  send: (request: HttpRequest) => Promise<HttpResponse>,
+): Promise<CachedToken> {
+  const form = new URLSearchParams();
+  if (auth.grant_type === 'refresh_token') {
+    form.set('grant_type', 'refresh_token');
+    form.set('refresh_token', refreshToken ?? authData.refresh_token ?? '');
+  } else form.set('grant_type', 'client_credentials');
+  form.set('client_id', authData.client_id ?? '');
+  if (authData.client_secret) form.set('client_secret', authData.client_secret);
+  if (auth.scopes?.length) form.set('scope', auth.scopes.join(' '));
+  for (const [name, template] of Object.entries(auth.token_params ?? {}))
+    form.set(name, fillText(template, authData));
+  const where = describeUrl(tokenUrl);
+  const response = await send({
+    method: 'POST',
+    url: tokenUrl,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: form.toString(),
+  });
+  const answer = (safeDecode(response, where) ?? {}) as Record<string, unknown>;
+  if (response.status < 200 || response.status >= 300 || typeof answer.access_token !== 'string') {
+    const code = typeof answer.error === 'string' ? `: ${answer.error}` : '';
+    throw new ConnectorFetchError(
+      `The OAuth2 token request to ${where} failed (HTTP ${response.status}${code})`,
+      { status: response.status },
+    );
+  }
+  const lifetime = Number(answer.expires_in);
+  return {
+    access_token: answer.access_token,
+    expires_at: Number.isFinite(lifetime) && lifetime > 0 ? Date.now() + lifetime * 1000 : null,
+    ...(typeof answer.refresh_token === 'string' ? { refresh_token: answer.refresh_token } : {}),
+  };
+}
+
+function safeDecode(response: HttpResponse, where: string): unknown {
+  try {
+    return decodeJson(response, where);
+  } catch {
+    return null;
+  }
+}
