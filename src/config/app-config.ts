@@ -91,7 +91,8 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     encryptionKey: Buffer.from(encryptionKey, 'hex'),
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM ?? 'Data Marketplace <no-reply@localhost>',
-    seed: env.SEED ?? true,
+    // A production database gets demo content only when asked for it.
+    seed: env.SEED ?? !isProduction,
     maxUploadBytes: (env.MAX_UPLOAD_MB ?? 1024) * 1024 * 1024,
     connectorAllowPrivateNetworks: env.CONNECTOR_ALLOW_PRIVATE_NETWORKS ?? false,
     contactFormUrl: env.CONTACT_FORM_URL,

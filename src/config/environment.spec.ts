@@ -77,6 +77,13 @@ describe('configuration', () => {
     expect(second.encryptionKey.equals(first.encryptionKey)).toBe(true);
   });
 
+  it('seeds by default only outside production; SEED=true asks for it in production', () => {
+    const secrets = { SESSION_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) };
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets }).seed).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SEED: 'true', ...secrets }).seed).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development', ...secrets }).seed).toBe(true);
+  });
+
   it('never generates secrets in production: it names the missing ones', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: freshDataDir() })).toThrow(
       /SESSION_SECRET, ENCRYPTION_KEY: required when NODE_ENV=production/,
