@@ -6,6 +6,7 @@ import session from 'express-session';
 import helmet from 'helmet';
 import passport from 'passport';
 import { DataSource } from 'typeorm';
+import { databaseUnavailableAnswer } from './common/middleware/database-unavailable.middleware';
 import { requestLogging } from './common/middleware/request-logging.middleware';
 import { sameOriginOnly } from './common/middleware/same-origin.middleware';
 import { spaHandlers } from './common/middleware/spa-fallback.middleware';
@@ -74,6 +75,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   );
   app.use(passport.initialize());
   app.use(passport.session());
+  app.use(databaseUnavailableAnswer);
 
   app.setGlobalPrefix('api');
   const openApi = new DocumentBuilder()

@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../common/paths';
-import { DEFAULT_POOL_SIZE } from '../database/data-source-options';
+import {
+  DatabaseTimeouts,
+  DEFAULT_DATABASE_TIMEOUTS,
+  DEFAULT_POOL_SIZE,
+} from '../database/data-source-options';
 import { ConfigError, parseEnvironment } from './environment';
 
 /** The app's settled configuration: validated values plus defaults and generated local secrets. */
@@ -13,6 +17,8 @@ export interface AppConfig {
   databaseUrl?: string;
   /** Connections each app process keeps to PostgreSQL at most (uploads use one more each). */
   databasePoolSize: number;
+  /** Statement, idle-in-transaction and pool-acquisition limits of the app's connections. */
+  databaseTimeouts: DatabaseTimeouts;
   appOrigin: string;
   sessionSecret: string;
   encryptionKey: Buffer;
@@ -86,6 +92,11 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE ?? DEFAULT_POOL_SIZE,
+    databaseTimeouts: {
+      statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS ?? DEFAULT_DATABASE_TIMEOUTS.statementMs,
+      idleInTransactionMs: env.DATABASE_IDLE_TRANSACTION_MS ?? DEFAULT_DATABASE_TIMEOUTS.idleInTransactionMs,
+      acquireMs: env.DATABASE_ACQUIRE_TIMEOUT_MS ?? DEFAULT_DATABASE_TIMEOUTS.acquireMs,
+    },
     appOrigin: env.APP_ORIGIN ?? `http://localhost:${port}`,
     sessionSecret,
     encryptionKey: Buffer.from(encryptionKey, 'hex'),

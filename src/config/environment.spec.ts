@@ -84,6 +84,26 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'development', ...secrets }).seed).toBe(true);
   });
 
+  it('bounds database statements, idle transactions and connection waits, 30 s / 60 s / 5 s by default', () => {
+    const secrets = { SESSION_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) };
+    expect(loadConfig(secrets).databaseTimeouts).toEqual({
+      statementMs: 30_000,
+      idleInTransactionMs: 60_000,
+      acquireMs: 5_000,
+    });
+    expect(
+      loadConfig({
+        ...secrets,
+        DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+        DATABASE_IDLE_TRANSACTION_MS: '3000',
+        DATABASE_ACQUIRE_TIMEOUT_MS: '400',
+      }).databaseTimeouts,
+    ).toEqual({ statementMs: 2_000, idleInTransactionMs: 3_000, acquireMs: 400 });
+    expect(() => parseEnvironment({ DATABASE_STATEMENT_TIMEOUT_MS: '0' })).toThrow(
+      /DATABASE_STATEMENT_TIMEOUT_MS/,
+    );
+  });
+
   it('never generates secrets in production: it names the missing ones', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: freshDataDir() })).toThrow(
       /SESSION_SECRET, ENCRYPTION_KEY: required when NODE_ENV=production/,

@@ -52,6 +52,27 @@ export class EnvironmentVariables {
   DATABASE_POOL_SIZE?: number;
 
   @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds' })
+  @Min(100)
+  @Max(3_600_000)
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'DATABASE_IDLE_TRANSACTION_MS must be a whole number of milliseconds' })
+  @Min(100)
+  @Max(3_600_000)
+  DATABASE_IDLE_TRANSACTION_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'DATABASE_ACQUIRE_TIMEOUT_MS must be a whole number of milliseconds' })
+  @Min(100)
+  @Max(600_000)
+  DATABASE_ACQUIRE_TIMEOUT_MS?: number;
+
+  @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   @Matches(/^https?:\/\/[^/]+$/, { message: 'APP_ORIGIN must be scheme://host[:port] without a path' })
   APP_ORIGIN?: string;
