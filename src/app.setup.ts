@@ -9,13 +9,16 @@ import { DataSource } from 'typeorm';
 import { databaseUnavailableAnswer } from './common/middleware/database-unavailable.middleware';
 import { requestLogging } from './common/middleware/request-logging.middleware';
 import { sameOriginOnly } from './common/middleware/same-origin.middleware';
+import { absoluteSessionLifetime } from './common/middleware/session-lifetime.middleware';
 import { spaHandlers } from './common/middleware/spa-fallback.middleware';
 import type { AppConfig } from './config/app-config';
 import { pgPool } from './database/sql';
 import { JSON_BODY_LIMIT_BYTES } from './common/body-limits';
 
 export const SESSION_COOKIE = 'dm.sid';
-const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
+const ONE_DAY_MS = 24 * 60 * 60 * 1000;
+/** Idle limit: a session unused for this long ends (each answer renews it, up to its lifetime). */
+const SEVEN_DAYS_MS = 7 * ONE_DAY_MS;
 
 function contentSecurityPolicy(config: AppConfig) {
   const contactFrame = config.contactFormUrl ? [new URL(config.contactFormUrl).origin] : [];
@@ -73,6 +76,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
       },
     }),
   );
+  app.use(absoluteSessionLifetime(config.sessionLifetimeDays * ONE_DAY_MS));
   app.use(passport.initialize());
   app.use(passport.session());
   app.use(databaseUnavailableAnswer);

@@ -21,6 +21,8 @@ export interface AppConfig {
   databaseTimeouts: DatabaseTimeouts;
   appOrigin: string;
   sessionSecret: string;
+  /** Days after login when a session ends however much it is used. */
+  sessionLifetimeDays: number;
   encryptionKey: Buffer;
   smtpUrl?: string;
   mailFrom: string;
@@ -99,6 +101,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     appOrigin: env.APP_ORIGIN ?? `http://localhost:${port}`,
     sessionSecret,
+    sessionLifetimeDays: env.SESSION_LIFETIME_DAYS ?? 30,
     encryptionKey: Buffer.from(encryptionKey, 'hex'),
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM ?? 'Data Marketplace <no-reply@localhost>',

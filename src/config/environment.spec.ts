@@ -104,6 +104,13 @@ describe('configuration', () => {
     );
   });
 
+  it('ends sessions 30 days after login unless SESSION_LIFETIME_DAYS says otherwise', () => {
+    const secrets = { SESSION_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) };
+    expect(loadConfig(secrets).sessionLifetimeDays).toBe(30);
+    expect(loadConfig({ ...secrets, SESSION_LIFETIME_DAYS: '7' }).sessionLifetimeDays).toBe(7);
+    expect(() => parseEnvironment({ SESSION_LIFETIME_DAYS: '0' })).toThrow(/SESSION_LIFETIME_DAYS/);
+  });
+
   it('never generates secrets in production: it names the missing ones', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: freshDataDir() })).toThrow(
       /SESSION_SECRET, ENCRYPTION_KEY: required when NODE_ENV=production/,

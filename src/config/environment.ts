@@ -83,6 +83,13 @@ export class EnvironmentVariables {
   SESSION_SECRET?: string;
 
   @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'SESSION_LIFETIME_DAYS must be a whole number of days' })
+  @Min(1)
+  @Max(365)
+  SESSION_LIFETIME_DAYS?: number;
+
+  @IsOptional()
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'ENCRYPTION_KEY must be 64 hexadecimal characters (32 bytes)' })
   ENCRYPTION_KEY?: string;
 
