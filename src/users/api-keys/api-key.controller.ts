@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
@@ -14,6 +14,7 @@ export class ApiKeyController {
   /** Generates a new personal API key; the previous one stops working immediately. */
   @Post('apikey')
   @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
   @UseGuards(SessionGuard)
   async generate(
     @CurrentUser() user: AuthenticatedUser,
