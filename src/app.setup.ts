@@ -6,6 +6,7 @@ import session from 'express-session';
 import helmet from 'helmet';
 import passport from 'passport';
 import { DataSource } from 'typeorm';
+import { acceptedBodyTypes } from './common/middleware/body-types.middleware';
 import { databaseUnavailableAnswer } from './common/middleware/database-unavailable.middleware';
 import { requestLogging } from './common/middleware/request-logging.middleware';
 import { sameOriginOnly } from './common/middleware/same-origin.middleware';
@@ -52,8 +53,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.disable('x-powered-by');
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));
   app.use(requestLogging);
+  app.use(sameOriginOnly(config.appOrigin, SESSION_COOKIE));
+  app.use(acceptedBodyTypes);
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT_BYTES });
-  app.use(sameOriginOnly(config.appOrigin));
   app.use(
     session({
       name: SESSION_COOKIE,
