@@ -36,6 +36,8 @@ export interface AppConfig {
   trustProxy: boolean;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   schedulerEnabled: boolean;
+  /** Longest a synchronous Run Now request waits for its run before answering with the run id. */
+  runNowWaitSeconds: number;
   /** Seconds between two scheduler passes looking for due connector refreshes. */
   schedulerTickSeconds: number;
 }
@@ -115,6 +117,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: env.TRUST_PROXY ?? false,
     logLevel: env.LOG_LEVEL ?? 'log',
     schedulerEnabled: env.SCHEDULER_ENABLED ?? true,
+    runNowWaitSeconds: env.RUN_NOW_WAIT_SECONDS ?? 20,
     schedulerTickSeconds: env.SCHEDULER_TICK_SECONDS ?? 20,
   };
 }

@@ -111,6 +111,13 @@ describe('configuration', () => {
     expect(() => parseEnvironment({ SESSION_LIFETIME_DAYS: '0' })).toThrow(/SESSION_LIFETIME_DAYS/);
   });
 
+  it('lets Run Now wait 20 s for its run unless RUN_NOW_WAIT_SECONDS says otherwise', () => {
+    const secrets = { SESSION_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) };
+    expect(loadConfig(secrets).runNowWaitSeconds).toBe(20);
+    expect(loadConfig({ ...secrets, RUN_NOW_WAIT_SECONDS: '5' }).runNowWaitSeconds).toBe(5);
+    expect(() => parseEnvironment({ RUN_NOW_WAIT_SECONDS: '601' })).toThrow(/RUN_NOW_WAIT_SECONDS/);
+  });
+
   it('never generates secrets in production: it names the missing ones', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: freshDataDir() })).toThrow(
       /SESSION_SECRET, ENCRYPTION_KEY: required when NODE_ENV=production/,

@@ -146,6 +146,13 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @Transform(toInteger)
+  @IsInt({ message: 'RUN_NOW_WAIT_SECONDS must be a whole number of seconds' })
+  @Min(1)
+  @Max(600)
+  RUN_NOW_WAIT_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
   @IsInt({ message: 'SCHEDULER_TICK_SECONDS must be a whole number of seconds' })
   @Min(1)
   @Max(3600)
