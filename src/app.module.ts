@@ -34,7 +34,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRoot({
-          ...buildDataSourceOptions(databaseUrl, config.databasePoolSize),
+          ...buildDataSourceOptions(databaseUrl, config.databasePoolSize, config.databaseTimeouts),
           autoLoadEntities: false,
         }),
         ScheduleModule.forRoot(),

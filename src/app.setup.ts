@@ -7,8 +7,11 @@ import helmet from 'helmet';
 import passport from 'passport';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DataSource } from 'typeorm';
+import { acceptedBodyTypes } from './common/middleware/body-types.middleware';
+import { databaseUnavailableAnswer } from './common/middleware/database-unavailable.middleware';
 import { requestLogging } from './common/middleware/request-logging.middleware';
 import { sameOriginOnly } from './common/middleware/same-origin.middleware';
+import { absoluteSessionLifetime } from './common/middleware/session-lifetime.middleware';
 import { spaHandlers } from './common/middleware/spa-fallback.middleware';
 import type { AppConfig } from './config/app-config';
 import { pgPool } from './database/sql';
@@ -23,7 +26,9 @@ export const API_PREFIX = 'api';
  * loading it, touching it (a write per request, as sessions roll) and loading its user.
  */
 const API_KEY_ROUTES = /^\/api\/(stream|odata)(\/|$)/;
-const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
+const ONE_DAY_MS = 24 * 60 * 60 * 1000;
+/** Idle limit: a session unused for this long ends (each answer renews it, up to its lifetime). */
+const SEVEN_DAYS_MS = 7 * ONE_DAY_MS;
 
 function contentSecurityPolicy(config: AppConfig) {
   const contactFrame = config.contactFormUrl ? [new URL(config.contactFormUrl).origin] : [];
@@ -86,13 +91,14 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.disable('x-powered-by');
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));
   app.use(requestLogging);
+  app.use(sameOriginOnly(config.appOrigin, SESSION_COOKIE));
+  app.use(acceptedBodyTypes);
   // Stripe signs the exact bytes it sends: its webhook gets the raw body, which the JSON parser then skips.
   app.useBodyParser('raw', {
     type: (request) => request.url?.split('?')[0] === STRIPE_WEBHOOK_PATH,
     limit: JSON_BODY_LIMIT_BYTES,
   });
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT_BYTES });
-  app.use(sameOriginOnly(config.appOrigin));
   const sessions = [
     session({
       name: SESSION_COOKIE,
@@ -114,6 +120,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
         maxAge: SEVEN_DAYS_MS,
       },
     }),
+    absoluteSessionLifetime(config.sessionLifetimeDays * ONE_DAY_MS),
     passport.initialize(),
     passport.session(),
   ];
@@ -121,6 +128,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
     if (API_KEY_ROUTES.test(request.path)) return next();
     runInTurn(sessions, request, response, next);
   });
+  app.use(databaseUnavailableAnswer);
 
   app.setGlobalPrefix(API_PREFIX);
   SwaggerModule.setup('api-documentation', app, () => createOpenApiDocument(app));

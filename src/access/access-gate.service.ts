@@ -20,6 +20,9 @@ export type DatasetNeed = 'sample' | 'full' | 'own';
 /** A set of datasets for list queries: the catalogue the caller sees, what they hold, what they own. */
 export type DatasetScope = 'visible' | 'held' | 'owned';
 
+/** A set of connectors for list queries: the catalogue the caller sees, or what they own. */
+export type ConnectorScope = 'visible' | 'owned';
+
 /** A dataset the caller may use as asked, with what they may do with it. */
 export interface DatasetAccess {
   asset: Asset;
@@ -101,10 +104,29 @@ export class AccessGate {
       .getMany();
   }
 
-  /** A connector the caller may see and connect: every connector is listed for everyone. */
-  async requireConnector(_caller: Caller, connectorId: string): Promise<Connector> {
+  /**
+   * The rule for a set of connectors as an SQL condition on `alias` (the connectors table), like
+   * datasetCondition: a private connector is seen by its owner only.
+   */
+  connectorCondition(scope: ConnectorScope, alias: string, caller: string): string {
+    const owns = `COALESCE(${alias}.owner_id = CAST(${caller} AS uuid), false)`;
+    return scope === 'owned' ? owns : `(${alias}.is_public OR ${owns})`;
+  }
+
+  /**
+   * A connector the caller may see and connect (public, or their own); 404 otherwise, so a
+   * private connector's existence does not leak.
+   */
+  async requireConnector(caller: Caller, connectorId: string): Promise<Connector> {
     const connector = isUuid(connectorId)
-      ? await this.dataSource.getRepository(Connector).findOneBy({ id: connectorId })
+      ? await this.dataSource
+          .getRepository(Connector)
+          .createQueryBuilder('connector')
+          .where('connector.id = :connectorId', { connectorId })
+          .andWhere(this.connectorCondition('visible', 'connector', ':caller'), {
+            caller: caller?.id ?? null,
+          })
+          .getOne()
       : null;
     if (!connector) throw new NotFoundException(CONNECTOR_NOT_FOUND);
     return connector;

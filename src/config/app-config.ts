@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../common/paths';
-import { DEFAULT_POOL_SIZE } from '../database/data-source-options';
+import {
+  DatabaseTimeouts,
+  DEFAULT_DATABASE_TIMEOUTS,
+  DEFAULT_POOL_SIZE,
+} from '../database/data-source-options';
 import { ConfigError, parseEnvironment } from './environment';
 import { PaymentsConfig, settlePayments } from './payments-config';
 
@@ -14,8 +18,12 @@ export interface AppConfig {
   databaseUrl?: string;
   /** Connections each app process keeps to PostgreSQL at most (uploads use one more each). */
   databasePoolSize: number;
+  /** Statement, idle-in-transaction and pool-acquisition limits of the app's connections. */
+  databaseTimeouts: DatabaseTimeouts;
   appOrigin: string;
   sessionSecret: string;
+  /** Days after login when a session ends however much it is used. */
+  sessionLifetimeDays: number;
   encryptionKey: Buffer;
   smtpUrl?: string;
   mailFrom: string;
@@ -29,6 +37,8 @@ export interface AppConfig {
   trustProxy: boolean;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   schedulerEnabled: boolean;
+  /** Longest a synchronous Run Now request waits for its run before answering with the run id. */
+  runNowWaitSeconds: number;
   /** Seconds between two scheduler passes looking for due connector refreshes. */
   schedulerTickSeconds: number;
   /** Which provider checks out paid datasets (test or Stripe) and its settings. */
@@ -89,12 +99,19 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE ?? DEFAULT_POOL_SIZE,
+    databaseTimeouts: {
+      statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS ?? DEFAULT_DATABASE_TIMEOUTS.statementMs,
+      idleInTransactionMs: env.DATABASE_IDLE_TRANSACTION_MS ?? DEFAULT_DATABASE_TIMEOUTS.idleInTransactionMs,
+      acquireMs: env.DATABASE_ACQUIRE_TIMEOUT_MS ?? DEFAULT_DATABASE_TIMEOUTS.acquireMs,
+    },
     appOrigin: env.APP_ORIGIN ?? `http://localhost:${port}`,
     sessionSecret,
+    sessionLifetimeDays: env.SESSION_LIFETIME_DAYS ?? 30,
     encryptionKey: Buffer.from(encryptionKey, 'hex'),
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM ?? 'Data Marketplace <no-reply@localhost>',
-    seed: env.SEED ?? true,
+    // A production database gets demo content only when asked for it.
+    seed: env.SEED ?? !isProduction,
     maxUploadBytes: (env.MAX_UPLOAD_MB ?? 1024) * 1024 * 1024,
     connectorAllowPrivateNetworks: env.CONNECTOR_ALLOW_PRIVATE_NETWORKS ?? false,
     contactFormUrl: env.CONTACT_FORM_URL,
@@ -103,6 +120,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: env.TRUST_PROXY ?? false,
     logLevel: env.LOG_LEVEL ?? 'log',
     schedulerEnabled: env.SCHEDULER_ENABLED ?? true,
+    runNowWaitSeconds: env.RUN_NOW_WAIT_SECONDS ?? 20,
     schedulerTickSeconds: env.SCHEDULER_TICK_SECONDS ?? 20,
     payments: settlePayments(env, isProduction),
   };

@@ -77,6 +77,47 @@ describe('configuration', () => {
     expect(second.encryptionKey.equals(first.encryptionKey)).toBe(true);
   });
 
+  it('seeds by default only outside production; SEED=true asks for it in production', () => {
+    const secrets = { SESSION_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) };
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets }).seed).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SEED: 'true', ...secrets }).seed).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development', ...secrets }).seed).toBe(true);
+  });
+
+  it('bounds database statements, idle transactions and connection waits, 30 s / 60 s / 5 s by default', () => {
+    const secrets = { SESSION_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) };
+    expect(loadConfig(secrets).databaseTimeouts).toEqual({
+      statementMs: 30_000,
+      idleInTransactionMs: 60_000,
+      acquireMs: 5_000,
+    });
+    expect(
+      loadConfig({
+        ...secrets,
+        DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+        DATABASE_IDLE_TRANSACTION_MS: '3000',
+        DATABASE_ACQUIRE_TIMEOUT_MS: '400',
+      }).databaseTimeouts,
+    ).toEqual({ statementMs: 2_000, idleInTransactionMs: 3_000, acquireMs: 400 });
+    expect(() => parseEnvironment({ DATABASE_STATEMENT_TIMEOUT_MS: '0' })).toThrow(
+      /DATABASE_STATEMENT_TIMEOUT_MS/,
+    );
+  });
+
+  it('ends sessions 30 days after login unless SESSION_LIFETIME_DAYS says otherwise', () => {
+    const secrets = { SESSION_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) };
+    expect(loadConfig(secrets).sessionLifetimeDays).toBe(30);
+    expect(loadConfig({ ...secrets, SESSION_LIFETIME_DAYS: '7' }).sessionLifetimeDays).toBe(7);
+    expect(() => parseEnvironment({ SESSION_LIFETIME_DAYS: '0' })).toThrow(/SESSION_LIFETIME_DAYS/);
+  });
+
+  it('lets Run Now wait 20 s for its run unless RUN_NOW_WAIT_SECONDS says otherwise', () => {
+    const secrets = { SESSION_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) };
+    expect(loadConfig(secrets).runNowWaitSeconds).toBe(20);
+    expect(loadConfig({ ...secrets, RUN_NOW_WAIT_SECONDS: '5' }).runNowWaitSeconds).toBe(5);
+    expect(() => parseEnvironment({ RUN_NOW_WAIT_SECONDS: '601' })).toThrow(/RUN_NOW_WAIT_SECONDS/);
+  });
+
   it('never generates secrets in production: it names the missing ones', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: freshDataDir() })).toThrow(
       /SESSION_SECRET, ENCRYPTION_KEY: required when NODE_ENV=production/,

@@ -52,6 +52,27 @@ export class EnvironmentVariables {
   DATABASE_POOL_SIZE?: number;
 
   @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds' })
+  @Min(100)
+  @Max(3_600_000)
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'DATABASE_IDLE_TRANSACTION_MS must be a whole number of milliseconds' })
+  @Min(100)
+  @Max(3_600_000)
+  DATABASE_IDLE_TRANSACTION_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'DATABASE_ACQUIRE_TIMEOUT_MS must be a whole number of milliseconds' })
+  @Min(100)
+  @Max(600_000)
+  DATABASE_ACQUIRE_TIMEOUT_MS?: number;
+
+  @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   @Matches(/^https?:\/\/[^/]+$/, { message: 'APP_ORIGIN must be scheme://host[:port] without a path' })
   APP_ORIGIN?: string;
@@ -60,6 +81,13 @@ export class EnvironmentVariables {
   @IsString()
   @MinLength(32, { message: 'SESSION_SECRET must be at least 32 characters' })
   SESSION_SECRET?: string;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'SESSION_LIFETIME_DAYS must be a whole number of days' })
+  @Min(1)
+  @Max(365)
+  SESSION_LIFETIME_DAYS?: number;
 
   @IsOptional()
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'ENCRYPTION_KEY must be 64 hexadecimal characters (32 bytes)' })
@@ -115,6 +143,13 @@ export class EnvironmentVariables {
   @Transform(toBoolean)
   @IsBoolean({ message: 'SCHEDULER_ENABLED must be true or false' })
   SCHEDULER_ENABLED?: boolean;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'RUN_NOW_WAIT_SECONDS must be a whole number of seconds' })
+  @Min(1)
+  @Max(600)
+  RUN_NOW_WAIT_SECONDS?: number;
 
   @IsOptional()
   @Transform(toInteger)

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { hideUrlSecrets, specWithoutSecrets } from './dsl/spec-secrets';
 import type { AuthField, Connector, SchemaField } from './entities/connector.entity';
 import type { ConnectorInstance } from './entities/connector-instance.entity';
 import type { ConnectorRun, RunStatus } from './entities/connector-run.entity';
@@ -328,11 +329,13 @@ export class SelectOptions {
   options: SelectOptionDocument[];
 }
 
+/** A connector as the caller may see it: static credentials in its spec are for its owner only. */
 export function toConnectorView(
   connector: Connector,
   caller: { userId?: string; instanceId?: string | null },
   detail = false,
 ): ConnectorView {
+  const owned = !!caller.userId && connector.ownerId === caller.userId;
   return {
     id: connector.id,
     type: 'connector',
@@ -345,16 +348,16 @@ export function toConnectorView(
     image: connector.image,
     source: connector.source,
     author: connector.author,
-    fetch_url_template: connector.fetchUrlTemplate,
+    fetch_url_template: owned ? connector.fetchUrlTemplate : hideUrlSecrets(connector.fetchUrlTemplate),
     schema: { fields: connector.schema?.fields ?? [] },
     specification_schema: { fields: connector.specificationSchema?.fields ?? [] },
     auth_fields: normalizeAuthFields(connector.authFields),
     subscriber_count: connector.subscriberCount,
     created_at: connector.createdAt,
-    owned: !!caller.userId && connector.ownerId === caller.userId,
+    owned,
     has_instance: !!caller.instanceId,
     instance_id: caller.instanceId ?? null,
-    ...(detail ? { spec: connector.spec } : {}),
+    ...(detail ? { spec: owned ? connector.spec : specWithoutSecrets(connector.spec) } : {}),
   };
 }
 

@@ -9,9 +9,11 @@ import {
   Patch,
   Post,
   Query,
+  Res,
   UseGuards,
 } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { MessageResponse } from '../common/message.response';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
@@ -35,7 +37,7 @@ import { RunInstanceDto } from './dto/run-instance.dto';
 import { UpdateInstanceDto } from './dto/update-instance.dto';
 import { UploadConnectorDto } from './dto/upload-connector.dto';
 import { ConnectorOptionsService } from './options/connector-options.service';
-import { ConnectorRunsService } from './runs/connector-runs.service';
+import { ConnectorRunsService, RunNowAnswer } from './runs/connector-runs.service';
 
 /** A malformed id names nothing that exists: 404 like any other missing resource. */
 const connectorId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException(CONNECTOR_NOT_FOUND) });
@@ -137,13 +139,23 @@ export class ConnectorsController {
     return this.runs.startInBackground(user, id, input);
   }
 
-  /** Runs to the end and answers the row count (Manage tab's Refresh). */
+  /**
+   * Runs to the end and answers the row count (Manage tab's Refresh); a run that outlasts the
+   * wait answers 202 with its id and goes on in the background.
+   */
   @Post('run/:id')
   @HttpCode(200)
   @ApiOkResponse({ type: RunFinished })
+  @ApiAcceptedResponse({ type: RunStarted, description: 'The run outlasted the wait and goes on' })
   @UseGuards(SessionGuard)
-  runNow(@CurrentUser() user: AuthenticatedUser, @Param('id', instanceId) id: string): Promise<RunFinished> {
-    return this.runs.runNow(user, id);
+  async runNow(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', instanceId) id: string,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<RunNowAnswer> {
+    const answer = await this.runs.runNow(user, id);
+    if ('status' in answer) response.status(202);
+    return answer;
   }
 
   @Post('remove/:instanceId')

@@ -21,7 +21,7 @@ export interface SeedConnector {
   spec: ConnectorSpec;
 }
 
-/** The connector catalogue (every connector is listed) and the DSL upload. */
+/** The connector catalogue (public connectors, and the caller's own private ones) and the DSL upload. */
 @Injectable()
 export class ConnectorsService {
   constructor(
@@ -46,7 +46,12 @@ export class ConnectorsService {
 
   async list(userId: string | undefined): Promise<ConnectorView[]> {
     const [connectors, instances] = await Promise.all([
-      this.connectors.find({ order: { title: 'ASC', id: 'ASC' } }),
+      this.connectors
+        .createQueryBuilder('connector')
+        .where(this.gate.connectorCondition('visible', 'connector', ':caller'), { caller: userId ?? null })
+        .orderBy('connector.title', 'ASC')
+        .addOrderBy('connector.id', 'ASC')
+        .getMany(),
       this.instanceIdsOf(userId),
     ]);
     return connectors.map((connector) =>

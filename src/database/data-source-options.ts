@@ -4,8 +4,46 @@ import type { DataSourceOptions } from 'typeorm';
 /** Connections per process unless DATABASE_POOL_SIZE says otherwise. */
 export const DEFAULT_POOL_SIZE = 20;
 
-/** Options shared by the app, the TypeORM CLI (ormconfig.ts) and the tests. */
-export function buildDataSourceOptions(url: string, poolSize = DEFAULT_POOL_SIZE): DataSourceOptions {
+/** How long the app waits on PostgreSQL before it gives up and answers 503. */
+export interface DatabaseTimeouts {
+  /** Longest statement; the server cancels it (a few long-running paths set their own, see sql.ts). */
+  statementMs: number;
+  /** Longest a transaction may sit idle before the server ends its session. */
+  idleInTransactionMs: number;
+  /** Longest wait for a pooled connection (a new one, or a free one when all are busy). */
+  acquireMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  statementMs: 30_000,
+  idleInTransactionMs: 60_000,
+  acquireMs: 5_000,
+};
+
+/**
+ * A server that does not answer at all (stopped, network gone) cannot cancel a statement itself:
+ * the client gives up on the answer this much after the statement limit.
+ */
+export const NO_ANSWER_GRACE_MS = 1_000;
+
+/** pg connection settings that bound every statement and idle transaction of a session. */
+export function sessionTimeouts(timeouts: Pick<DatabaseTimeouts, 'statementMs' | 'idleInTransactionMs'>) {
+  return {
+    statement_timeout: timeouts.statementMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    query_timeout: timeouts.statementMs + NO_ANSWER_GRACE_MS,
+  };
+}
+
+/**
+ * Options shared by the app, the TypeORM CLI (ormconfig.ts) and the tests. The app passes its
+ * timeouts; the CLI and migrations run without a statement limit (a migration may take long).
+ */
+export function buildDataSourceOptions(
+  url: string,
+  poolSize = DEFAULT_POOL_SIZE,
+  timeouts?: DatabaseTimeouts,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -17,7 +55,8 @@ export function buildDataSourceOptions(url: string, poolSize = DEFAULT_POOL_SIZE
     extra: {
       max: poolSize,
       // Fail fast instead of queueing forever when the server is gone; the error filter answers 503.
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: timeouts?.acquireMs ?? DEFAULT_DATABASE_TIMEOUTS.acquireMs,
+      ...(timeouts ? sessionTimeouts(timeouts) : {}),
     },
   };
 }

@@ -1,5 +1,6 @@
-import { Client, ClientBase, Pool, QueryResultRow } from 'pg';
+import { Client, ClientBase, Pool, PoolClient, QueryResultRow } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import { NO_ANSWER_GRACE_MS, sessionTimeouts } from './data-source-options';
 
 /**
  * The database helpers every module uses: the pg pool behind TypeORM, one way to run a raw
@@ -25,12 +26,84 @@ export function pgPool(dataSource: DataSource): Pool {
 }
 
 /**
+ * The work that may run longer than the pool's statement limit, each with a limit of its own: a
+ * CSV upload's COPY runs as fast as the upload arrives, a stream's COPY as fast as the client
+ * reads, and a connector run's COPY spans every page fetched from the upstream API.
+ */
+export const LONG_WORK_LIMITS_MS = {
+  ingest: 60 * 60_000,
+  stream: 60 * 60_000,
+  connectorWrite: 3 * 60 * 60_000,
+} as const;
+
+/** Statement limits for a dedicated connection; the pool's own unless the work sets its own. */
+export interface DedicatedLimits {
+  statementMs?: number;
+  idleInTransactionMs?: number;
+}
+
+/** The limits the pool's connections start with (pg keeps them in the pool's options). */
+function poolLimits(dataSource: DataSource): DedicatedLimits {
+  const options = pgPool(dataSource).options as {
+    statement_timeout?: number;
+    idle_in_transaction_session_timeout?: number;
+  };
+  return {
+    statementMs: options.statement_timeout,
+    idleInTransactionMs: options.idle_in_transaction_session_timeout,
+  };
+}
+
+/**
  * A connection of its own, outside the pool (not yet connected), for work that must never hold a
  * pooled one: a long upload, the connector runner's liveness lock.
  */
-export function dedicatedClient(dataSource: DataSource, applicationName: string): Client {
+export function dedicatedClient(
+  dataSource: DataSource,
+  applicationName: string,
+  limits: DedicatedLimits = {},
+): Client {
   const { url } = dataSource.options as { url?: string };
-  return new Client({ connectionString: url, application_name: applicationName });
+  const { statementMs, idleInTransactionMs } = { ...poolLimits(dataSource), ...limits };
+  const bounded =
+    statementMs !== undefined && idleInTransactionMs !== undefined
+      ? sessionTimeouts({ statementMs, idleInTransactionMs })
+      : {};
+  return new Client({ connectionString: url, application_name: applicationName, ...bounded });
+}
+
+/** pg reads the client-side answer limit from here on every query. */
+function answerLimitOf(client: ClientBase): { query_timeout?: number } {
+  return (client as unknown as { connectionParameters: { query_timeout?: number } }).connectionParameters;
+}
+
+/** How long a connection waits for the answer to a statement before it gives up (undefined: for ever). */
+export function answerLimitMs(client: ClientBase): number | undefined {
+  return answerLimitOf(client).query_timeout;
+}
+
+/**
+ * Gives a held pooled connection a longer statement limit for long work (see LONG_WORK_LIMITS_MS).
+ * Answers the function that puts the pool's limit back before the connection is released; it
+ * answers false when that failed, and the connection must then be discarded, not reused.
+ */
+export async function liftStatementLimit(
+  client: PoolClient,
+  limitMs: number,
+): Promise<() => Promise<boolean>> {
+  const parameters = answerLimitOf(client);
+  const poolAnswerLimit = parameters.query_timeout;
+  await client.query(`SET statement_timeout = ${Math.trunc(limitMs)}`);
+  parameters.query_timeout = limitMs + NO_ANSWER_GRACE_MS;
+  return async () => {
+    parameters.query_timeout = poolAnswerLimit;
+    try {
+      await client.query('RESET statement_timeout');
+      return true;
+    } catch {
+      return false;
+    }
+  };
 }
 
 /**
@@ -91,6 +164,8 @@ export function isDataException(error: unknown): boolean {
 
 /** Connection-level failures (server down, restarting, refusing) as opposed to a bad query. */
 const UNAVAILABLE_CODES = new Set([
+  // A statement cancelled by its time limit: the database is too slow or stalled right now.
+  '57014',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
@@ -105,7 +180,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const { code, message, driverError } = error as { code?: string; message?: string; driverError?: unknown };
   if (driverError && driverError !== error && isDatabaseUnavailable(driverError)) return true;
   if (code && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(
     message ?? '',
   );
 }

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { CopyToStreamQuery } from 'pg-copy-streams';
+import { answerLimitMs, LONG_WORK_LIMITS_MS, liftStatementLimit } from '../database/sql';
 
 /**
  * Session settings for one stream: UTC and ISO dates so every client sees the same values; no
@@ -48,9 +49,13 @@ export async function copyOut(
   try {
     // One round trip for both: the statements carry no parameters.
     await client.query(`BEGIN READ ONLY; ${STREAM_SETTINGS}`);
+    const ordinaryAnswerMs = answerLimitMs(client);
+    // The COPY lasts as long as the client takes to read it: a limit of its own, not the pool's.
+    const restoreLimit = await liftStatementLimit(client, LONG_WORK_LIMITS_MS.stream);
     rows = client.query(copyTo(copySql));
-    // Waits for the first data (or the end) so an error in the query can still become a JSON answer.
-    await once(rows, 'readable');
+    // Waits for the first data (or the end) so an error in the query can still become a JSON answer;
+    // the first answer is due as soon as any statement's.
+    await firstAnswer(rows, ordinaryAnswerMs);
     options.onStart();
     if (options.prefix) destination.write(options.prefix);
     try {
@@ -61,10 +66,38 @@ export async function copyOut(
       throw error;
     }
     await client.query('COMMIT');
-    clean = true;
+    clean = await restoreLimit();
   } finally {
+    if (rows) settleAnswerTimer(rows);
     if (clean) client.release();
     else discard(client, rows);
+  }
+}
+
+/**
+ * pg clears a query's answer timer when the query calls back, which a COPY TO stream never does:
+ * without this the timer would outlive the stream and fail it long after it ended.
+ */
+function settleAnswerTimer(rows: CopyToStreamQuery): void {
+  (rows as unknown as { callback?: () => void }).callback?.();
+}
+
+/** Resolves when the COPY has something to read; rejects like any unanswered query after `limitMs`. */
+async function firstAnswer(rows: CopyToStreamQuery, limitMs: number | undefined): Promise<void> {
+  if (!limitMs) {
+    await once(rows, 'readable');
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      once(rows, 'readable'),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('Query read timeout')), limitMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -2,7 +2,6 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-limiter.service';
-import { TooManyRequestsException } from '../common/rate-limit/too-many-requests.exception';
 import { hashPassword, verifyPassword } from './auth/passwords';
 import { User } from './entities/user.entity';
 
@@ -26,26 +25,23 @@ export class AccountService {
     newPassword: string,
   ) {
     const limitKey = `change-password-failures:user:${userId}`;
-    const window = await this.rateLimiter.peekWindow(limitKey, WRONG_CURRENT_PASSWORD);
-    if (window.hits >= WRONG_CURRENT_PASSWORD.limit) {
-      throw new TooManyRequestsException(
-        'Too many attempts. Please try again in a few minutes.',
-        window.secondsLeft,
-      );
-    }
+    // Counted before the slow check, so parallel guesses cannot all slip in under the limit.
+    await this.rateLimiter.take(
+      [[limitKey, WRONG_CURRENT_PASSWORD]],
+      'Too many attempts. Please try again in a few minutes.',
+    );
     const user = await this.users
       .createQueryBuilder('user')
       .addSelect('user.passwordHash')
       .where('user.id = :userId', { userId })
       .getOneOrFail();
     if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-      await this.rateLimiter.hit(limitKey, WRONG_CURRENT_PASSWORD);
       throw new BadRequestException('Current password is incorrect');
     }
+    await this.rateLimiter.reset(limitKey);
     if (currentPassword === newPassword) {
       throw new BadRequestException('The new password must differ from the current one');
     }
-    await this.rateLimiter.reset(limitKey);
 
     const passwordHash = await hashPassword(newPassword);
     await this.dataSource.transaction(async (manager) => {

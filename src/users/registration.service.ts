@@ -1,11 +1,4 @@
-import {
-  BadRequestException,
-  ConflictException,
-  Inject,
-  Injectable,
-  Logger,
-  ServiceUnavailableException,
-} from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '../common/crypto/secret-box';
@@ -16,10 +9,10 @@ import type { RegisterDto } from './dto/register.dto';
 import { EmailVerificationToken } from './entities/email-verification-token.entity';
 import { User } from './entities/user.entity';
 import { MailService } from './mail/mail.service';
+import { accountExistsMail } from './mail/account-exists-mail';
 import { verificationMail } from './mail/verification-mail';
 
 const VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000;
-export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists';
 
 /** Registration and the e-mail verification that must follow it before the first login. */
 @Injectable()
@@ -32,7 +25,11 @@ export class RegistrationService {
     private readonly mail: MailService,
   ) {}
 
-  async register(input: RegisterDto): Promise<{ id: string }> {
+  /**
+   * Registers a new account, or, for an address that has one, mails its owner instead: the answer
+   * is the same either way, so registration cannot be used to find out who has an account.
+   */
+  async register(input: RegisterDto): Promise<void> {
     const passwordHash = await hashPassword(input.password);
     const token = randomBytes(32).toString('base64url');
     let userId: string;
@@ -58,7 +55,7 @@ export class RegistrationService {
       });
     } catch (error) {
       // The unique index on lower(email) decides, so concurrent registrations cannot both win.
-      if (isUniqueViolation(error)) throw new ConflictException(EMAIL_TAKEN_MESSAGE);
+      if (isUniqueViolation(error)) return this.tellOwner(input.email);
       throw error;
     }
 
@@ -74,7 +71,15 @@ export class RegistrationService {
         'We could not send the verification email. Please try again later.',
       );
     }
-    return { id: userId };
+  }
+
+  private async tellOwner(email: string): Promise<void> {
+    try {
+      await this.mail.send(accountExistsMail({ to: email, appOrigin: this.config.appOrigin }));
+    } catch (error) {
+      // Failing here would tell the caller the address is taken: the owner simply gets no note.
+      this.logger.warn(`Account-exists mail could not be sent: ${String(error)}`);
+    }
   }
 
   /** Uses the token once; unknown, used and expired tokens each get their own 400 message. */

@@ -1,4 +1,14 @@
-import { Body, Controller, Get, HttpCode, Post, Req, UnauthorizedException, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Post,
+  Req,
+  UnauthorizedException,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
@@ -19,8 +29,10 @@ export class UsersController {
     private readonly account: AccountService,
   ) {}
 
+  /** Holds the API key: never kept by a browser or proxy cache. */
   @Get('me')
   @ApiOkResponse({ type: MeResponse })
+  @Header('Cache-Control', 'no-store')
   async me(@CurrentUser() user: AuthenticatedUser): Promise<MeResponse> {
     const profile = await this.users.profile(user.id);
     if (!profile) throw new UnauthorizedException('Please log in to continue');

@@ -1,7 +1,7 @@
 import type { Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { postCsv, uploadDataset } from '../factories/asset.factory';
-import { createConnector } from '../factories/connector.factory';
+import { createConnector, simpleSpec } from '../factories/connector.factory';
 import { createPost } from '../factories/blog.factory';
 import { createLoggedInUser, TestUser } from '../factories/user.factory';
 import { FakeUpstream, sendJson, startFakeUpstream } from '../connectors/support/fake-upstream';
@@ -13,6 +13,7 @@ type Agent = TestAgent<Test>;
 type Actor = 'visitor' | 'other' | 'owner';
 const ACTORS: Actor[] = ['visitor', 'other', 'owner'];
 const LOGIN_REQUIRED = 'Please log in to continue';
+const STATIC_SECRET = 'owner-static-api-key-4711';
 
 type Row = [call: string, actor: Actor, send: () => PromiseLike<Response>, status: number, message?: string];
 interface Response {
@@ -43,6 +44,8 @@ describe('abuse: authorisation matrix of the API', () => {
   let instanceId: string;
   let tableName: string;
   let postSlug: string;
+  let privateConnectorId: string;
+  let secretConnectorId: string;
 
   const agentOf = (actor: Actor): Agent =>
     actor === 'visitor' ? (testApp.http as unknown as Agent) : actor === 'other' ? other.agent : owner.agent;
@@ -81,6 +84,22 @@ describe('abuse: authorisation matrix of the API', () => {
     ownerKey = (await post('owner', '/api/dev/apikey', { email: owner.user.email }).expect(200)).body.api_key;
     otherKey = (await post('other', '/api/dev/apikey', { email: other.user.email }).expect(200)).body.api_key;
     postSlug = (await createPost(testApp.dataSource)).slug;
+    privateConnectorId = (
+      await post('owner', '/api/connectors/upload', {
+        title: 'Owner private connector',
+        is_public: false,
+        spec: simpleSpec(upstream.origin),
+      }).expect(201)
+    ).body.id;
+    secretConnectorId = (
+      await post('owner', '/api/connectors/upload', {
+        title: 'Owner connector with a static key',
+        spec: simpleSpec(upstream.origin, {
+          headers: { Accept: 'application/json', 'X-Api-Key': STATIC_SECRET },
+          query: { format: 'json', access_token: STATIC_SECRET },
+        }),
+      }).expect(201)
+    ).body.id;
   });
   afterAll(async () => {
     await testApp.close();
@@ -254,6 +273,36 @@ describe('abuse: authorisation matrix of the API', () => {
           200,
         ],
         [
+          'GET connectors/{private id}',
+          'visitor',
+          () => agentOf('visitor').get(`/api/connectors/${privateConnectorId}`),
+          404,
+          'Connector not found',
+        ],
+        [
+          'GET connectors/{private id}',
+          'other',
+          () => agentOf('other').get(`/api/connectors/${privateConnectorId}`),
+          404,
+          'Connector not found',
+        ],
+        [
+          'GET connectors/{private id}',
+          'owner',
+          () => agentOf('owner').get(`/api/connectors/${privateConnectorId}`),
+          200,
+        ],
+        [
+          'GET connectors/options of a private connector',
+          'other',
+          () =>
+            agentOf('other')
+              .get('/api/connectors/options')
+              .query({ connector_id: privateConnectorId, field: 'region' }),
+          404,
+          'Connector not found',
+        ],
+        [
           'GET stream/data with a made-up key',
           'visitor',
           () =>
@@ -365,6 +414,35 @@ describe('abuse: authorisation matrix of the API', () => {
       expect(mine.body[0]).not.toHaveProperty('auth_data_encrypted');
     });
 
+    it('never lists a private connector to a visitor or another user; its owner sees it as private', async () => {
+      for (const actor of ['visitor', 'other'] as const) {
+        const catalogue = await agentOf(actor).get('/api/connectors').expect(200);
+        expect(catalogue.body.map((item: { id: string }) => item.id)).not.toContain(privateConnectorId);
+      }
+      const own = await owner.agent.get('/api/connectors').expect(200);
+      expect(own.body.find((item: { id: string }) => item.id === privateConnectorId)).toMatchObject({
+        is_public: false,
+        owned: true,
+      });
+    });
+
+    it('shows the static secrets of a connector’s spec to its owner only', async () => {
+      for (const actor of ['visitor', 'other'] as const) {
+        const detail = await agentOf(actor).get(`/api/connectors/${secretConnectorId}`).expect(200);
+        expect(JSON.stringify(detail.body)).not.toContain(STATIC_SECRET);
+        expect(detail.body.spec.operations[0].headers).toEqual({
+          Accept: 'application/json',
+          'X-Api-Key': '[hidden]',
+        });
+        expect(detail.body.spec.operations[0].query).toEqual({ format: 'json', access_token: '[hidden]' });
+        const catalogue = await agentOf(actor).get('/api/connectors').expect(200);
+        expect(JSON.stringify(catalogue.body)).not.toContain(STATIC_SECRET);
+      }
+      const own = await owner.agent.get(`/api/connectors/${secretConnectorId}`).expect(200);
+      expect(own.body.spec.operations[0].headers['X-Api-Key']).toBe(STATIC_SECRET);
+      expect(own.body.fetch_url_template).toContain(STATIC_SECRET);
+    });
+
     it('keeps the general stream of another key free of the owner’s rows', async () => {
       const response = await testApp.http.get('/api/stream/data').query({ api_key: otherKey }).expect(200);
       expect(response.body).toEqual([]);
@@ -431,6 +509,13 @@ describe('abuse: authorisation matrix of the API', () => {
           () => post('visitor', '/api/connectors/activate', { connector_id: connectorId }),
           401,
           LOGIN_REQUIRED,
+        ],
+        [
+          'POST connectors/activate {private connector}',
+          'other',
+          () => post('other', '/api/connectors/activate', { connector_id: privateConnectorId }),
+          404,
+          'Connector not found',
         ],
         [
           'POST connectors/upload',

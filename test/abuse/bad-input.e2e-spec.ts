@@ -460,13 +460,13 @@ describe('abuse: bad input to every body and query', () => {
       name: 'connector upload: a negative price',
       send: () => send('post', '/api/connectors/upload', { title: 'T', price: -1, spec: validSpec }),
       status: 400,
-      message: 'price must not be less than 0',
+      message: 'Price must be a non-negative amount with at most two decimals.',
     },
     {
       name: 'connector upload: a price that is not a number',
       send: () => send('post', '/api/connectors/upload', { title: 'T', price: 'free', spec: validSpec }),
       status: 400,
-      message: 'price must be a number with at most 2 decimals',
+      message: 'Price must be a non-negative amount with at most two decimals.',
     },
     {
       name: 'connector upload: an owner of its own choosing',

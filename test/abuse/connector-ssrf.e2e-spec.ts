@@ -4,11 +4,11 @@ import { createConnector } from '../factories/connector.factory';
 import { createLoggedInUser, TestUser } from '../factories/user.factory';
 import { FakeUpstream, sendJson, startFakeUpstream } from '../connectors/support/fake-upstream';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+import { unreachableHostMessage } from '../../src/connectors/engine/safe-http-client';
 import { createTestAppExempting } from './support/ssrf-app';
 
 type Agent = TestAgent<Test>;
-const refusedText = (host: string) =>
-  `Refused to connect to ${host}: private, loopback, link-local and metadata addresses are not allowed`;
+const refusedText = unreachableHostMessage;
 
 /** A loopback server that records every request and redirects /redirect?to=… there. */
 async function recordingUpstream(): Promise<FakeUpstream> {

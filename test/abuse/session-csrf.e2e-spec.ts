@@ -208,6 +208,63 @@ describe('abuse: sessions, CSRF and rate limits', () => {
       });
     });
 
+    it('refuses a browser’s state change that carries neither Origin nor Referer', async () => {
+      await expectUnchanged(testApp.dataSource, [victim.user.id], async () => {
+        // The session cookie marks it as a browser's request.
+        const withCookie = await victim.agent.post('/api/access/remove').send({ assetId });
+        expect(withCookie.status).toBe(403);
+        expect(withCookie.body.error).toBe(CROSS_ORIGIN);
+        // So does Fetch Metadata, even without a session yet (a login planted from another site).
+        const user = await createUser(testApp.dataSource);
+        const planted = await testApp.http
+          .post('/api/users/login')
+          .set('Sec-Fetch-Site', 'cross-site')
+          .send({ email: user.email, password: user.password });
+        expect(planted.status).toBe(403);
+        expect(planted.headers['set-cookie']).toBeUndefined();
+      });
+    });
+
+    it('lets machine clients without a session, and API-key calls, through without Origin', async () => {
+      const user = await createUser(testApp.dataSource);
+      await testApp.http
+        .post('/api/users/login')
+        .send({ email: user.email, password: user.password })
+        .expect(200);
+      const key = (
+        await victim.agent
+          .post('/api/dev/apikey')
+          .set('Origin', TEST_ORIGIN)
+          .send({ email: victim.user.email })
+          .expect(200)
+      ).body.api_key as string;
+      await testApp.http.get('/api/stream/data').query({ api_key: key }).expect(200);
+      await testApp.http.get('/api/stream/data').set('X-API-Key', key).expect(200);
+    });
+
+    it('accepts JSON only where JSON is expected: form-encoded and stray multipart bodies get 415', async () => {
+      await expectUnchanged(testApp.dataSource, [victim.user.id], async () => {
+        const form = await victim.agent
+          .post('/api/access/remove')
+          .set('Origin', TEST_ORIGIN)
+          .type('form')
+          .send(`assetId=${assetId}`);
+        expect(form.status).toBe(415);
+        expect(form.body.error).toBe('Send the request body as JSON (Content-Type: application/json).');
+        const multipart = await victim.agent
+          .post('/api/access/remove')
+          .set('Origin', TEST_ORIGIN)
+          .field('assetId', assetId);
+        expect(multipart.status).toBe(415);
+        const plain = await victim.agent
+          .post('/api/access/remove')
+          .set('Origin', TEST_ORIGIN)
+          .set('Content-Type', 'text/plain')
+          .send(JSON.stringify({ assetId }));
+        expect(plain.status).toBe(415);
+      });
+    });
+
     it('refuses a login from another site (login CSRF) without starting a session', async () => {
       const user = await createUser(testApp.dataSource);
       const response = await testApp.http

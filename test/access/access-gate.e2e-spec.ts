@@ -147,9 +147,29 @@ describe('AccessGate', () => {
       instanceId = row.id;
     });
 
-    it('shows every connector to everyone, visitors included', async () => {
+    it('shows a public connector to everyone, visitors included', async () => {
       expect((await gate.requireConnector(visitor, connectorId)).id).toBe(connectorId);
       expect((await gate.requireConnector(stranger, connectorId)).id).toBe(connectorId);
+    });
+
+    it('shows a private connector to its owner only, in detail and in lists', async () => {
+      const privateId = (await createConnector(testApp.dataSource, { ownerId: owner.id })).id;
+      await testApp.dataSource.query('UPDATE connectors SET is_public = false WHERE id = $1', [privateId]);
+      expect((await gate.requireConnector(owner, privateId)).id).toBe(privateId);
+      await expect(gate.requireConnector(stranger, privateId)).rejects.toMatchObject(notFound);
+      await expect(gate.requireConnector(visitor, privateId)).rejects.toMatchObject(notFound);
+      const listed = async (scope: 'visible' | 'owned', caller: Caller) =>
+        (
+          await testApp.dataSource.query(
+            `SELECT connector.id FROM connectors connector WHERE connector.id = ANY($2::uuid[])
+               AND ${gate.connectorCondition(scope, 'connector', '$1')} ORDER BY connector.created_at`,
+            [caller?.id ?? null, [connectorId, privateId]],
+          )
+        ).map((row: { id: string }) => row.id);
+      expect(await listed('visible', visitor)).toEqual([connectorId]);
+      expect(await listed('visible', stranger)).toEqual([connectorId]);
+      expect(await listed('visible', owner)).toEqual([connectorId, privateId]);
+      expect(await listed('owned', owner)).toEqual([privateId]);
     });
 
     it('answers 404 for a connector that does not exist or a malformed id', async () => {

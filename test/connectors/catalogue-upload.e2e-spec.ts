@@ -162,6 +162,48 @@ describe('connectors: catalogue and DSL upload', () => {
     expect(response.body.errors).toContain('Title is required');
   });
 
+  it.each([
+    ['a title of white space only', { title: '   ' }, 'Title is required'],
+    ['a price of true', { price: true }, 'Price must be a non-negative amount with at most two decimals.'],
+    ['a negative price', { price: -1 }, 'Price must be a non-negative amount with at most two decimals.'],
+    [
+      'a price with three decimals',
+      { price: '1.005' },
+      'Price must be a non-negative amount with at most two decimals.',
+    ],
+    ['a price beyond the cap', { price: 2_000_000 }, 'Price must be at most 1,000,000.'],
+    [
+      'a javascript: image',
+      { image: 'javascript:alert(1)' },
+      'Image must be an http(s) URL or a path on this site starting with /',
+    ],
+    ['an is_public that is no yes or no', { is_public: 'maybe' }, 'is_public must be true or false'],
+  ])('refuses %s with 400 and stores nothing, like a dataset upload', async (_name, fields, message) => {
+    const { agent, user } = await createLoggedInUser(testApp);
+    const response = await agent
+      .post('/api/connectors/upload')
+      .set('Origin', TEST_ORIGIN)
+      .send({ title: 'Checked', spec: VALID_SPEC, ...fields })
+      .expect(400);
+    expect(response.body.errors).toContain(message);
+    const [row] = await testApp.dataSource.query(
+      'SELECT count(*)::int AS n FROM connectors WHERE owner_id = $1',
+      [user.id],
+    );
+    expect(row.n).toBe(0);
+  });
+
+  it('stores a trimmed title, a price given as text and a site-relative image', async () => {
+    const { agent } = await createLoggedInUser(testApp);
+    const response = await agent
+      .post('/api/connectors/upload')
+      .set('Origin', TEST_ORIGIN)
+      .send({ title: '  Spaced  ', price: ' 2.50 ', image: '/images/weather.png', spec: VALID_SPEC })
+      .expect(201);
+    const detail = await agent.get(`/api/connectors/${response.body.id}`).expect(200);
+    expect(detail.body).toMatchObject({ title: 'Spaced', price: 2.5, image: '/images/weather.png' });
+  });
+
   it('answers 400 with every DSL problem and its path', async () => {
     const { agent } = await createLoggedInUser(testApp);
     const spec = {

@@ -1,9 +1,10 @@
 import { ConnectorEngine } from '../../src/connectors/engine/connector-engine';
+import { unreachableHostMessage } from '../../src/connectors/engine/safe-http-client';
 import { FakeUpstream, sendJson, startFakeUpstream } from './support/fake-upstream';
 import { plan, records, testEngine } from './support/engine';
 
 const REFUSED =
-  /Refused to connect to .*: private, loopback, link-local and metadata addresses are not allowed/;
+  /Refused to connect to .*: the host does not resolve to an allowed public address \(private, loopback, link-local and metadata addresses are not allowed\)/;
 
 describe('connector engine: private network protection (CONNECTOR_ALLOW_PRIVATE_NETWORKS off)', () => {
   let upstream: FakeUpstream;
@@ -46,6 +47,18 @@ describe('connector engine: private network protection (CONNECTOR_ALLOW_PRIVATE_
   ])('refuses %s', async (_name, url) => {
     await expect(records(guarded, plan({ urlTemplate: url() }))).rejects.toThrow(REFUSED);
     expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('answers a host that does not resolve exactly like one that resolves to a private address', async () => {
+    const failure = (url: string) =>
+      records(guarded, plan({ urlTemplate: url })).then(
+        () => 'fetched',
+        (error: Error) => error.message,
+      );
+    expect(await failure(`http://localhost:${port}/data`)).toBe(unreachableHostMessage('localhost'));
+    expect(await failure(`http://no-such-host.invalid:${port}/data`)).toBe(
+      unreachableHostMessage('no-such-host.invalid'),
+    );
   });
 
   it('checks every redirect hop: an allowed first host cannot redirect into the private network', async () => {

@@ -5,6 +5,7 @@ import { SEED_DATASETS } from '../../src/database/seed/datasets.seeder';
 import { DEMO_USER } from '../../src/database/seed/seed-context';
 import { SeedService } from '../../src/database/seed/seed.service';
 import { createTestDatabase, TestDatabase } from '../setup/test-database';
+import { loadConfig } from '../../src/config/app-config';
 import { createTestAppOn, TEST_ORIGIN, TestApp } from '../support/test-app';
 
 interface Counts {
@@ -46,6 +47,34 @@ describe('seed data at start-up', () => {
     return testApp;
   }
 
+  /** A production start as an operator makes it: real secrets, and SEED only when given. */
+  async function startInProduction(seed?: 'true'): Promise<TestApp> {
+    const testApp = await createTestAppOn(database.url, {
+      NODE_ENV: 'production',
+      ...(seed ? { SEED: seed } : {}),
+    });
+    apps.push(testApp);
+    return testApp;
+  }
+
+  function logInAsDemo(testApp: TestApp) {
+    return testApp.http
+      .post('/api/users/login')
+      .set('Origin', TEST_ORIGIN)
+      .send({ email: DEMO_USER.email, password: DEMO_USER.password });
+  }
+
+  it('seeds nothing on a production start without SEED', async () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      SESSION_SECRET: 's'.repeat(40),
+      ENCRYPTION_KEY: 'ab'.repeat(32),
+    });
+    expect(config.seed).toBe(false);
+    const testApp = await startInProduction();
+    expect(await counts(testApp)).toEqual({ users: 0, assets: 0, connectors: 0, posts: 0, dataTables: 0 });
+  });
+
   it('writes nothing when SEED=false', async () => {
     const testApp = await start('false');
     expect(await counts(testApp)).toEqual({ users: 0, assets: 0, connectors: 0, posts: 0, dataTables: 0 });
@@ -68,11 +97,52 @@ describe('seed data at start-up', () => {
     expect(login.body).toMatchObject({ email: DEMO_USER.email, pro_user: 1, blog_editor: 1 });
   });
 
+  it('locks the published demo password on a production start, and logs its sessions out', async () => {
+    const local = await start('true');
+    const session = local.agent();
+    await session
+      .post('/api/users/login')
+      .set('Origin', TEST_ORIGIN)
+      .send({ email: DEMO_USER.email, password: DEMO_USER.password })
+      .expect(200);
+    const production = await startInProduction();
+    await logInAsDemo(production).expect(401);
+    await session.get('/api/users/me').expect(401);
+    expect(await counts(production)).toMatchObject({ users: 1, assets: SEED_DATASETS.length });
+  });
+
   it('adds nothing on later starts or when two processes seed at once', async () => {
     const first = await start('true');
     const before = await counts(first);
     const second = await start('true');
     await Promise.all([first.app.get(SeedService).seed(), second.app.get(SeedService).seed()]);
     expect(await counts(second)).toEqual(before);
+  });
+});
+
+describe('demo content in production, asked for with SEED=true', () => {
+  let database: TestDatabase;
+  let testApp: TestApp | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('dm_seed_prod');
+    await runMigrations(database.url);
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await database?.drop();
+  });
+
+  it('seeds the content but its owner cannot be logged into with the published password', async () => {
+    testApp = await createTestAppOn(database.url, { NODE_ENV: 'production', SEED: 'true' });
+    const [row] = await testApp.dataSource.query(
+      `SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM assets) AS assets`,
+    );
+    expect(row).toEqual({ users: 1, assets: SEED_DATASETS.length });
+    await testApp.http
+      .post('/api/users/login')
+      .set('Origin', TEST_ORIGIN)
+      .send({ email: DEMO_USER.email, password: DEMO_USER.password })
+      .expect(401);
   });
 });

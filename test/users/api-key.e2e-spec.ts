@@ -15,6 +15,15 @@ describe('personal API keys (POST dev/apikey)', () => {
   const generate = (agent: Awaited<ReturnType<typeof createLoggedInUser>>['agent'], email: string) =>
     agent.post('/api/dev/apikey').set('Origin', TEST_ORIGIN).send({ email });
 
+  it('keeps every answer that holds the key out of caches (Cache-Control: no-store)', async () => {
+    const { user, agent } = await createLoggedInUser(testApp);
+    const generated = await generate(agent, user.email).expect(200);
+    expect(generated.headers['cache-control']).toBe('no-store');
+    const me = await agent.get('/api/users/me').expect(200);
+    expect(me.body.api_key).toBe(generated.body.api_key);
+    expect(me.headers['cache-control']).toBe('no-store');
+  });
+
   it('generates a random URL-safe key of at least 32 bytes and shows it in users/me', async () => {
     const { user, agent } = await createLoggedInUser(testApp);
     const response = await generate(agent, user.email).expect(200);

@@ -88,22 +88,33 @@ describe('registration and e-mail verification', () => {
     expect(found).toBe(0);
   });
 
-  it('answers 409 for an e-mail that is already taken', async () => {
+  it('answers a taken e-mail exactly like a new one and tells the owner by e-mail instead', async () => {
     const email = uniqueEmail();
-    await register({ name: 'Ada', email, password: 'long-enough-password' }).expect(201);
-    const response = await register({ name: 'Bob', email, password: 'another-password' }).expect(409);
-    expect(response.body.message).toBe('An account with this email already exists');
+    const fresh = await register({ name: 'Ada', email, password: 'long-enough-password' }).expect(201);
+    const taken = await register({ name: 'Bob', email, password: 'another-password' }).expect(201);
+    expect(taken.body).toEqual(fresh.body);
+    const [note] = await outboxFor(testApp, email);
+    expect(note.subject).toBe('You already have an account');
+    expect(note.links).not.toContainEqual(expect.stringContaining('/verify-email/'));
+    const rows = await testApp.dataSource.query('SELECT name FROM users WHERE lower(email) = lower($1)', [
+      email,
+    ]);
+    expect(rows).toEqual([{ name: 'Ada' }]);
   });
 
-  it('answers 409 for an e-mail that differs from a taken one only in case', async () => {
+  it('treats an e-mail that differs from a taken one only in case as taken, with the same answer', async () => {
     const email = uniqueEmail('Case');
     await register({ name: 'Ada', email, password: 'long-enough-password' }).expect(201);
     const response = await register({
       name: 'Bob',
       email: email.toUpperCase(),
       password: 'another-password',
-    }).expect(409);
-    expect(response.body.message).toBe('An account with this email already exists');
+    }).expect(201);
+    expect(response.body).toEqual({ message: 'Registration successful. Please verify your email.' });
+    const rows = await testApp.dataSource.query('SELECT name FROM users WHERE lower(email) = lower($1)', [
+      email,
+    ]);
+    expect(rows).toEqual([{ name: 'Ada' }]);
   });
 
   it('mails a verification link to /verify-email/{token} on the app origin', async () => {
@@ -170,7 +181,7 @@ describe('registration and e-mail verification', () => {
   it('frees the e-mail of an account left unverified until its link expired', async () => {
     const email = uniqueEmail();
     const oldToken = await registerThroughApi(testApp, { email });
-    await register({ name: 'Again', email, password: 'long-enough-password' }).expect(409);
+    await register({ name: 'Again', email, password: 'long-enough-password' }).expect(201);
     await testApp.dataSource.query(
       `UPDATE email_verification_tokens SET expires_at = now() - interval '1 second'
        WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
@@ -194,7 +205,11 @@ describe('registration and e-mail verification', () => {
        WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
       [email],
     );
-    await register({ name: 'Intruder', email, password: 'long-enough-password' }).expect(409);
+    await register({ name: 'Intruder', email, password: 'long-enough-password' }).expect(201);
+    const [row] = await testApp.dataSource.query('SELECT email_verified_at FROM users WHERE email = $1', [
+      email,
+    ]);
+    expect(row.email_verified_at).not.toBeNull();
   });
 
   it('gives links a lifetime of 24 hours', async () => {

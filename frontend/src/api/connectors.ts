@@ -179,12 +179,33 @@ export function useReloadAfterRun() {
   );
 }
 
-/** POST connectors/run/{id}: a run that answers when done, with the rows fetched (Manage's Refresh). */
+const FOLLOW_EVERY_MS = 2000;
+
+/** Polls the run history until the run has ended: its rows, or its error like a failed refresh. */
+async function followRun(instanceId: string, runId: string): Promise<{ rowCount: number }> {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
+    const runs = await api<ConnectorRun[]>(`connectors/instance/${encodeURIComponent(instanceId)}/runs`);
+    const run = runs.find((candidate) => candidate.id === runId);
+    if (run?.status === 'succeeded') return { rowCount: run.row_count };
+    if (!run || run.status === 'failed') throw new Error(`Run failed: ${run?.error ?? 'unknown error'}`);
+  }
+}
+
+/**
+ * POST connectors/run/{id}: a run that answers when done, with the rows fetched (Manage's
+ * Refresh); a run that outlasts the server's wait answers with its id and is followed until it ends.
+ */
 export function useRefreshInstance() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (instanceId: string) =>
-      api<Schemas['RunFinished']>(`connectors/run/${encodeURIComponent(instanceId)}`, { method: 'POST' }),
+    mutationFn: async (instanceId: string): Promise<{ rowCount: number }> => {
+      const answer = await api<Schemas['RunFinished'] | Schemas['RunStarted']>(
+        `connectors/run/${encodeURIComponent(instanceId)}`,
+        { method: 'POST' },
+      );
+      return 'status' in answer ? followRun(instanceId, answer.run_id) : answer;
+    },
     // A failed run is recorded too.
     onSettled: (_answer, _error, instanceId) =>
       Promise.all(

@@ -1110,7 +1110,7 @@ export interface components {
       /** @default true */
       is_public: boolean;
       /** @description At most two decimals; 0 means free */
-      price?: number;
+      price?: string;
       /** @description The connector DSL document, as an object or its JSON text */
       spec:
         | {
@@ -1694,6 +1694,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RunFinished'];
+        };
+      };
+      /** @description The run outlasted the wait and goes on */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RunStarted'];
         };
       };
     };

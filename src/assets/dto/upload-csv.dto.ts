@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
@@ -21,8 +22,44 @@ function isAmount(value: unknown): boolean {
 const TRUE_WORDS = ['true', '1', 'on', 'yes'];
 const FALSE_WORDS = ['false', '0', 'off', 'no'];
 
+/** Text with the white space around it removed; anything else stays and fails its own rule. */
+export function toTrimmedText({ value }: { value: unknown }): unknown {
+  return typeof value === 'string' ? value.trim() : value;
+}
+
+/**
+ * A price as text: a JSON number becomes its text, blank becomes absent (free); anything else
+ * (true, an object) stays as it is and fails the amount rule instead of becoming a number.
+ */
+function toAmountText({ value }: { value: unknown }): unknown {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+  return value;
+}
+
+/**
+ * The price rule of every upload (datasets and connectors): a non-negative amount with at most
+ * two decimals, at most MAX_PRICE; the valid value arrives as trimmed text.
+ */
+export function IsPriceAmount(): PropertyDecorator {
+  return applyDecorators(
+    Transform(toAmountText),
+    Matches(/^\d+(\.\d{1,2})?$/, {
+      message: 'Price must be a non-negative amount with at most two decimals.',
+    }),
+    ValidateBy(
+      // Judged only once the amount is well formed; the rule above speaks for anything else.
+      {
+        name: 'maxPrice',
+        validator: { validate: (value) => !isAmount(value) || Number(value) <= MAX_PRICE },
+      },
+      { message: 'Price must be at most 1,000,000.' },
+    ),
+  ) as PropertyDecorator;
+}
+
 /** Multipart text fields arrive as strings: "true"/"false" become booleans, anything else stays and fails. */
-function toBoolean({ value }: { value: unknown }): unknown {
+export function toBoolean({ value }: { value: unknown }): unknown {
   if (typeof value !== 'string') return value;
   const word = value.trim().toLowerCase();
   if (TRUE_WORDS.includes(word)) return true;
@@ -75,16 +112,7 @@ export class UploadCsvDto {
     example: '19.99',
   })
   @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' && value.trim() === '' ? undefined : value))
-  @IsString()
-  @Matches(/^\s*\d+(\.\d{1,2})?\s*$/, {
-    message: 'Price must be a non-negative amount with at most two decimals.',
-  })
-  @ValidateBy(
-    // Judged only once the amount is well formed; the rule above speaks for anything else.
-    { name: 'maxPrice', validator: { validate: (value) => !isAmount(value) || Number(value) <= MAX_PRICE } },
-    { message: 'Price must be at most 1,000,000.' },
-  )
+  @IsPriceAmount()
   price?: string;
 
   @ApiPropertyOptional({ default: true })

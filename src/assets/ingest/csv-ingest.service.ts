@@ -6,7 +6,7 @@ import type { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { GrantsService } from '../../access/grants.service';
 import { datasetTableName } from '../../database/data-tables/data-table-names';
-import { dedicatedClient } from '../../database/sql';
+import { dedicatedClient, LONG_WORK_LIMITS_MS } from '../../database/sql';
 import type { AssetColumn } from '../entities/asset.entity';
 import {
   columnNamesFor,
@@ -106,7 +106,10 @@ export class CsvIngestService {
 
   /** A connection of its own, so long uploads never hold the app's pool. */
   private async connect(): Promise<Client> {
-    const client = dedicatedClient(this.dataSource, 'dataset-ingest');
+    // Its COPY runs as fast as the upload arrives: a statement limit of its own, not the pool's.
+    const client = dedicatedClient(this.dataSource, 'dataset-ingest', {
+      statementMs: LONG_WORK_LIMITS_MS.ingest,
+    });
     // An error after a failed COPY must not crash the process; the caller sees it through the query.
     client.on('error', () => undefined);
     await client.connect();

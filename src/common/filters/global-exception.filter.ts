@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { isDatabaseUnavailable } from '../../database/sql';
+import { SERVICE_UNAVAILABLE_MESSAGE } from '../middleware/database-unavailable.middleware';
 import { JSON_BODY_LIMIT_TEXT } from '../body-limits';
 import { TooManyRequestsException } from '../rate-limit/too-many-requests.exception';
 
@@ -64,7 +65,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn(`Database unavailable during ${request.method} ${request.path}: ${String(exception)}`);
-      const message = 'Service temporarily unavailable, please retry shortly';
+      const message = SERVICE_UNAVAILABLE_MESSAGE;
       return { error: message, message, statusCode: HttpStatus.SERVICE_UNAVAILABLE };
     }
     this.logger.error(

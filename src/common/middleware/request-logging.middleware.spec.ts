@@ -36,4 +36,17 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/assets?flag&x=%E0%A4%A')).toBe('/api/assets?flag&x=%E0%A4%A');
     expect(redactUrl('/api/stream/data?api_key')).toBe('/api/stream/data?api_key=[redacted]');
   });
+
+  it('redacts a key whose separators were percent-encoded by mistake', () => {
+    expect(redactUrl('/api/stream/data%3Fapi_key=secret')).toBe('/api/stream/data%3Fapi_key=[redacted]');
+    expect(redactUrl('/api/stream/data?format=csv%26api_key=secret')).toBe(
+      '/api/stream/data?format=csv%26api_key=[redacted]',
+    );
+    expect(redactUrl('/api/stream/data?api_key%3Dsecret')).toBe('/api/stream/data?api_key=[redacted]');
+  });
+
+  it('redacts the token of a verification link in the path', () => {
+    expect(redactUrl('/api/users/verify-email/abc123def')).toBe('/api/users/verify-email/[redacted]');
+    expect(redactUrl('/verify-email/abc123def?x=1')).toBe('/verify-email/[redacted]?x=1');
+  });
 });

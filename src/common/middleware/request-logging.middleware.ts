@@ -11,14 +11,27 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
  */
 const SECRET_NAME = /(?:key|token|secret|password)$/;
 
+/** Path segments that are secrets themselves: the single-use token of an e-mail verification link. */
+const SECRET_PATH_SEGMENT = /(\/verify-email\/)[^/?#;]+/gi;
+
+/**
+ * One `name=value` pair of the URL. Separators and `=` also count percent-encoded (%3F, %26, %3B,
+ * %3D): a client that encodes them by mistake still sends a key the log must not keep.
+ */
+const PAIR =
+  /([?&;]|%3[fFbB]|%26)((?:(?!%3[dDfFbB]|%26)[^=&;#?])*)((?:=|%3[dD])(?:(?!%26|%3[bB])[^&;#?])*)?/g;
+
 /**
  * Keeps secrets out of the logs: the value of every `name=value` pair in the URL (query or `;`
- * path parameters) whose name reads as a key, token, secret or password is replaced.
+ * path parameters) whose name reads as a key, token, secret or password is replaced, and so is a
+ * verification token in the path.
  */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&;])([^=&;#?]*)(=[^&;#]*)?/g, (pair, separator: string, name: string) =>
-    SECRET_NAME.test(normalizedName(name)) ? `${separator}${name}=[redacted]` : pair,
-  );
+  return url
+    .replace(SECRET_PATH_SEGMENT, '$1[redacted]')
+    .replace(PAIR, (pair, separator: string, name: string) =>
+      SECRET_NAME.test(normalizedName(name)) ? `${separator}${name}=[redacted]` : pair,
+    );
 }
 
 function normalizedName(name: string): string {

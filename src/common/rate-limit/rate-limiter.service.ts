@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { RateLimitBucket } from '../entities/rate-limit-bucket.entity';
 import { TooManyRequestsException } from './too-many-requests.exception';
 
@@ -50,8 +50,8 @@ export class RateLimiterService {
     return row ? toWindowState(row) : { hits: 0, secondsLeft: 0 };
   }
 
-  private async hitWindow(key: string, rule: RateLimitRule): Promise<WindowState> {
-    const [row] = await this.dataSource.query(
+  private async hitWindow(key: string, rule: RateLimitRule, manager?: EntityManager): Promise<WindowState> {
+    const [row] = await (manager ?? this.dataSource).query(
       `INSERT INTO rate_limit_buckets AS bucket (key, window_start, hits)
        VALUES ($1, now(), 1)
        ON CONFLICT (key) DO UPDATE SET
@@ -61,6 +61,40 @@ export class RateLimiterService {
       [key, rule.windowSeconds],
     );
     return toWindowState(row);
+  }
+
+  /**
+   * Counts one attempt on every key at once, before the work they guard: either all counters take
+   * it, or (when one of them is already full) none does and a 429 names the longest wait. The
+   * counters' rows stay locked until the decision is made, so parallel attempts queue up and
+   * exactly `limit` of them get through.
+   */
+  async take(
+    limits: ReadonlyArray<readonly [key: string, rule: RateLimitRule]>,
+    message: string,
+  ): Promise<void> {
+    // One lock order for everyone, so two requests taking overlapping keys cannot deadlock.
+    const ordered = [...limits].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+    await this.dataSource.transaction(async (manager) => {
+      const full: WindowState[] = [];
+      for (const [key, rule] of ordered) {
+        const window = await this.hitWindow(key, rule, manager);
+        if (window.hits > rule.limit) full.push(window);
+      }
+      // Throwing rolls the hits back: a refused attempt is not counted.
+      if (full.length > 0) {
+        throw new TooManyRequestsException(message, Math.max(...full.map((window) => window.secondsLeft)));
+      }
+    });
+  }
+
+  /** Takes back one attempt counted by take() that turned out not to be a failure. */
+  async giveBack(key: string, rule: RateLimitRule): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE rate_limit_buckets SET hits = hits - 1
+        WHERE key = $1 AND hits > 0 AND window_start >= now() - make_interval(secs => $2)`,
+      [key, rule.windowSeconds],
+    );
   }
 
   async reset(key: string): Promise<void> {

@@ -1,22 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import {
-  IsBoolean,
-  IsDefined,
-  IsNotEmpty,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsPriceAmount, toBoolean, toTrimmedText } from '../../assets/dto/upload-csv.dto';
+import { IsCoverImage } from '../../blog/dto/is-cover-image.validator';
 
-const toBoolean = ({ value }: { value: unknown }) =>
-  value === 'true' ? true : value === 'false' ? false : value;
-
+/** The fields of `POST connectors/upload`, with the same rules as a dataset upload's. */
 export class UploadConnectorDto {
   @ApiProperty({ maxLength: 200 })
+  @Transform(toTrimmedText)
   @IsString({ message: 'Title is required' })
   @IsNotEmpty({ message: 'Title is required' })
   @MaxLength(200)
@@ -31,16 +22,13 @@ export class UploadConnectorDto {
   @ApiPropertyOptional({ default: true })
   @IsOptional()
   @Transform(toBoolean)
-  @IsBoolean()
+  @IsBoolean({ message: 'is_public must be true or false' })
   is_public?: boolean;
 
   @ApiPropertyOptional({ minimum: 0, maximum: 1_000_000, description: 'At most two decimals; 0 means free' })
   @IsOptional()
-  @Type(() => Number)
-  @IsNumber({ maxDecimalPlaces: 2 }, { message: 'price must be a number with at most 2 decimals' })
-  @Min(0)
-  @Max(1_000_000)
-  price?: number;
+  @IsPriceAmount()
+  price?: string;
 
   @ApiPropertyOptional({ maxLength: 100 })
   @IsOptional()
@@ -48,9 +36,10 @@ export class UploadConnectorDto {
   @MaxLength(100)
   category?: string;
 
+  /** Shown as the card's picture: a web address or a path on this site, never a script. */
   @ApiPropertyOptional({ maxLength: 2000 })
   @IsOptional()
-  @IsString()
+  @IsCoverImage({ message: 'Image must be an http(s) URL or a path on this site starting with /' })
   @MaxLength(2000)
   image?: string;
 

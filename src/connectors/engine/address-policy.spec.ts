@@ -26,6 +26,13 @@ describe('isBlockedAddress', () => {
     expect(isBlockedAddress(address)).toBe(true);
   });
 
+  it.each(['::ffff:0:7f00:1', '::ffff:0:10.0.0.1', '64:ff9b:1::808:808', '64:ff9b:1:ffff::1'])(
+    'refuses %s (IPv4-translated to a private address, or local-use NAT64)',
+    (address) => {
+      expect(isBlockedAddress(address)).toBe(true);
+    },
+  );
+
   it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
     'allows the public address %s',
     (address) => {

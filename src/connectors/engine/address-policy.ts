@@ -27,6 +27,7 @@ const BLOCKED_V6: Array<[string, number]> = [
   ['::', 128],
   ['::1', 128],
   ['::', 96], // IPv4-compatible (deprecated) forms
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): translates to whatever the operator chose
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],
@@ -57,11 +58,17 @@ function ipv6Groups(address: string): number[] {
   return all.map((group) => parseInt(group, 16));
 }
 
-/** The IPv4 address embedded in NAT64 (64:ff9b::/96) or 6to4 (2002::/16) forms, if any. */
+/**
+ * The IPv4 address embedded in NAT64 (64:ff9b::/96), IPv4-translated (::ffff:0:0:0/96, SIIT) or
+ * 6to4 (2002::/16) forms, if any.
+ */
 function embeddedIpv4(address: string): string | undefined {
   const groups = ipv6Groups(address);
   const toV4 = (high: number, low: number) => [high >> 8, high & 255, low >> 8, low & 255].join('.');
   if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) {
+    return toV4(groups[6], groups[7]);
+  }
+  if (groups.slice(0, 4).every((group) => group === 0) && groups[4] === 0xffff && groups[5] === 0) {
     return toV4(groups[6], groups[7]);
   }
   if (groups[0] === 0x2002) return toV4(groups[1], groups[2]);

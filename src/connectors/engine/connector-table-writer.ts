@@ -20,7 +20,14 @@ import {
   RUN_ID_COLUMN,
   stagingTableName,
 } from '../../database/data-tables/data-table-names';
-import { pgPool, Sql, sqlOn, transactionOn } from '../../database/sql';
+import {
+  LONG_WORK_LIMITS_MS,
+  liftStatementLimit,
+  pgPool,
+  Sql,
+  sqlOn,
+  transactionOn,
+} from '../../database/sql';
 import {
   castExpression,
   ColumnType,
@@ -83,7 +90,10 @@ export class ConnectorTableWriter {
     const columns = new Map<string, ColumnState>();
     const usedNames = new Set<string>();
     let rowCount = 0;
+    let restoreLimit: (() => Promise<boolean>) | undefined;
     try {
+      // One COPY spans every page fetched from the upstream API: longer than any ordinary statement.
+      restoreLimit = await liftStatementLimit(client, LONG_WORK_LIMITS_MS.connectorWrite);
       await dropTable(sql, staging);
       await createConnectorTable(sql, staging);
       await this.copyPages(client, staging, runId, pages, columns, usedNames, (count) => (rowCount += count));
@@ -92,7 +102,8 @@ export class ConnectorTableWriter {
       return rowCount;
     } finally {
       await dropTable(sql, staging).catch(() => undefined);
-      client.release();
+      const reusable = restoreLimit ? await restoreLimit() : true;
+      client.release(reusable ? undefined : new Error('Connection left with a lifted statement limit'));
     }
   }
 

@@ -36,10 +36,16 @@ export function describeUrl(url: string | URL): string {
   return `${parsed.host}${parsed.pathname}`;
 }
 
-function refusal(host: string): ConnectorFetchError {
-  return new ConnectorFetchError(
-    `Refused to connect to ${host}: private, loopback, link-local and metadata addresses are not allowed`,
-  );
+/**
+ * One text for a host that does not resolve and one that resolves to a refused address, so a run's
+ * error cannot be used to map which internal names exist.
+ */
+export function unreachableHostMessage(host: string): string {
+  return `Refused to connect to ${host}: the host does not resolve to an allowed public address (private, loopback, link-local and metadata addresses are not allowed)`;
+}
+
+function refusal(host: string, options?: { retryable?: boolean }): ConnectorFetchError {
+  return new ConnectorFetchError(unreachableHostMessage(host), options);
 }
 
 /**
@@ -142,7 +148,7 @@ export class SafeHttpClient {
         settled = true;
         clearTimeout(timer);
         outgoing.destroy();
-        reject(toFetchError(error, where));
+        reject(toFetchError(error, where, url.hostname));
       };
       const outgoing = transport.request(
         url,
@@ -227,15 +233,13 @@ function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${bytes} bytes`;
 }
 
-function toFetchError(error: unknown, where: string): ConnectorFetchError {
+function toFetchError(error: unknown, where: string, host: string): ConnectorFetchError {
   if (error instanceof ConnectorFetchError) return error;
   const failure = error as NodeJS.ErrnoException & { errors?: NodeJS.ErrnoException[] };
   const nested = failure.errors?.find((inner) => inner.code === ADDRESS_REFUSED);
   if (failure.code === ADDRESS_REFUSED || nested) return new ConnectorFetchError((nested ?? failure).message);
   if (failure.code === 'ENOTFOUND' || failure.code === 'EAI_AGAIN') {
-    return new ConnectorFetchError(`Could not resolve the host of ${where}`, {
-      retryable: failure.code === 'EAI_AGAIN',
-    });
+    return refusal(host, { retryable: failure.code === 'EAI_AGAIN' });
   }
   const code = failure.code ? ` (${failure.code})` : '';
   return new ConnectorFetchError(`Network error talking to ${where}${code}: ${failure.message}`, {

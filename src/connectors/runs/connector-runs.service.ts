@@ -10,6 +10,7 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessGate } from '../../access/access-gate.service';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { dedicatedClient, isUniqueViolation } from '../../database/sql';
 import { toRunView, RunView } from '../connector-views';
@@ -32,6 +33,9 @@ const HEARTBEAT_MS = 10_000;
  */
 export const STALE_AFTER_SECONDS = 60;
 const INTERRUPTED = 'Run interrupted: the process running it stopped before it finished';
+
+/** Run Now's answer: the finished run, or the id of a run still going after the wait. */
+export type RunNowAnswer = { rowCount: number; run_id: string } | { run_id: string; status: 'running' };
 
 export interface RunRequest {
   runId: string;
@@ -65,6 +69,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     private readonly writer: ConnectorTableWriter,
     @Inject(ConnectorInstancesService) private readonly instances: ConnectorInstancesService,
     private readonly gate: AccessGate,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.liveness = new RunnerLiveness(() => dedicatedClient(dataSource, 'connector-runner'), this.runnerId);
   }
@@ -103,15 +108,25 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     const instance = await this.gate.requireInstance(user, instanceId);
     const request = await this.prepareOverride(instance, input);
     const run = await this.start(instance.id, 'manual', request.override);
-    this.launch({ ...request, runId: run.id, instanceId: instance.id });
+    void this.launch({ ...request, runId: run.id, instanceId: instance.id });
     return { run_id: run.id, status: 'running' };
   }
 
-  /** Manual run awaited to the end (Manage tab's Refresh). */
-  async runNow(user: AuthenticatedUser, instanceId: string): Promise<{ rowCount: number; run_id: string }> {
+  /**
+   * Manual run awaited to its end (Manage tab's Refresh), but not for longer than the configured
+   * wait: a run that outlasts it goes on in the background and the answer is its id, for the
+   * client to follow in the run history.
+   */
+  async runNow(user: AuthenticatedUser, instanceId: string): Promise<RunNowAnswer> {
     const instance = await this.gate.requireInstance(user, instanceId);
     const run = await this.start(instance.id, 'manual', instance.settings?.override === true);
-    await this.execute({ runId: run.id, instanceId: instance.id, override: run.override });
+    const done = this.launch({ runId: run.id, instanceId: instance.id, override: run.override });
+    let timer: NodeJS.Timeout | undefined;
+    const outlasted = new Promise<'outlasted'>((resolve) => {
+      timer = setTimeout(() => resolve('outlasted'), this.config.runNowWaitSeconds * 1000);
+    });
+    const outcome = await Promise.race([done, outlasted]).finally(() => clearTimeout(timer));
+    if (outcome === 'outlasted') return { run_id: run.id, status: 'running' };
     const finished = await this.dataSource.getRepository(ConnectorRun).findOneByOrFail({ id: run.id });
     if (finished.status !== 'succeeded')
       throw new BadGatewayException(`Run failed: ${finished.error ?? 'unknown error'}`);
@@ -187,10 +202,11 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     return rows.length;
   }
 
-  /** Executes a claimed or started run without waiting for it. */
-  launch(request: RunRequest): void {
+  /** Executes a claimed or started run without waiting for it; the promise tells when it ended. */
+  launch(request: RunRequest): Promise<void> {
     const done = this.execute(request).finally(() => this.launched.delete(request.runId));
     this.launched.set(request.runId, done);
+    return done;
   }
 
   /** Fetches, writes and records the outcome of one run; never throws. */

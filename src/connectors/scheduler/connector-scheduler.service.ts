@@ -37,7 +37,7 @@ export class ConnectorSchedulerService implements OnApplicationBootstrap {
     try {
       await this.runs.recoverAbandoned();
       const claimed = await this.runs.claimDue(MAX_CONCURRENT_RUNS - this.runs.activeCount);
-      for (const request of claimed) this.runs.launch(request);
+      for (const request of claimed) void this.runs.launch(request);
       return claimed.map((request) => request.runId);
     } catch (error) {
       this.logger.error(`Scheduler tick failed: ${String(error)}`);

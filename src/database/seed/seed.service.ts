@@ -11,7 +11,7 @@ const SEED_LOCK_ID = 727_100_002;
 
 /**
  * Fills a new database with a living product (demo user, datasets, connectors, blog posts).
- * Every seeder is idempotent; the advisory lock keeps concurrently starting processes apart.
+ * On by default for local use only; production seeds nothing unless SEED=true. Every seeder is idempotent; the advisory lock keeps concurrently starting processes apart.
  */
 @Injectable()
 export class SeedService implements OnApplicationBootstrap {
@@ -27,9 +27,14 @@ export class SeedService implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    if (this.config.isProduction) await this.demoUser.lockPublishedPassword();
     if (!this.config.seed) return;
     await this.seed();
-    this.logger.log(`Demo login: ${DEMO_USER.email} / ${DEMO_USER.password}`);
+    if (this.demoUser.hasPublishedPassword) {
+      this.logger.log(`Demo login (local use only): ${DEMO_USER.email} / ${DEMO_USER.password}`);
+    } else {
+      this.logger.log(`Demo content seeded; its owner ${DEMO_USER.email} has no usable password`);
+    }
   }
 
   async seed(): Promise<void> {

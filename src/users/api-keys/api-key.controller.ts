@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
@@ -16,6 +16,7 @@ export class ApiKeyController {
   @Post('apikey')
   @HttpCode(200)
   @ApiOkResponse({ type: ApiKeyResponse })
+  @Header('Cache-Control', 'no-store')
   @UseGuards(SessionGuard)
   async generate(
     @CurrentUser() user: AuthenticatedUser,

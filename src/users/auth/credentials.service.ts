@@ -1,6 +1,5 @@
 import { BadRequestException, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { RateLimiterService, RateLimitRule } from '../../common/rate-limit/rate-limiter.service';
-import { TooManyRequestsException } from '../../common/rate-limit/too-many-requests.exception';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { UsersService } from '../users.service';
 import { PASSWORD_MAX_LENGTH, verifyAgainstDecoy, verifyPassword } from './passwords';
@@ -42,12 +41,8 @@ export class CredentialsService {
       [`login-failures:email:${account}`, LOGIN_FAILURES_PER_EMAIL],
       [`login-failures:ip:${clientIp}`, LOGIN_FAILURES_PER_IP],
     ];
-    const windows = await Promise.all(limits.map(([key, rule]) => this.rateLimiter.peekWindow(key, rule)));
-    const exceeded = windows.filter((window, index) => window.hits >= limits[index][1].limit);
-    if (exceeded.length > 0) {
-      const retryAfter = Math.max(...exceeded.map((window) => window.secondsLeft));
-      throw new TooManyRequestsException(TOO_MANY_ATTEMPTS_MESSAGE, retryAfter);
-    }
+    // Counted before the slow check, so parallel guesses cannot all slip in under the limit.
+    await this.rateLimiter.take(limits, TOO_MANY_ATTEMPTS_MESSAGE);
 
     const user = await this.users.findByEmailWithPassword(email.trim());
     // No stored password is longer than registration allows, so a longer one fails without the
@@ -57,15 +52,14 @@ export class CredentialsService {
       user && withinLimit
         ? await verifyPassword(user.passwordHash, password)
         : await verifyAgainstDecoy(password.slice(0, PASSWORD_MAX_LENGTH));
-    if (!user || !passwordMatches) {
-      await Promise.all(limits.map(([key, rule]) => this.rateLimiter.hit(key, rule)));
-      throw new UnauthorizedException(INVALID_CREDENTIALS_MESSAGE);
-    }
+    if (!user || !passwordMatches) throw new UnauthorizedException(INVALID_CREDENTIALS_MESSAGE);
+
+    // The right password is no failure: this client's count starts again, and the account-wide
+    // and address-wide counts (which keep counting others) take the attempt back.
+    await this.rateLimiter.reset(limits[0][0]);
+    await Promise.all(limits.slice(1).map(([key, rule]) => this.rateLimiter.giveBack(key, rule)));
     // Told only to someone who knows the password, so it reveals nothing to a stranger.
     if (!user.emailVerifiedAt) throw new ForbiddenException(UNVERIFIED_MESSAGE);
-
-    // This client proved it knows the password; the account-wide count keeps counting others.
-    await this.rateLimiter.reset(limits[0][0]);
     return UsersService.toAuthenticatedUser(user);
   }
 }

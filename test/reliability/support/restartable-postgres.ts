@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -64,6 +64,38 @@ export class RestartablePostgres {
   async restart(): Promise<void> {
     this.helper.stdin!.write('start\n');
     await this.answer('started');
+  }
+
+  /**
+   * Freezes every process of the server (SIGSTOP): connections stay open and nothing answers,
+   * like a database host that stalls. thaw() resumes it.
+   */
+  freeze(): void {
+    for (const pid of this.serverProcesses()) process.kill(pid, 'SIGSTOP');
+  }
+
+  thaw(): void {
+    for (const pid of this.serverProcesses().reverse()) process.kill(pid, 'SIGCONT');
+  }
+
+  /** The postmaster first (so it forks nothing more), then its children: backends and workers. */
+  private serverProcesses(): number[] {
+    const postmaster = Number(
+      readFileSync(join(this.folder, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
+    const children = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((entry) => {
+        try {
+          // /proc/<pid>/stat: "pid (name) state ppid ..."; the name may hold spaces, so split after it.
+          const stat = readFileSync(join('/proc', entry, 'stat'), 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+    return [postmaster, ...children];
   }
 
   /** Stops the server, ends the helper and removes the data. Safe after a failure. */
