@@ -1109,8 +1109,8 @@ export interface components {
       image?: string;
       /** @default true */
       is_public: boolean;
-      /** @description At most two decimals; 0 means free */
-      price?: string;
+      /** @description An amount from 0 to 1,000,000 with at most two decimals (a number or its text); 0 means free */
+      price?: number | string;
       /** @description The connector DSL document, as an object or its JSON text */
       spec:
         | {

@@ -25,10 +25,14 @@ export class UploadConnectorDto {
   @IsBoolean({ message: 'is_public must be true or false' })
   is_public?: boolean;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 1_000_000, description: 'At most two decimals; 0 means free' })
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'number' }, { type: 'string' }],
+    description:
+      'An amount from 0 to 1,000,000 with at most two decimals (a number or its text); 0 means free',
+  })
   @IsOptional()
   @IsPriceAmount()
-  price?: string;
+  price?: number | string;
 
   @ApiPropertyOptional({ maxLength: 100 })
   @IsOptional()
