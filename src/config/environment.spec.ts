@@ -78,7 +78,12 @@ describe('configuration', () => {
   });
 
   it('seeds by default only outside production; SEED=true asks for it in production', () => {
-    const secrets = { SESSION_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) };
+    // Payments are beside the point here; production otherwise refuses the test provider.
+    const secrets = {
+      SESSION_SECRET: 'x'.repeat(40),
+      ENCRYPTION_KEY: 'ab'.repeat(32),
+      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: 'true',
+    };
     expect(loadConfig({ NODE_ENV: 'production', ...secrets }).seed).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', SEED: 'true', ...secrets }).seed).toBe(true);
     expect(loadConfig({ NODE_ENV: 'development', ...secrets }).seed).toBe(true);

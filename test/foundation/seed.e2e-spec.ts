@@ -69,6 +69,7 @@ describe('seed data at start-up', () => {
       NODE_ENV: 'production',
       SESSION_SECRET: 's'.repeat(40),
       ENCRYPTION_KEY: 'ab'.repeat(32),
+      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: 'true',
     });
     expect(config.seed).toBe(false);
     const testApp = await startInProduction();
