@@ -247,7 +247,13 @@ describe('uploading, setting up and running a connector in a browser', () => {
     const email = uniqueEmail('not-pro');
     await registerAndVerify(page, 'Not Pro', email, 'browser-not-pro-2026');
     await logIn(page, email, 'browser-not-pro-2026');
+    // The uploaded connector is private: another user is shown nothing of it.
     await page.goto(`/connector-setup/${connectorId}`);
+    await page.getByText('Item not found').waitFor();
+    const catalogue = await apiAs<Array<{ id: string; is_public: boolean }>>(page, 'GET', 'connectors');
+    const listed = catalogue.find((connector) => connector.is_public);
+    expect(catalogue.some((connector) => connector.id === connectorId)).toBe(false);
+    await page.goto(`/connector-setup/${listed?.id}`);
     const interval = page.getByLabel('Refresh Interval (minutes)');
     await interval.waitFor();
     await expect(interval.isDisabled()).resolves.toBe(true);

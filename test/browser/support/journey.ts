@@ -81,6 +81,13 @@ export function card(page: Page, title: string): Locator {
 /** Visible texts of the rows a MUI X DataGrid currently renders. */
 export async function gridRowTexts(grid: Locator): Promise<string[]> {
   await grid.locator('.MuiDataGrid-row').first().waitFor();
+  // While it (re)loads, the grid draws empty skeleton rows: wait for the rows with content.
+  await eventually(
+    async () =>
+      (await grid.locator('.MuiSkeleton-root').count()) === 0 &&
+      (await grid.locator('.MuiDataGrid-row').first().innerText()).trim() !== '',
+    'the grid rows to load',
+  );
   return grid.locator('.MuiDataGrid-row').allInnerTexts();
 }
 
