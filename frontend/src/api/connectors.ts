@@ -182,14 +182,26 @@ export function useReloadAfterRun() {
 const FOLLOW_EVERY_MS = 2000;
 
 /** Polls the run history until the run has ended: its rows, or its error like a failed refresh. */
-async function followRun(instanceId: string, runId: string): Promise<{ rowCount: number }> {
+async function followRun(instanceId: string, runId: string, everyMs: number): Promise<{ rowCount: number }> {
   for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
     const runs = await api<ConnectorRun[]>(`connectors/instance/${encodeURIComponent(instanceId)}/runs`);
     const run = runs.find((candidate) => candidate.id === runId);
     if (run?.status === 'succeeded') return { rowCount: run.row_count };
     if (!run || run.status === 'failed') throw new Error(`Run failed: ${run?.error ?? 'unknown error'}`);
   }
+}
+
+/** Runs the instance now and waits for its rows, following the run when the server stops waiting. */
+export async function refreshInstance(
+  instanceId: string,
+  followEveryMs = FOLLOW_EVERY_MS,
+): Promise<{ rowCount: number }> {
+  const answer = await api<Schemas['RunFinished'] | Schemas['RunStarted']>(
+    `connectors/run/${encodeURIComponent(instanceId)}`,
+    { method: 'POST' },
+  );
+  return 'status' in answer ? followRun(instanceId, answer.run_id, followEveryMs) : answer;
 }
 
 /**
@@ -199,13 +211,7 @@ async function followRun(instanceId: string, runId: string): Promise<{ rowCount:
 export function useRefreshInstance() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (instanceId: string): Promise<{ rowCount: number }> => {
-      const answer = await api<Schemas['RunFinished'] | Schemas['RunStarted']>(
-        `connectors/run/${encodeURIComponent(instanceId)}`,
-        { method: 'POST' },
-      );
-      return 'status' in answer ? followRun(instanceId, answer.run_id) : answer;
-    },
+    mutationFn: (instanceId: string) => refreshInstance(instanceId),
     // A failed run is recorded too.
     onSettled: (_answer, _error, instanceId) =>
       Promise.all(
