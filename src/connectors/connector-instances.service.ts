@@ -1,6 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { AccessGate } from '../access/access-gate.service';
+import { AccessGate, type Caller } from '../access/access-gate.service';
 import { SecretBox } from '../common/crypto/secret-box';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { createConnectorTable, dropTable } from '../database/data-tables/data-table-ddl';
@@ -75,8 +75,9 @@ export class ConnectorInstancesService {
     };
   }
 
-  async mine(userId: string): Promise<InstanceView[]> {
-    const instances = await this.instances.find({ where: { ownerId: userId }, order: { createdAt: 'DESC' } });
+  /** The caller's instances, newest first, as the gate lists them. */
+  async mine(caller: Caller): Promise<InstanceView[]> {
+    const instances = (await this.gate.ownedInstances(caller)).reverse();
     if (instances.length === 0) return [];
     const ids = instances.map((instance) => instance.id);
     const [connectors, lastRuns, secrets] = await Promise.all([
@@ -166,7 +167,7 @@ export class ConnectorInstancesService {
       bodyTemplate: input.body_template !== undefined ? input.body_template || null : instance.bodyTemplate,
       authDataEncrypted: this.seal(prepared.authData),
     });
-    return (await this.mine(user.id)).find((view) => view.id === instanceId)!;
+    return (await this.mine(user)).find((view) => view.id === instanceId)!;
   }
 
   /** Deletes the instance, its runs (cascade) and its table, in one transaction. */

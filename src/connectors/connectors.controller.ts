@@ -65,7 +65,7 @@ export class ConnectorsController {
   @ApiOkResponse({ type: [InstanceView] })
   @UseGuards(SessionGuard)
   my(@CurrentUser() user: AuthenticatedUser): Promise<InstanceView[]> {
-    return this.instances.mine(user.id);
+    return this.instances.mine(user);
   }
 
   /** Options of a select field with an options_endpoint, given the values it depends on. */

@@ -34,14 +34,10 @@ export class ConnectorsService {
   }
 
   /** The caller's newest instance per connector, for the Connect/Manage button. */
-  private async instanceIdsOf(userId: string | undefined): Promise<Map<string, string>> {
-    if (!userId) return new Map();
-    const rows: Array<{ connector_id: string; id: string }> = await this.dataSource.query(
-      `SELECT DISTINCT ON (connector_id) connector_id, id FROM connector_instances
-       WHERE owner_id = $1 ORDER BY connector_id, created_at DESC`,
-      [userId],
-    );
-    return new Map(rows.map((row) => [row.connector_id, row.id]));
+  private async instanceIdsOf(caller: Caller): Promise<Map<string, string>> {
+    // Oldest first, so the newest instance of each connector is the one left in the map.
+    const instances = await this.gate.ownedInstances(caller);
+    return new Map(instances.map((instance) => [instance.connectorId, instance.id]));
   }
 
   async list(userId: string | undefined): Promise<ConnectorView[]> {
@@ -52,7 +48,7 @@ export class ConnectorsService {
         .orderBy('connector.title', 'ASC')
         .addOrderBy('connector.id', 'ASC')
         .getMany(),
-      this.instanceIdsOf(userId),
+      this.instanceIdsOf(userId ? { id: userId } : undefined),
     ]);
     return connectors.map((connector) =>
       toConnectorView(connector, { userId, instanceId: instances.get(connector.id) }),
@@ -61,7 +57,7 @@ export class ConnectorsService {
 
   async get(caller: Caller, id: string): Promise<ConnectorView> {
     const connector = await this.gate.requireConnector(caller, id);
-    const instances = await this.instanceIdsOf(caller?.id);
+    const instances = await this.instanceIdsOf(caller);
     return toConnectorView(connector, { userId: caller?.id, instanceId: instances.get(id) }, true);
   }
 
