@@ -184,6 +184,22 @@ describe('AccessGate', () => {
       await expect(gate.requireInstance(owner, 'x')).rejects.toMatchObject(notFound);
     });
 
+    it("lists a user's own instances only, oldest first, and nothing for a visitor", async () => {
+      const tableTwo = `${tableName}_b`;
+      const [second] = await testApp.dataSource.query(
+        `INSERT INTO connector_instances (connector_id, owner_id, title, output_table_name, created_at)
+         VALUES ($1, $2, 'Gate instance 2', $3, now() + interval '1 second') RETURNING id`,
+        [connectorId, owner.id, tableTwo],
+      );
+      expect((await gate.ownedInstances(owner)).map((instance) => instance.id)).toEqual([
+        instanceId,
+        second.id,
+      ]);
+      expect(await gate.ownedInstances(stranger)).toEqual([]);
+      expect(await gate.ownedInstances(visitor)).toEqual([]);
+      await testApp.dataSource.query('DELETE FROM connector_instances WHERE id = $1', [second.id]);
+    });
+
     it("gives an instance's table only to the instance's owner", async () => {
       expect((await gate.requireConnectorTable(owner, tableName)).id).toBe(instanceId);
       await expect(gate.requireConnectorTable(stranger, tableName)).rejects.toMatchObject(notFound);
