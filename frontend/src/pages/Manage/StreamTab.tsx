@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { useGenerateApiKey } from '../../api/users';
-import { datasetStreamUrl, generalStreamUrl, instanceStreamUrl } from '../../api/stream';
+import { datasetStreamUrl, generalStreamUrl, instanceStreamUrl, tableStreamUrl } from '../../api/stream';
 import { CopyLink, useCopy } from './CopyLink';
 import { odataFeedUrl } from './odataFeedUrl';
 import type { ManageData } from './useManageData';
@@ -145,6 +145,18 @@ export function StreamTab({ data }: { data: ManageData }) {
                     label={`${instance.title} CSV link`}
                     url={instanceStreamUrl(instance.id, keyInLinks, 'csv')}
                   />
+                  {(instance.tables ?? []).slice(1).map((table) => (
+                    <Stack key={table.stream_reference} spacing={1}>
+                      <CopyLink
+                        label={`${instance.title} ${table.operation_id} JSON link`}
+                        url={tableStreamUrl(table.stream_reference, keyInLinks)}
+                      />
+                      <CopyLink
+                        label={`${instance.title} ${table.operation_id} CSV link`}
+                        url={tableStreamUrl(table.stream_reference, keyInLinks, 'csv')}
+                      />
+                    </Stack>
+                  ))}
                 </Stack>
               </Box>
             ))}
