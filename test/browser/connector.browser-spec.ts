@@ -252,7 +252,7 @@ describe('uploading, setting up and running a connector in a browser', () => {
     const { context, page, errors } = await openPage(browser);
     await logIn(page, DEMO_USER.email, DEMO_USER.password);
     const uploaded = await apiAs<{ id: string }>(page, 'POST', 'connectors/upload', {
-      title: 'Harbour Sensors and Stations',
+      title: 'Port Sensors and Stations',
       description: 'Water levels and the station list.',
       is_public: false,
       spec: harbourTwoStreamSpec(api.origin),
@@ -311,7 +311,7 @@ describe('uploading, setting up and running a connector in a browser', () => {
     await page.goto('/manage');
     await page.getByRole('tab', { name: 'Stream Data' }).click();
     await page
-      .getByRole('button', { name: 'Copy Harbour Sensors and Stations stations JSON link' })
+      .getByRole('button', { name: 'Copy Port Sensors and Stations stations JSON link' })
       .waitFor();
     const links = await page.locator('section[aria-labelledby="connector-links-heading"]').innerText();
     const tableId = /\/api\/stream\/data\/table-([0-9a-f-]{36})/.exec(links)?.[1];

@@ -40,7 +40,7 @@ export function harbourTwoStreamSpec(origin: string) {
   const spec = harbourSpec(origin);
   return {
     ...spec,
-    title: 'Harbour Sensors and Stations',
+    title: 'Port Sensors and Stations',
     operations: [
       ...spec.operations,
       {

@@ -137,6 +137,11 @@ export function StreamTab({ data }: { data: ManageData }) {
               <Box key={instance.id}>
                 <Typography sx={{ fontWeight: 600, mb: 0.5 }}>{instance.title}</Typography>
                 <Stack spacing={1}>
+                  {(instance.tables?.length ?? 0) > 1 && (
+                    <Typography variant="body2" color="text.secondary">
+                      Stream {instance.tables[0].operation_id}
+                    </Typography>
+                  )}
                   <CopyLink
                     label={`${instance.title} JSON link`}
                     url={instanceStreamUrl(instance.id, keyInLinks)}
@@ -147,6 +152,9 @@ export function StreamTab({ data }: { data: ManageData }) {
                   />
                   {(instance.tables ?? []).slice(1).map((table) => (
                     <Stack key={table.stream_reference} spacing={1}>
+                      <Typography variant="body2" color="text.secondary">
+                        Stream {table.operation_id}
+                      </Typography>
                       <CopyLink
                         label={`${instance.title} ${table.operation_id} JSON link`}
                         url={tableStreamUrl(table.stream_reference, keyInLinks)}
