@@ -310,9 +310,7 @@ describe('uploading, setting up and running a connector in a browser', () => {
 
     await page.goto('/manage');
     await page.getByRole('tab', { name: 'Stream Data' }).click();
-    await page
-      .getByRole('button', { name: 'Copy Port Sensors and Stations stations JSON link' })
-      .waitFor();
+    await page.getByRole('button', { name: 'Copy Port Sensors and Stations stations JSON link' }).waitFor();
     const links = await page.locator('section[aria-labelledby="connector-links-heading"]').innerText();
     const tableId = /\/api\/stream\/data\/table-([0-9a-f-]{36})/.exec(links)?.[1];
     expect(tableId).toBeDefined();
