@@ -1,3 +1,5 @@
+import { ConnectorRunsService } from '../../src/connectors/runs/connector-runs.service';
+import { stagingTableName } from '../../src/database/data-tables/data-table-names';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
 import { waitForRuns } from '../factories/connector.factory';
 import { createLoggedInUser } from '../factories/user.factory';
@@ -274,6 +276,27 @@ describe('connector instances running several operations', () => {
       [instance.id],
     );
     expect(count).toBe(0);
+  });
+
+  it('a run whose process died is marked failed and the staging tables of every stream are dropped', async () => {
+    const instance = await connect(testApp, spec(), {
+      settings: { org: 'acme' },
+      operation_ids: ['repos', 'members'],
+    });
+    const view = await instanceView(instance);
+    const [run] = await testApp.dataSource.query(
+      `INSERT INTO connector_runs (instance_id, trigger, runner_id, heartbeat_at)
+       VALUES ($1, 'manual', 'a-process-long-gone', now() - interval '1 hour') RETURNING id`,
+      [instance.id],
+    );
+    const stagings = view.tables.map((table) => stagingTableName(table.output_table_name, run.id));
+    for (const staging of stagings) await testApp.dataSource.query(`CREATE TABLE data."${staging}" (x int)`);
+    expect(await testApp.app.get(ConnectorRunsService).recoverAbandoned()).toBeGreaterThanOrEqual(1);
+    for (const staging of stagings) expect(await tableExists(staging)).toBe(false);
+    const [after] = await testApp.dataSource.query(`SELECT status FROM connector_runs WHERE id = $1`, [
+      run.id,
+    ]);
+    expect(after.status).toBe('failed');
   });
 
   it('refuses operations the spec does not have, repeated ones, an empty list, and both forms at once', async () => {
