@@ -184,7 +184,11 @@ export class ConnectorView {
 
 /** What one operation of a run did (an instance running several operations has one each). */
 export class RunOperationView {
-  @ApiProperty({ type: String, nullable: true, description: "null: the spec's first operation" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The operation (stream); null only for a connector without a spec',
+  })
   operation_id: string | null;
 
   @ApiProperty()
@@ -208,7 +212,11 @@ export class RunOperationView {
 
 /** A table an instance fills: its own (first operation) or a further operation's. */
 export class InstanceTableView {
-  @ApiProperty({ type: String, nullable: true, description: "null: the spec's first operation" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The operation (stream); null only for a connector without a spec',
+  })
   operation_id: string | null;
 
   @ApiProperty()
