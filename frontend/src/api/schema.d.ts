@@ -891,7 +891,7 @@ export interface components {
       reason: 'owner' | 'free' | 'purchase';
     };
     InstanceTableView: {
-      /** @description null: the spec's first operation */
+      /** @description The operation (stream); null only for a connector without a spec */
       operation_id: string | null;
       output_table_name: string;
       /** @description The {reference} of the stream links and OData: instance-<id> or table-<id> */
@@ -1008,7 +1008,7 @@ export interface components {
     };
     RunOperationView: {
       error: string | null;
-      /** @description null: the spec's first operation */
+      /** @description The operation (stream); null only for a connector without a spec */
       operation_id: string | null;
       output_table_name: string;
       pages_fetched: number;
