@@ -85,7 +85,6 @@ const PEAK_RSS_TARGET_MB = 200;
  * A connector run through the API (POST /api/connectors/run/{id}, which answers when the rows
  * are committed) against the time the local fake API takes to serve the same pages.
  */
-
 export async function benchConnector(context: BenchContext): Promise<BenchRow> {
   const { settings, api, user } = context;
   const pageSize = settings.connectorRecords / settings.connectorPages;
