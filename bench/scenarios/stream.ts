@@ -136,8 +136,9 @@ async function generalStream(
     ours,
     baseline,
     ratio: ours.median / baseline.median,
-    target: 'p50 ≤ 40 ms',
-    met: ours.median <= 40,
+    // psql in the same run is the yardstick: an absolute figure says more about the machine's load.
+    target: 'p50 ≤ 1.3× psql',
+    met: ours.median / baseline.median <= 1.3,
     side: [{ label: 'p95', figure: summarise([p95]), unit: 'ms' }],
     notes: ['Figures are over single requests: the median is the p50.'],
   };

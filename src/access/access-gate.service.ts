@@ -5,6 +5,7 @@ import type { AuthenticatedUser } from '../common/decorators/current-user.decora
 import { isUuid } from '../common/uuid';
 import { Connector } from '../connectors/entities/connector.entity';
 import { ConnectorInstance } from '../connectors/entities/connector-instance.entity';
+import { ConnectorInstanceTable } from '../connectors/entities/connector-instance-table.entity';
 import { isDataTableName } from '../database/data-tables/data-table-names';
 import type { UserFlag } from '../users/user-flags';
 
@@ -145,10 +146,54 @@ export class AccessGate {
       .find({ where: { ownerId: caller.id }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  /** The instance behind a connector table: only its owner may read the table. */
-  requireConnectorTable(caller: Caller, tableName: string): Promise<ConnectorInstance> {
+  /**
+   * The instance behind a connector table (its own, or a further operation's): only its owner
+   * may read the table.
+   */
+  async requireConnectorTable(caller: Caller, tableName: string): Promise<ConnectorInstance> {
+    const further =
+      caller && isDataTableName(tableName)
+        ? await this.dataSource
+            .getRepository(ConnectorInstanceTable)
+            .findOneBy({ outputTableName: tableName })
+        : null;
+    if (further) return this.ownedInstance(caller, { id: further.instanceId }, TABLE_NOT_FOUND);
     const where = isDataTableName(tableName) ? { outputTableName: tableName } : null;
     return this.ownedInstance(caller, where, TABLE_NOT_FOUND);
+  }
+
+  /** A further operation's table (by its id) and its instance: only the instance's owner may read it. */
+  async requireInstanceTable(
+    caller: Caller,
+    tableId: string,
+  ): Promise<{ instance: ConnectorInstance; table: ConnectorInstanceTable }> {
+    const table =
+      caller && isUuid(tableId)
+        ? await this.dataSource.getRepository(ConnectorInstanceTable).findOneBy({ id: tableId })
+        : null;
+    if (!table) throw new NotFoundException(TABLE_NOT_FOUND);
+    const instance = await this.ownedInstance(caller, { id: table.instanceId }, TABLE_NOT_FOUND);
+    return { instance, table };
+  }
+
+  /** The further operations' tables of every instance the caller owns, with their instances. */
+  async ownedInstanceTables(
+    caller: Caller,
+  ): Promise<Array<{ instance: ConnectorInstance; table: ConnectorInstanceTable }>> {
+    if (!caller) return [];
+    const tables = await this.dataSource
+      .getRepository(ConnectorInstanceTable)
+      .createQueryBuilder('table')
+      .innerJoinAndSelect('table.instance', 'instance')
+      .where('instance.ownerId = :owner', { owner: caller.id })
+      .orderBy('instance.createdAt', 'ASC')
+      .addOrderBy('instance.id', 'ASC')
+      .addOrderBy('table.operationId', 'ASC')
+      .getMany();
+    return tables.map(({ instance, ...table }) => ({
+      instance: instance!,
+      table: table as ConnectorInstanceTable,
+    }));
   }
 
   /** The caller's instance matching `where`; 404 with `notFound` for anyone else or a malformed key. */

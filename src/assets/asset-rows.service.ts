@@ -77,7 +77,9 @@ export class AssetRowsService {
 
   /** The latest 100 rows of a connector instance's table, for its owner only (404 for anyone else). */
   async readConnectorTable(caller: Caller, outputTableName: string): Promise<ConnectorTableRows> {
-    const { outputTableName: tableName } = await this.gate.requireConnectorTable(caller, outputTableName);
+    // The gate has matched the name to a table of the caller's own instance.
+    await this.gate.requireConnectorTable(caller, outputTableName);
+    const tableName = outputTableName;
     const columns = await columnsOf(sqlOn(this.dataSource), tableName);
     // No run has created the table yet.
     if (columns.length === 0) return { columns: [], rows: [] };

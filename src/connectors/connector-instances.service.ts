@@ -15,6 +15,12 @@ import { Connector } from './entities/connector.entity';
 import { ConnectorInstance } from './entities/connector-instance.entity';
 import { ConnectorRun } from './entities/connector-run.entity';
 import { missingRequired, normalizeSettings } from './fields/schema-fields';
+import {
+  checkOperationIds,
+  furtherTablesOf,
+  instanceTargets,
+  syncFurtherTables,
+} from './instance-operations';
 
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 const FORBIDDEN_HEADERS = new Set([
@@ -97,16 +103,27 @@ export class ConnectorInstancesService {
         [ids],
       ),
     ]);
-    const titles = new Map(connectors.map((connector) => [connector.id, connector.title]));
+    const further = await furtherTablesOf(this.dataSource.manager, ids);
+    const byId = new Map(connectors.map((connector) => [connector.id, connector]));
     const runs = new Map(lastRuns.map((run) => [run.instanceId, run]));
     const withSecrets = new Set((secrets as Array<{ id: string }>).map((row) => row.id));
-    return instances.map((instance) =>
-      toInstanceView(instance, {
-        connectorTitle: titles.get(instance.connectorId),
+    return instances.map((instance) => {
+      const connector = byId.get(instance.connectorId);
+      return toInstanceView(instance, {
+        connectorTitle: connector?.title,
         hasAuthData: withSecrets.has(instance.id),
         lastRun: runs.get(instance.id) ?? null,
-      }),
-    );
+        targets: connector
+          ? instanceTargets(connector, instance, further.get(instance.id) ?? [])
+          : [
+              {
+                operationId: null,
+                tableName: instance.outputTableName,
+                streamReference: `instance-${instance.id}`,
+              },
+            ],
+      });
+    });
   }
 
   async activate(user: AuthenticatedUser, input: ActivateConnectorDto): Promise<{ id: string }> {
@@ -133,6 +150,8 @@ export class ConnectorInstancesService {
         }),
       );
       await createConnectorTable(sqlOn(manager), tableName);
+      if (prepared.furtherOperations?.length)
+        await syncFurtherTables(manager, connector, saved.id, prepared.furtherOperations);
       await recountSubscribers(manager, connector.id);
       return saved.id;
     });
@@ -152,30 +171,43 @@ export class ConnectorInstancesService {
     const currentAuth = await this.authDataOf(instance.id);
     const prepared = this.prepare(connector, input, input.settings ? {} : instance.settings, currentAuth);
     if (input.iterations === undefined) this.checkIterations(instance.iterations, prepared.settings);
-    await this.instances.save({
-      ...instance,
-      title: input.title?.trim() || instance.title,
-      visibility: input.visibility ?? instance.visibility,
-      refreshInterval: input.refresh_interval ?? instance.refreshInterval,
-      settings: prepared.settings,
-      iterations: input.iterations ?? instance.iterations,
-      method: input.method ?? instance.method,
-      headers: prepared.headers ?? instance.headers,
-      operationId: prepared.operationId !== undefined ? prepared.operationId : instance.operationId,
-      // New credentials make a cached token meaningless.
-      ...(input.auth_data ? { tokenCacheEncrypted: null } : {}),
-      bodyTemplate: input.body_template !== undefined ? input.body_template || null : instance.bodyTemplate,
-      authDataEncrypted: this.seal(prepared.authData),
+    const primary = prepared.operationId !== undefined ? prepared.operationId : instance.operationId;
+    await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(ConnectorInstance).save({
+        ...instance,
+        title: input.title?.trim() || instance.title,
+        visibility: input.visibility ?? instance.visibility,
+        refreshInterval: input.refresh_interval ?? instance.refreshInterval,
+        settings: prepared.settings,
+        iterations: input.iterations ?? instance.iterations,
+        method: input.method ?? instance.method,
+        headers: prepared.headers ?? instance.headers,
+        operationId: primary,
+        // New credentials make a cached token meaningless.
+        ...(input.auth_data ? { tokenCacheEncrypted: null } : {}),
+        bodyTemplate: input.body_template !== undefined ? input.body_template || null : instance.bodyTemplate,
+        authDataEncrypted: this.seal(prepared.authData),
+      });
+      if (prepared.furtherOperations !== undefined) {
+        await syncFurtherTables(manager, connector, instance.id, prepared.furtherOperations);
+      } else if (primary) {
+        // A further operation chosen to write the instance's own table no longer needs one of its own.
+        const further = (await furtherTablesOf(manager, [instance.id])).get(instance.id) ?? [];
+        const kept = further.map((table) => table.operationId).filter((id) => id !== primary);
+        if (kept.length !== further.length) await syncFurtherTables(manager, connector, instance.id, kept);
+      }
     });
     return (await this.mine(user)).find((view) => view.id === instanceId)!;
   }
 
-  /** Deletes the instance, its runs (cascade) and its table, in one transaction. */
+  /** Deletes the instance, its runs and further operations (cascade) and its tables, in one transaction. */
   async remove(user: AuthenticatedUser, instanceId: string): Promise<{ message: string }> {
     const instance = await this.gate.requireInstance(user, instanceId);
     await this.dataSource.transaction(async (manager) => {
+      const further = (await furtherTablesOf(manager, [instance.id])).get(instance.id) ?? [];
       await manager.delete(ConnectorInstance, { id: instance.id });
       await dropTable(sqlOn(manager), instance.outputTableName);
+      for (const table of further) await dropTable(sqlOn(manager), table.outputTableName);
       await recountSubscribers(manager, instance.connectorId);
     });
     return { message: 'Connector removed.' };
@@ -195,6 +227,8 @@ export class ConnectorInstancesService {
     authData: Record<string, string>;
     headers?: Record<string, string>;
     operationId?: string | null;
+    /** Operations beyond the first, each into its own table (only when `operation_ids` was given). */
+    furtherOperations?: string[];
   } {
     const fields = connector.schema?.fields ?? [];
     const authData = { ...baseAuth, ...stringValues(input.auth_data ?? {}) };
@@ -209,11 +243,19 @@ export class ConnectorInstancesService {
       throw new BadRequestException({ message: missing.map((label) => `${label} is required`) });
     }
     if (input.iterations) this.checkIterations(input.iterations, normalized.settings);
+    if (input.operation_ids !== undefined && input.operation_id !== undefined) {
+      throw new BadRequestException({ message: ['Give operation_id or operation_ids, not both'] });
+    }
+    const operationIds = input.operation_ids ? checkOperationIds(connector, input.operation_ids) : undefined;
     return {
       ...normalized,
       headers: input.headers ? checkHeaders(input.headers) : undefined,
-      operationId:
-        input.operation_id !== undefined ? checkOperation(connector, input.operation_id) : undefined,
+      operationId: operationIds
+        ? operationIds[0]
+        : input.operation_id !== undefined
+          ? checkOperation(connector, input.operation_id)
+          : undefined,
+      furtherOperations: operationIds?.slice(1),
     };
   }
 

@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { hideUrlSecrets, specWithoutSecrets } from './dsl/spec-secrets';
 import type { AuthField, Connector, SchemaField } from './entities/connector.entity';
 import type { ConnectorInstance } from './entities/connector-instance.entity';
-import type { ConnectorRun, RunStatus } from './entities/connector-run.entity';
+import type { ConnectorRun, RunOperationOutcome, RunStatus } from './entities/connector-run.entity';
+import type { InstanceTarget } from './instance-operations';
 
 const SCALAR_VALUE = { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] };
 /** Any JSON value: a field's default may be text, a number, a flag, a list or an object. */
@@ -181,6 +182,50 @@ export class ConnectorView {
   spec?: Record<string, unknown> | null;
 }
 
+/** What one operation of a run did (an instance running several operations has one each). */
+export class RunOperationView {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The operation (stream); null only for a connector without a spec',
+  })
+  operation_id: string | null;
+
+  @ApiProperty()
+  output_table_name: string;
+
+  @ApiProperty({ enum: ['succeeded', 'failed'] })
+  status: 'succeeded' | 'failed';
+
+  @ApiProperty()
+  row_count: number;
+
+  @ApiProperty()
+  pages_fetched: number;
+
+  @ApiProperty({ type: String, nullable: true })
+  error: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  warning: string | null;
+}
+
+/** A table an instance fills: its own (first operation) or a further operation's. */
+export class InstanceTableView {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The operation (stream); null only for a connector without a spec',
+  })
+  operation_id: string | null;
+
+  @ApiProperty()
+  output_table_name: string;
+
+  @ApiProperty({ description: 'The {reference} of the stream links and OData: instance-<id> or table-<id>' })
+  stream_reference: string;
+}
+
 export class RunView {
   @ApiProperty()
   id: string;
@@ -218,6 +263,12 @@ export class RunView {
     description: 'Set when a cap stopped the run: more data may exist upstream',
   })
   warning: string | null;
+
+  @ApiProperty({
+    type: () => [RunOperationView],
+    description: 'Per operation, in the order they ran (empty for runs recorded before operations were)',
+  })
+  operations: RunOperationView[];
 }
 
 /** An instance as its owner sees it; auth data is never part of it, only whether some is stored. */
@@ -264,6 +315,19 @@ export class InstanceView {
 
   @ApiProperty()
   output_table_name: string;
+
+  @ApiProperty({
+    type: [String],
+    description:
+      'Every operation the instance runs: the first writes output_table_name, each further one its own table',
+  })
+  operation_ids: string[];
+
+  @ApiProperty({
+    type: () => [InstanceTableView],
+    description: 'Every table the instance fills, its own first',
+  })
+  tables: InstanceTableView[];
 
   @ApiProperty()
   has_auth_data: boolean;
@@ -392,12 +456,18 @@ export function toRunView(run: ConnectorRun): RunView {
     pages_fetched: run.pagesFetched,
     error: run.error,
     warning: run.warning ?? null,
+    operations: (run.operations ?? []).map((outcome: RunOperationOutcome) => ({ ...outcome })),
   };
 }
 
 export function toInstanceView(
   instance: ConnectorInstance,
-  extra: { connectorTitle?: string | null; hasAuthData: boolean; lastRun: ConnectorRun | null },
+  extra: {
+    connectorTitle?: string | null;
+    hasAuthData: boolean;
+    lastRun: ConnectorRun | null;
+    targets: InstanceTarget[];
+  },
 ): InstanceView {
   return {
     id: instance.id,
@@ -413,6 +483,12 @@ export function toInstanceView(
     body_template: instance.bodyTemplate,
     operation_id: instance.operationId ?? null,
     output_table_name: instance.outputTableName,
+    operation_ids: extra.targets.flatMap((target) => (target.operationId ? [target.operationId] : [])),
+    tables: extra.targets.map((target) => ({
+      operation_id: target.operationId,
+      output_table_name: target.tableName,
+      stream_reference: target.streamReference,
+    })),
     has_auth_data: extra.hasAuthData,
     last_run_started_at: instance.lastRunStartedAt,
     created_at: instance.createdAt,

@@ -107,6 +107,26 @@ export async function liftStatementLimit(
 }
 
 /**
+ * The statement limit of long work for the rest of a transaction: `sql` (a `SET LOCAL`, which
+ * ends with the transaction, so no reset is sent) goes out with the statement opening it, and
+ * the driver's answer timer follows at once; `restore` puts the timer back.
+ */
+export function localStatementLimit(
+  client: PoolClient,
+  limitMs: number,
+): { sql: string; restore: () => void } {
+  const parameters = answerLimitOf(client);
+  const poolAnswerLimit = parameters.query_timeout;
+  parameters.query_timeout = limitMs + NO_ANSWER_GRACE_MS;
+  return {
+    sql: `SET LOCAL statement_timeout = ${Math.trunc(limitMs)}`,
+    restore: () => {
+      parameters.query_timeout = poolAnswerLimit;
+    },
+  };
+}
+
+/**
  * One calling convention for raw SQL whatever runs it. TypeORM answers a bare UPDATE or DELETE as
  * [rows, count]; inside a transaction its structured result is read instead, so every caller sees
  * rows. A manager must belong to a transaction (`dataSource.transaction(manager => ...)`).

@@ -49,7 +49,14 @@ export function edmType(pgType: string): string {
 
 const SIMPLE_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const ENTITY_SET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-const ENTITY_SET_ID = /_(instance_)?([0-9a-f]{32})$/;
+const ENTITY_SET_ID = /_(instance_|table_)?([0-9a-f]{32})$/;
+/** The name part before the id, per kind; the stream reference prefix it maps back to. */
+const KIND_INFIX: Record<StreamSource['kind'], string> = {
+  asset: '',
+  instance: 'instance_',
+  table: 'table_',
+};
+const REFERENCE_PREFIX: Record<string, string> = { '': '', instance_: 'instance-', table_: 'table-' };
 
 /** A readable identifier from free text: letters, digits and underscores, not starting with a digit. */
 function identifierFrom(text: string, fallback: string, maxLength: number): string {
@@ -71,16 +78,19 @@ function identifierFrom(text: string, fallback: string, maxLength: number): stri
 export function entitySetName(source: Pick<StreamSource, 'kind' | 'id' | 'title'>): string {
   const hex = source.id.replace(/-/g, '').toLowerCase();
   const readable = identifierFrom(source.title, source.kind === 'asset' ? 'Dataset' : 'Connector', 40);
-  return source.kind === 'asset' ? `${readable}_${hex}` : `${readable}_instance_${hex}`;
+  return `${readable}_${KIND_INFIX[source.kind]}${hex}`;
 }
 
-/** The stream reference (`<id>` or `instance-<id>`) an entity set name points to; null when it names nothing. */
+/**
+ * The stream reference (`<id>`, `instance-<id>` or `table-<id>`) an entity set name points to;
+ * null when it names nothing.
+ */
 export function sourceReferenceOf(entitySet: string): string | null {
   const match = ENTITY_SET_ID.exec(entitySet);
   if (!match || !ENTITY_SET_NAME.test(entitySet)) return null;
   const hex = match[2];
   const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  return match[1] ? `instance-${id}` : id;
+  return `${REFERENCE_PREFIX[match[1] ?? '']}${id}`;
 }
 
 /**

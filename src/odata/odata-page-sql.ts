@@ -1,6 +1,6 @@
 import type { Token } from '@odata/parser';
 import { dataTable, quoteIdentifier, ROW_ID_COLUMN } from '../database/data-tables/data-table-names';
-import type { EntityProperty, EntitySet } from './odata-entity-set';
+import { EntityProperty, EntitySet, ROW_NUMBER_KEY } from './odata-entity-set';
 import { filterSql, TABLE_ALIAS } from './odata-filter-sql';
 import { badOption, QueryOptions } from './odata-query-options';
 
@@ -19,6 +19,8 @@ export interface Statement {
 export interface PageStatement extends Statement {
   keyset: boolean;
   indexColumns: string[];
+  /** Rows skipped before the page (OFFSET): `ord` of the page's first row is this plus one. */
+  offset: number;
 }
 
 const TOKEN_PATTERN = /^(?:k(-?[0-9]{1,19})\.([0-9]{1,15})|o([0-9]{1,15}))$/;
@@ -128,12 +130,41 @@ export function pageStatement(
   const outputs = selectedProperties(set, options.select)
     .filter((property) => property.column)
     .map((property) => `${outputExpression(property)} AS ${quoteIdentifier(property.name)}`);
+  const orderBy = order.length > 0 ? ` ORDER BY ${order.join(', ')}` : '';
+  // `ord` numbers the rows in the page's own order (the window sorts as the query does, so the
+  // planner sorts once, or reads the index once), counting from before the offset.
   const text =
-    `SELECT ${hasRowId ? rowId : 'NULL'}::text AS k, row_to_json(v)::text AS j ` +
+    `SELECT ${hasRowId ? rowId : 'NULL'}::text AS k, row_to_json(v)::text AS j, row_number() OVER (${orderBy.trim()}) AS ord ` +
     `FROM ${dataTable(set.source.tableName)} ${TABLE_ALIAS} CROSS JOIN LATERAL (SELECT ${outputs.join(', ')}) v` +
     whereClause(conditions) +
-    (order.length > 0 ? ` ORDER BY ${order.join(', ')}` : '') +
+    orderBy +
     (offset > 0 ? ` OFFSET ${offset}` : '') +
     ` LIMIT ${limit}`;
-  return { text, values, keyset, indexColumns };
+  return { text, values, keyset, indexColumns, offset };
+}
+
+/**
+ * A page as one row built by Postgres: how many rows the statement found (`limit + 1` tells
+ * that more follow), the first `limit` of them as one comma-separated run of JSON objects in
+ * page order, and the key of the last one. One value to read instead of thousands of rows keeps
+ * the API's work per page small and its memory flat. With `numberFrom`, each object gets the
+ * row-number key first (tables without a row id), counting on from that number.
+ */
+export function pageBodyStatement(statement: PageStatement, limit: number, numberFrom?: number): Statement {
+  const values = [...statement.values, limit];
+  const limitParam = `$${values.length}`;
+  const position = `(p.ord - ${statement.offset})`;
+  let item = 'p.j';
+  if (numberFrom !== undefined) {
+    values.push(numberFrom);
+    const number = `($${values.length}::int8 + ${position})`;
+    item = `'{"${ROW_NUMBER_KEY}":' || ${number} || CASE WHEN p.j = '{}' THEN '}' ELSE ',' || substr(p.j, 2) END`;
+  }
+  const onPage = `FILTER (WHERE ${position} <= ${limitParam}::int8)`;
+  return {
+    text:
+      `SELECT count(*)::int AS found, coalesce(string_agg(${item}, ',' ORDER BY p.ord) ${onPage}, '') AS body, ` +
+      `(array_agg(p.k ORDER BY p.ord DESC) ${onPage})[1] AS last_key FROM (${statement.text}) p`,
+    values,
+  };
 }

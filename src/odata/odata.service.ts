@@ -8,7 +8,13 @@ import { STREAM_SETTINGS } from '../stream/copy-out';
 import { StreamAccessService } from '../stream/stream-access.service';
 import { EntitySet, ROW_NUMBER_KEY, sourceReferenceOf, toEntitySet } from './odata-entity-set';
 import { metadataDocument, serviceDocument } from './odata-metadata';
-import { countStatement, nextSkipToken, pageStatement, readSkipToken } from './odata-page-sql';
+import {
+  countStatement,
+  nextSkipToken,
+  pageBodyStatement,
+  pageStatement,
+  readSkipToken,
+} from './odata-page-sql';
 import { badOption, QueryOptions } from './odata-query-options';
 
 /** Rows per page unless the client prefers fewer (Prefer: odata.maxpagesize), and the most it may ask for. */
@@ -80,28 +86,40 @@ export class ODataService {
     const statement = pageStatement(set, options, position, limit + 1);
     await this.ensureIndexes(set, statement.indexColumns);
     const counting = options.count ? countStatement(set, options.filter) : undefined;
-    const { rows, total } = await this.read(async (sql) => ({
+    const numbered =
+      set.key.name === ROW_NUMBER_KEY && (!options.select || options.select.includes(ROW_NUMBER_KEY));
+    const bodyStatement = pageBodyStatement(
+      statement,
+      limit,
+      numbered ? options.skip + position.emitted : undefined,
+    );
+    const { page, total } = await this.read(async (sql) => ({
       total: counting
         ? (await sql<{ count: string }>(counting.text, counting.values)).rows[0].count
         : undefined,
-      rows:
-        limit > 0 ? (await sql<{ k: string | null; j: string }>(statement.text, statement.values)).rows : [],
+      page:
+        limit > 0
+          ? (
+              await sql<{ found: number; body: string; last_key: string | null }>(
+                bodyStatement.text,
+                bodyStatement.values,
+              )
+            ).rows[0]
+          : { found: 0, body: '', last_key: null },
     }));
-    const more = rows.length > limit && (options.top === undefined || position.emitted + limit < options.top);
-    const pageRows = rows.slice(0, limit);
-    const emitted = position.emitted + pageRows.length;
+    const more = page.found > limit && (options.top === undefined || position.emitted + limit < options.top);
+    const emitted = position.emitted + Math.min(page.found, limit);
     const nextLink = more
       ? this.nextLink(
           set,
           request.query,
-          nextSkipToken(statement.keyset, { emitted }, pageRows.at(-1)?.k ?? undefined),
+          nextSkipToken(statement.keyset, { emitted }, page.last_key ?? undefined),
         )
       : undefined;
-    const values = this.rowJson(set, options, pageRows, options.skip + position.emitted);
     const body =
       `{"@odata.context":${JSON.stringify(`${this.serviceRoot}/$metadata#${set.name}`)}` +
       (total !== undefined ? `,"@odata.count":${total}` : '') +
-      `,"value":[${values.join(',')}]` +
+      `,"value":[${page.body}]` +
       (nextLink ? `,"@odata.nextLink":${JSON.stringify(nextLink)}` : '') +
       '}';
     return { body, appliedPageSize: request.preferredPageSize === undefined ? undefined : pageSize };
@@ -118,22 +136,6 @@ export class ODataService {
     const source = reference ? await this.access.findReadableSource(caller, reference) : null;
     if (!source || source.columns.length === 0) throw new NotFoundException(`No entity set named ${name}`);
     return toEntitySet(source);
-  }
-
-  /** Rows as JSON objects; a table keyed by row number gets its position added in front. */
-  private rowJson(
-    set: EntitySet,
-    options: QueryOptions,
-    rows: Array<{ j: string }>,
-    start: number,
-  ): string[] {
-    const numbered =
-      set.key.name === ROW_NUMBER_KEY && (!options.select || options.select.includes(ROW_NUMBER_KEY));
-    if (!numbered) return rows.map((row) => row.j);
-    return rows.map((row, index) => {
-      const rest = row.j.length > 2 ? `,${row.j.slice(1)}` : '}';
-      return `{"${ROW_NUMBER_KEY}":${start + index + 1}${rest}`;
-    });
   }
 
   /** The request again with the next `$skiptoken`; every other parameter (the key too, if it came in the URL) stays. */

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { CopyToStreamQuery } from 'pg-copy-streams';
-import { answerLimitMs, LONG_WORK_LIMITS_MS, liftStatementLimit } from '../database/sql';
+import { answerLimitMs, LONG_WORK_LIMITS_MS, localStatementLimit } from '../database/sql';
 
 /**
  * Session settings for one stream: UTC and ISO dates so every client sees the same values; no
@@ -47,11 +47,16 @@ export async function copyOut(
   let clean = false;
   let rows: CopyToStreamQuery | undefined;
   try {
-    // One round trip for both: the statements carry no parameters.
-    await client.query(`BEGIN READ ONLY; ${STREAM_SETTINGS}`);
     const ordinaryAnswerMs = answerLimitMs(client);
-    // The COPY lasts as long as the client takes to read it: a limit of its own, not the pool's.
-    const restoreLimit = await liftStatementLimit(client, LONG_WORK_LIMITS_MS.stream);
+    // The COPY lasts as long as the client takes to read it: a limit of its own, not the pool's,
+    // set for this transaction only. One round trip for all: the statements carry no parameters.
+    const limit = localStatementLimit(client, LONG_WORK_LIMITS_MS.stream);
+    try {
+      await client.query(`BEGIN READ ONLY; ${STREAM_SETTINGS}; ${limit.sql}`);
+    } catch (error) {
+      limit.restore();
+      throw error;
+    }
     rows = client.query(copyTo(copySql));
     // Waits for the first data (or the end) so an error in the query can still become a JSON answer;
     // the first answer is due as soon as any statement's.
@@ -66,7 +71,8 @@ export async function copyOut(
       throw error;
     }
     await client.query('COMMIT');
-    clean = await restoreLimit();
+    limit.restore();
+    clean = true;
   } finally {
     if (rows) settleAnswerTimer(rows);
     if (clean) client.release();

@@ -7,9 +7,12 @@ import { tableColumns, TableColumn } from '../database/data-tables/data-table-ca
 import { ROW_ID_COLUMN } from '../database/data-tables/data-table-names';
 import { sqlOn } from '../database/sql';
 import { UsersService } from '../users/users.service';
+import type { ConnectorInstance } from '../connectors/entities/connector-instance.entity';
+import type { ConnectorInstanceTable } from '../connectors/entities/connector-instance-table.entity';
 import type { SourceColumn, StreamSource } from './stream-source';
 
 const INSTANCE_REFERENCE = /^instance-(.*)$/i;
+const TABLE_REFERENCE = /^table-(.*)$/i;
 
 /** A table to stream before its columns are known. */
 interface SourceTable {
@@ -46,6 +49,8 @@ export class StreamAccessService {
   async findReadableSource(caller: Caller, reference: string): Promise<StreamSource | null> {
     const instanceReference = INSTANCE_REFERENCE.exec(reference);
     if (instanceReference) return this.ownInstance(caller, instanceReference[1]);
+    const tableReference = TABLE_REFERENCE.exec(reference);
+    if (tableReference) return this.ownInstanceTable(caller, tableReference[1]);
     if (!isUuid(reference)) return null;
     const dataset = await orMissing(this.gate.requireDataset(caller, reference, 'full'));
     if (dataset) {
@@ -80,9 +85,10 @@ export class StreamAccessService {
 
   /** Everything the user may read: held datasets, then the tables of their own connector instances. */
   async readableSources(caller: Caller): Promise<StreamSource[]> {
-    const [assets, instances] = await Promise.all([
+    const [assets, instances, furtherTables] = await Promise.all([
       this.gate.heldDatasets(caller),
       this.gate.ownedInstances(caller),
+      this.gate.ownedInstanceTables(caller),
     ]);
     return this.withColumns([
       ...assets.map((asset): SourceTable => ({
@@ -98,7 +104,15 @@ export class StreamAccessService {
         title: instance.title,
         tableName: instance.outputTableName,
       })),
+      ...furtherTables.map(({ instance, table }) => furtherSource(instance, table)),
     ]);
+  }
+
+  private async ownInstanceTable(caller: Caller, tableId: string): Promise<StreamSource | null> {
+    const owned = await orMissing(this.gate.requireInstanceTable(caller, tableId));
+    if (!owned) return null;
+    const [source] = await this.withColumns([furtherSource(owned.instance, owned.table)]);
+    return source;
   }
 
   private async ownInstance(caller: Caller, instanceId: string): Promise<StreamSource | null> {
@@ -128,6 +142,16 @@ export class StreamAccessService {
       hasRowId: kind === 'asset' && !!catalog.get(tableName)?.some((column) => column.name === ROW_ID_COLUMN),
     }));
   }
+}
+
+/** A further operation's table, titled by its instance and operation. */
+function furtherSource(instance: ConnectorInstance, table: ConnectorInstanceTable): SourceTable {
+  return {
+    kind: 'table',
+    id: table.id,
+    title: `${instance.title} ${table.operationId}`,
+    tableName: table.outputTableName,
+  };
 }
 
 /** The gate's answer, or null where it says the thing is missing for this caller. */

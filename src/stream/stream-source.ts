@@ -8,7 +8,8 @@ export interface SourceColumn {
 
 /** A table the key's owner may read: a dataset or one of their connector instance outputs. */
 export interface StreamSource {
-  kind: 'asset' | 'instance';
+  /** `table`: the table of a further operation of a connector instance (id = its table id). */
+  kind: 'asset' | 'instance' | 'table';
   id: string;
   title: string;
   /** Table name inside the `data` schema. */

@@ -1,7 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import type { FakeUpstream } from '../connectors/support/fake-upstream';
 import { launchBrowser, openPage, screenshot, ViewportName } from './support/browser';
-import { FAKE_TOKEN, harbourSpec, startHarbourApi } from './support/fake-api';
+import {
+  FAKE_TOKEN,
+  HARBOUR_STATIONS,
+  harbourSpec,
+  harbourTwoStreamSpec,
+  startHarbourApi,
+} from './support/fake-api';
 import {
   apiAs,
   card,
@@ -238,6 +244,78 @@ describe('uploading, setting up and running a connector in a browser', () => {
       has_auth_data: true,
       settings: { station: 'south', filters: { depth: 7 } },
     });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('runs several streams of one connector, each into its own table with its preview, history and links', async () => {
+    const { context, page, errors } = await openPage(browser);
+    await logIn(page, DEMO_USER.email, DEMO_USER.password);
+    const uploaded = await apiAs<{ id: string }>(page, 'POST', 'connectors/upload', {
+      title: 'Port Sensors and Stations',
+      description: 'Water levels and the station list.',
+      is_public: false,
+      spec: harbourTwoStreamSpec(api.origin),
+    });
+    await page.goto(`/connector-setup/${uploaded.id}`);
+    await pickOption(page, 'Station', 'north');
+    await page.getByLabel('Access token').fill(FAKE_TOKEN);
+    const streams = page.getByRole('group', { name: 'Streams' });
+    await expect(streams.getByRole('checkbox', { name: 'Readings (readings)' }).isChecked()).resolves.toBe(
+      true,
+    );
+    await expect(streams.getByRole('checkbox', { name: 'Stations (stations)' }).isChecked()).resolves.toBe(
+      false,
+    );
+    // Nothing checked is refused before anything is sent.
+    await streams.getByRole('checkbox', { name: 'Readings (readings)' }).uncheck();
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Pick at least one stream.' }).waitFor();
+    await streams.getByRole('checkbox', { name: 'Readings (readings)' }).check();
+    await streams.getByRole('checkbox', { name: 'Stations (stations)' }).check();
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expectNotice(page, 'Settings saved successfully.');
+    const [instance] = (
+      await apiAs<Array<Instance & { operation_ids: string[]; tables: Array<{ operation_id: string }> }>>(
+        page,
+        'GET',
+        'connectors/my',
+      )
+    ).filter((candidate) => candidate.connector_id === uploaded.id);
+    expect(instance.operation_ids).toEqual(['readings', 'stations']);
+    expect(instance.tables.map((table) => table.operation_id)).toEqual(['readings', 'stations']);
+
+    const run = page.getByRole('button', { name: 'Run Now' });
+    await eventually(async () => !(await run.isDisabled()), 'Run Now to be enabled');
+    await run.click();
+    await expectNotice(page, `Run finished: ${3 + HARBOUR_STATIONS.length} rows fetched.`, 30_000);
+    const readings = await gridRowTexts(
+      page.getByRole('grid', { name: 'Existing dataset preview: readings' }),
+    );
+    expect(readings).toHaveLength(3);
+    const stations = await gridRowTexts(
+      page.getByRole('grid', { name: 'Existing dataset preview: stations' }),
+    );
+    expect(stations).toHaveLength(HARBOUR_STATIONS.length);
+    expect(stations.join('\n')).toContain('south');
+    const perStream = page
+      .getByRole('table', { name: 'Run history' })
+      .getByRole('list', { name: 'Rows per stream' });
+    await expect(perStream.first().innerText()).resolves.toBe(
+      `readings: 3 rows\nstations: ${HARBOUR_STATIONS.length} rows`,
+    );
+    await screenshot(page, 'connector-setup-two-streams', 'desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'connector-setup-two-streams', 'phone');
+
+    await page.goto('/manage');
+    await page.getByRole('tab', { name: 'Stream Data' }).click();
+    await page.getByRole('button', { name: 'Copy Port Sensors and Stations stations JSON link' }).waitFor();
+    const links = await page.locator('section[aria-labelledby="connector-links-heading"]').innerText();
+    const tableId = /\/api\/stream\/data\/table-([0-9a-f-]{36})/.exec(links)?.[1];
+    expect(tableId).toBeDefined();
+    await screenshot(page, 'manage-stream-two-streams', 'phone');
+    await apiAs(page, 'POST', `connectors/remove/${instance.id}`, {});
     expect(errors).toEqual([]);
     await context.close();
   });

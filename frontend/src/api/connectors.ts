@@ -170,9 +170,11 @@ export function useTriggerRun() {
 export function useReloadAfterRun() {
   const queryClient = useQueryClient();
   return useCallback(
-    (tableName: string | undefined) =>
+    (tableNames: string[]) =>
       Promise.all([
-        tableName ? queryClient.invalidateQueries({ queryKey: connectorKeys.table(tableName) }) : undefined,
+        ...tableNames.map((tableName) =>
+          queryClient.invalidateQueries({ queryKey: connectorKeys.table(tableName) }),
+        ),
         queryClient.invalidateQueries({ queryKey: connectorKeys.mine() }),
       ]),
     [queryClient],

@@ -677,6 +677,8 @@ export interface components {
       method?: 'GET' | 'POST';
       /** @description The spec operation (stream) the instance runs; empty = the first */
       operation_id?: string;
+      /** @description Several operations (streams) of the spec, each run into its own table; the first writes the instance table */
+      operation_ids?: string[];
       /** @description Minutes; 0 = manual only; above 0 for pro users */
       refresh_interval?: number;
       settings?: {
@@ -888,6 +890,13 @@ export interface components {
       /** @enum {string} */
       reason: 'owner' | 'free' | 'purchase';
     };
+    InstanceTableView: {
+      /** @description The operation (stream); null only for a connector without a spec */
+      operation_id: string | null;
+      output_table_name: string;
+      /** @description The {reference} of the stream links and OData: instance-<id> or table-<id> */
+      stream_reference: string;
+    };
     InstanceView: {
       body_template: string | null;
       connector_id: string;
@@ -908,6 +917,8 @@ export interface components {
       method: 'GET' | 'POST';
       /** @description The spec operation (stream) the instance runs; null = the first */
       operation_id: string | null;
+      /** @description Every operation the instance runs: the first writes output_table_name, each further one its own table */
+      operation_ids: string[];
       output_table_name: string;
       /** @description Minutes between scheduled runs; 0 means manual only */
       refresh_interval: number;
@@ -915,6 +926,8 @@ export interface components {
       settings: {
         [key: string]: unknown;
       };
+      /** @description Every table the instance fills, its own first */
+      tables: components['schemas']['InstanceTableView'][];
       title: string;
       /** Format: date-time */
       updated_at: string;
@@ -993,6 +1006,17 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    RunOperationView: {
+      error: string | null;
+      /** @description The operation (stream); null only for a connector without a spec */
+      operation_id: string | null;
+      output_table_name: string;
+      pages_fetched: number;
+      row_count: number;
+      /** @enum {string} */
+      status: 'succeeded' | 'failed';
+      warning: string | null;
+    };
     RunStarted: {
       run_id: string;
       /** @enum {string} */
@@ -1004,6 +1028,8 @@ export interface components {
       finished_at: string | null;
       id: string;
       instance_id: string;
+      /** @description Per operation, in the order they ran (empty for runs recorded before operations were) */
+      operations: components['schemas']['RunOperationView'][];
       /** @description The run replaces the table's rows */
       override: boolean;
       pages_fetched: number;
@@ -1094,6 +1120,8 @@ export interface components {
       method?: 'GET' | 'POST';
       /** @description The spec operation (stream) the instance runs; empty = the first */
       operation_id?: string;
+      /** @description Several operations (streams) of the spec, each run into its own table; the first writes the instance table */
+      operation_ids?: string[];
       /** @description Minutes; 0 = manual only; above 0 for pro users */
       refresh_interval?: number;
       settings?: {

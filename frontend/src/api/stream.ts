@@ -34,6 +34,19 @@ export function datasetStreamUrl(
   return buildStreamUrl(`/${encodeURIComponent(assetId)}`, { apiKey, format, origin });
 }
 
+/**
+ * GET stream/data/{reference}?api_key=: every row of a table a further stream of a connector
+ * instance fills (`table-<id>`, the reference the instance lists for it).
+ */
+export function tableStreamUrl(
+  reference: string,
+  apiKey: string,
+  format: StreamFormat = 'json',
+  origin?: string,
+): string {
+  return buildStreamUrl(`/${encodeURIComponent(reference)}`, { apiKey, format, origin });
+}
+
 /** GET stream/data/instance-{instanceId}?api_key=: every row of one of the user's connector tables. */
 export function instanceStreamUrl(
   instanceId: string,

@@ -1,6 +1,22 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+
+/** How many operations one instance may run, each with its own table. */
+export const MAX_INSTANCE_OPERATIONS = 10;
 
 /** Fields an instance's owner may set when activating or updating it. */
 export class InstanceSettingsDto {
@@ -64,6 +80,20 @@ export class InstanceSettingsDto {
   @IsString()
   @MaxLength(100)
   operation_id?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'Several operations (streams) of the spec, each run into its own table; the first writes the instance table',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_INSTANCE_OPERATIONS)
+  @ArrayUnique()
+  @IsString({ each: true })
+  @MaxLength(100, { each: true })
+  operation_ids?: string[];
 
   @ApiPropertyOptional({ enum: ['private', 'public'] })
   @IsOptional()

@@ -74,12 +74,20 @@ export class ConnectorTableWriter {
     await dropTable(sqlOn(this.dataSource), stagingTableName(tableName, runId));
   }
 
-  /** Inside the final transaction: the instance must still exist (FOR SHARE waits for a removal). */
+  /**
+   * Inside the final transaction: the instance's table, or the further operation's table, must
+   * still be listed (FOR SHARE waits for a removal).
+   */
   private async requireInstance(sql: Sql, tableName: string): Promise<void> {
     const { rows } = await sql(`SELECT 1 FROM connector_instances WHERE output_table_name = $1 FOR SHARE`, [
       tableName,
     ]);
-    if (rows.length === 0) throw new InstanceRemovedError();
+    if (rows.length > 0) return;
+    const further = await sql(
+      `SELECT 1 FROM connector_instance_tables WHERE output_table_name = $1 FOR SHARE`,
+      [tableName],
+    );
+    if (further.rows.length === 0) throw new InstanceRemovedError();
   }
 
   /** Returns the number of rows written. */

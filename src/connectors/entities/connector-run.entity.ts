@@ -4,6 +4,17 @@ import { ConnectorInstance } from './connector-instance.entity';
 
 export type RunStatus = 'running' | 'succeeded' | 'failed';
 
+/** The outcome of one operation of a run (an instance may run several, each into its own table). */
+export interface RunOperationOutcome {
+  operation_id: string | null;
+  output_table_name: string;
+  status: 'succeeded' | 'failed';
+  row_count: number;
+  pages_fetched: number;
+  error: string | null;
+  warning: string | null;
+}
+
 /** One execution of a connector instance, kept for the run history. */
 @Entity({ name: 'connector_runs' })
 @Check('connector_runs_trigger_check', `trigger IN ('manual', 'schedule')`)
@@ -50,6 +61,10 @@ export class ConnectorRun {
   /** Why a succeeded run may not hold everything the upstream has (a cap stopped it). */
   @Column({ type: 'text', nullable: true })
   warning: string | null;
+
+  /** Per operation of the run, in the order they ran; empty for runs from before it was recorded. */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  operations: RunOperationOutcome[];
 
   /** Boot id of the process executing the run. */
   @Column({ name: 'runner_id', type: 'text', nullable: true })

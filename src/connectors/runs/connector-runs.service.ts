@@ -21,7 +21,8 @@ import { ConnectorTableWriter, InstanceRemovedError } from '../engine/connector-
 import { prefetch } from '../engine/prefetch';
 import { Connector } from '../entities/connector.entity';
 import { ConnectorInstance } from '../entities/connector-instance.entity';
-import { ConnectorRun } from '../entities/connector-run.entity';
+import { ConnectorRun, RunOperationOutcome } from '../entities/connector-run.entity';
+import { furtherTablesOf, instanceTargets } from '../instance-operations';
 import { buildRunPlan } from './build-run-plan';
 import { RUNNER_ALIVE_SQL, RunnerLiveness } from './runner-liveness';
 
@@ -185,19 +186,23 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
    */
   async recoverAbandoned(): Promise<number> {
     // Wrapped in a CTE so the driver answers the rows (a bare UPDATE answers [rows, count]).
-    const rows: Array<{ id: string; output_table_name: string }> = await this.dataSource.query(
+    const rows: Array<{ id: string; table_names: string[] }> = await this.dataSource.query(
       `WITH failed AS (
          UPDATE connector_runs r SET status = 'failed', finished_at = now(), error = $1
          FROM connector_instances i
          WHERE r.instance_id = i.id AND r.status = 'running'
            AND (coalesce(r.heartbeat_at, r.started_at) < now() - make_interval(secs => $2)
                 OR (r.runner_id IS DISTINCT FROM $3 AND NOT ${RUNNER_ALIVE_SQL}))
-         RETURNING r.id, i.output_table_name)
-       SELECT id, output_table_name FROM failed`,
+         RETURNING r.id, r.instance_id, i.output_table_name)
+       SELECT f.id, array_prepend(f.output_table_name,
+                ARRAY(SELECT t.output_table_name FROM connector_instance_tables t WHERE t.instance_id = f.instance_id)
+              ) AS table_names
+       FROM failed f`,
       [INTERRUPTED, STALE_AFTER_SECONDS, this.runnerId],
     );
     for (const row of rows)
-      await this.writer.dropStaging(row.output_table_name, row.id).catch(() => undefined);
+      for (const tableName of row.table_names)
+        await this.writer.dropStaging(tableName, row.id).catch(() => undefined);
     if (rows.length > 0) this.logger.warn(`Marked ${rows.length} interrupted connector run(s) as failed`);
     return rows.length;
   }
@@ -221,9 +226,8 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
 
   private async executeTracked(request: RunRequest): Promise<void> {
     this.startHeartbeat();
-    const progress = newProgress();
-    let outcome: { status: 'succeeded' | 'failed'; rowCount: number; error: string | null };
-    let secrets: string[] = [];
+    const outcomes: RunOperationOutcome[] = [];
+    let setupError: string | null = null;
     try {
       const instance = await this.dataSource
         .getRepository(ConnectorInstance)
@@ -232,36 +236,89 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
         .getRepository(Connector)
         .findOneByOrFail({ id: instance.connectorId });
       const authData = { ...(await this.instances.authDataOf(instance.id)), ...(request.authData ?? {}) };
-      secrets = Object.values(authData);
-      const plan = buildRunPlan(
-        connector,
-        instance,
-        request.settings ?? instance.settings,
-        authData,
-        this.instances.tokenStoreOf(instance.id),
-      );
-      const rowCount = await this.writer.write({
-        tableName: instance.outputTableName,
-        runId: request.runId,
-        override: request.override,
-        pages: prefetch(this.engine.pages(plan, progress), 2),
-      });
-      outcome = { status: 'succeeded', rowCount, error: null };
+      const further = (await furtherTablesOf(this.dataSource.manager, [instance.id])).get(instance.id) ?? [];
+      // Each operation writes its own table atomically; one failing does not keep the others from running.
+      for (const target of instanceTargets(connector, instance, further)) {
+        outcomes.push(
+          await this.executeOperation(
+            request,
+            connector,
+            { ...instance, operationId: target.operationId },
+            {
+              tableName: target.tableName,
+              authData,
+            },
+          ),
+        );
+      }
     } catch (error) {
-      outcome = { status: 'failed', rowCount: 0, error: this.describeFailure(error, request.runId, secrets) };
+      setupError = this.describeFailure(error, request.runId, []);
     }
-    const warning =
-      outcome.status === 'succeeded' && progress.warnings.length > 0 ? progress.warnings.join(' ') : null;
+    const summary = summarise(outcomes, setupError);
     await this.dataSource
       .query(
         `UPDATE connector_runs
-         SET status = $2, finished_at = now(), row_count = $3, pages_fetched = $4, error = $5, warning = $6
+         SET status = $2, finished_at = now(), row_count = $3, pages_fetched = $4, error = $5, warning = $6,
+             operations = $7
          WHERE id = $1`,
-        [request.runId, outcome.status, outcome.rowCount, progress.pages, outcome.error, warning],
+        [
+          request.runId,
+          summary.status,
+          summary.rowCount,
+          summary.pages,
+          summary.error,
+          summary.warning,
+          JSON.stringify(outcomes),
+        ],
       )
       .catch((error) =>
         this.logger.error(`Could not record the end of run ${request.runId}: ${String(error)}`),
       );
+  }
+
+  /** Fetches and writes one operation of a run into its table; never throws. */
+  private async executeOperation(
+    request: RunRequest,
+    connector: Connector,
+    instance: ConnectorInstance,
+    target: { tableName: string; authData: Record<string, string> },
+  ): Promise<RunOperationOutcome> {
+    const progress = newProgress();
+    const base = { operation_id: instance.operationId, output_table_name: target.tableName };
+    try {
+      const plan = buildRunPlan(
+        connector,
+        instance,
+        request.settings ?? instance.settings,
+        target.authData,
+        this.instances.tokenStoreOf(instance.id),
+      );
+      const rowCount = await this.writer.write({
+        tableName: target.tableName,
+        runId: request.runId,
+        override: request.override,
+        pages: prefetch(this.engine.pages(plan, progress), 2),
+      });
+      const warning = progress.warnings.length > 0 ? progress.warnings.join(' ') : null;
+      return {
+        ...base,
+        status: 'succeeded',
+        row_count: rowCount,
+        pages_fetched: progress.pages,
+        error: null,
+        warning,
+      };
+    } catch (error) {
+      const message = this.describeFailure(error, request.runId, Object.values(target.authData));
+      return {
+        ...base,
+        status: 'failed',
+        row_count: 0,
+        pages_fetched: progress.pages,
+        error: message,
+        warning: null,
+      };
+    }
   }
 
   /** The failure as the run history shows it; credentials are masked before it is logged or kept. */
@@ -331,6 +388,35 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     this.engine.destroy();
     await this.liveness.release();
   }
+}
+
+/**
+ * The run as a whole: failed when any operation failed (or nothing could start), the rows and
+ * pages of all, and each message named by its operation when there were several.
+ */
+function summarise(
+  outcomes: RunOperationOutcome[],
+  setupError: string | null,
+): {
+  status: 'succeeded' | 'failed';
+  rowCount: number;
+  pages: number;
+  error: string | null;
+  warning: string | null;
+} {
+  const named = (outcome: RunOperationOutcome, text: string) =>
+    outcomes.length > 1 ? `${outcome.operation_id}: ${text}` : text;
+  const errors = outcomes.flatMap((outcome) => (outcome.error ? [named(outcome, outcome.error)] : []));
+  if (setupError) errors.unshift(setupError);
+  const warnings = outcomes.flatMap((outcome) => (outcome.warning ? [named(outcome, outcome.warning)] : []));
+  const failed = errors.length > 0;
+  return {
+    status: failed ? 'failed' : 'succeeded',
+    rowCount: failed ? 0 : outcomes.reduce((sum, outcome) => sum + outcome.row_count, 0),
+    pages: outcomes.reduce((sum, outcome) => sum + outcome.pages_fetched, 0),
+    error: failed ? errors.join(' ') : null,
+    warning: !failed && warnings.length > 0 ? warnings.join(' ') : null,
+  };
 }
 
 /** Credentials never reach the run history, even when an upstream echoes them in an error. */

@@ -13,14 +13,19 @@ export function harbourReadings(station: string, unit: string, depth: number) {
   }));
 }
 
+/** The stations GET /stations lists. */
+export const HARBOUR_STATIONS = ['north', 'south'];
+
 /**
- * A harbour sensor API on loopback: GET /readings?station=&unit=&depth= answers `{ data: [...] }` and
+ * A harbour sensor API on loopback (GET /stations lists the stations): GET /readings?station=&unit=&depth= answers `{ data: [...] }` and
  * insists on the X-Token header, so a run only succeeds with the private field's value. It answers
  * after `delayMs`, slow enough for the screen to show a run in progress.
  */
 export function startHarbourApi(delayMs = 0): Promise<FakeUpstream> {
   return startFakeUpstream(async (request, response) => {
     await new Promise((wait) => setTimeout(wait, delayMs));
+    if (request.url.pathname === '/stations')
+      return sendJson(response, { data: HARBOUR_STATIONS.map((name) => ({ name })) });
     if (request.url.pathname !== '/readings') return sendJson(response, { error: 'not found' }, 404);
     if (request.headers['x-token'] !== FAKE_TOKEN) return sendJson(response, { error: 'bad token' }, 401);
     const station = request.url.searchParams.get('station') ?? 'north';
@@ -28,6 +33,26 @@ export function startHarbourApi(delayMs = 0): Promise<FakeUpstream> {
     const depth = Number(request.url.searchParams.get('depth') ?? 0);
     return sendJson(response, { data: harbourReadings(station, unit, depth) });
   });
+}
+
+/** The harbour spec with a second operation (stream): the list of stations. */
+export function harbourTwoStreamSpec(origin: string) {
+  const spec = harbourSpec(origin);
+  return {
+    ...spec,
+    title: 'Port Sensors and Stations',
+    operations: [
+      ...spec.operations,
+      {
+        id: 'stations',
+        name: 'Stations',
+        method: 'GET',
+        url_path: '/stations',
+        response_path: 'data',
+        pagination: { type: 'none' },
+      },
+    ],
+  };
 }
 
 /** The connector spec (upload DSL) for the harbour API: a condition, a group and a private field. */

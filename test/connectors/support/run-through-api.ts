@@ -8,6 +8,7 @@ export interface ActivationInput {
   auth_data?: Record<string, string>;
   iterations?: string[];
   operation_id?: string;
+  operation_ids?: string[];
 }
 
 export interface ConnectedInstance {

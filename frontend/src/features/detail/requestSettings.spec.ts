@@ -1,4 +1,11 @@
-import { bodyTemplateError, iterationKeys, parseRefreshInterval, streamChoices } from './requestSettings';
+import {
+  bodyTemplateError,
+  initialStreams,
+  iterationKeys,
+  orderedStreams,
+  parseRefreshInterval,
+  streamChoices,
+} from './requestSettings';
 
 describe('parseRefreshInterval', () => {
   it('reads whole minutes from 0 up, empty meaning 0', () => {
@@ -36,10 +43,43 @@ describe('streamChoices', () => {
     expect(streamChoices({ operations: [{ id: 'a' }] })).toEqual([]);
   });
 
-  it('lists every operation, the first one as the default (empty id)', () => {
+  it('lists every operation by its id', () => {
     expect(streamChoices({ operations: [{ id: 'repos', name: 'Repositories' }, { id: 'issues' }] })).toEqual([
-      { id: '', label: 'Repositories (repos)' },
+      { id: 'repos', label: 'Repositories (repos)' },
       { id: 'issues', label: 'issues' },
     ]);
+  });
+});
+
+const CHOICES = [
+  { id: 'repos', label: 'repos' },
+  { id: 'issues', label: 'issues' },
+  { id: 'members', label: 'members' },
+];
+
+describe('initialStreams', () => {
+  it("checks the instance's streams that the spec still has", () => {
+    expect(initialStreams(['issues', 'gone', 'repos'], CHOICES)).toEqual(['issues', 'repos']);
+  });
+
+  it("checks the spec's first stream for a new instance, none when there is no choice", () => {
+    expect(initialStreams(undefined, CHOICES)).toEqual(['repos']);
+    expect(initialStreams(['gone'], CHOICES)).toEqual(['repos']);
+    expect(initialStreams(undefined, [])).toEqual([]);
+  });
+});
+
+describe('orderedStreams', () => {
+  it('keeps the stream of the instance table first while it is checked, the rest in spec order', () => {
+    expect(orderedStreams(['members', 'repos', 'issues'], 'issues', CHOICES)).toEqual([
+      'issues',
+      'repos',
+      'members',
+    ]);
+  });
+
+  it('falls back to the spec order when that stream is unchecked', () => {
+    expect(orderedStreams(['members', 'repos'], 'issues', CHOICES)).toEqual(['repos', 'members']);
+    expect(orderedStreams([], 'issues', CHOICES)).toEqual([]);
   });
 });

@@ -39,7 +39,6 @@ export function iterationKeys(settings: Record<string, unknown>, prefix = ''): s
 }
 
 export interface StreamChoice {
-  /** '' runs the spec's first operation. */
   id: string;
   label: string;
 }
@@ -50,8 +49,31 @@ export function streamChoices(
 ): StreamChoice[] {
   const operations = spec?.operations ?? [];
   if (operations.length < 2) return [];
-  return operations.map((operation, index) => ({
-    id: index === 0 ? '' : operation.id,
+  return operations.map((operation) => ({
+    id: operation.id,
     label: operation.name ? `${operation.name} (${operation.id})` : operation.id,
   }));
 }
+
+/** The streams checked when the setup opens: the instance's, else the spec's first. */
+export function initialStreams(saved: string[] | undefined, choices: StreamChoice[]): string[] {
+  const known = (saved ?? []).filter((id) => choices.some((choice) => choice.id === id));
+  if (known.length > 0) return known;
+  return choices.length > 0 ? [choices[0].id] : [];
+}
+
+/**
+ * The checked streams in the order they are sent: the stream writing the instance's own table
+ * stays first while it is checked (its table keeps its rows), the others in the spec's order.
+ */
+export function orderedStreams(
+  checked: string[],
+  ownTableStream: string | undefined,
+  choices: StreamChoice[],
+): string[] {
+  const inSpecOrder = choices.map((choice) => choice.id).filter((id) => checked.includes(id));
+  if (!ownTableStream || !inSpecOrder.includes(ownTableStream)) return inSpecOrder;
+  return [ownTableStream, ...inSpecOrder.filter((id) => id !== ownTableStream)];
+}
+
+export const PICK_A_STREAM = 'Pick at least one stream.';

@@ -19,6 +19,14 @@ import { CONNECT_FIRST, useSetupActions } from './useSetupActions';
 import { useRunWatch } from './useRunWatch';
 import { useSetupState } from './useSetupState';
 
+/** The tables the instance fills, its own first (older answers list only the one). */
+function instanceTables(instance: ConnectorInstance | undefined) {
+  if (!instance) return [];
+  return instance.tables?.length
+    ? instance.tables
+    : [{ operation_id: instance.operation_id, output_table_name: instance.output_table_name }];
+}
+
 interface Props {
   connector: Connector;
   instance: ConnectorInstance | undefined;
@@ -29,7 +37,12 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
   const { user } = useSession();
   const state = useSetupState(connector, instance);
   const actions = useSetupActions(connector, instance, state);
-  const runs = useRunWatch(instance?.id, instance?.output_table_name, actions.runStartedAt);
+  const tables = instanceTables(instance);
+  const runs = useRunWatch(
+    instance?.id,
+    tables.map((table) => table.output_table_name),
+    actions.runStartedAt,
+  );
   const running = hasRunningRun(runs.data);
 
   return (
@@ -88,7 +101,13 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
       </Paper>
       {instance && (
         <>
-          <TablePreview tableName={instance.output_table_name} />
+          {tables.map((table) => (
+            <TablePreview
+              key={table.output_table_name}
+              tableName={table.output_table_name}
+              stream={tables.length > 1 ? (table.operation_id ?? undefined) : undefined}
+            />
+          ))}
           <RunHistory runs={runs.data} loading={runs.isPending} />
         </>
       )}

@@ -1,20 +1,28 @@
 import Checkbox from '@mui/material/Checkbox';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
 import InputLabel from '@mui/material/InputLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { bodyTemplateError, parseRefreshInterval, StreamChoice } from '../../features/detail/requestSettings';
+import {
+  bodyTemplateError,
+  parseRefreshInterval,
+  PICK_A_STREAM,
+  StreamChoice,
+} from '../../features/detail/requestSettings';
 
 export interface RequestOptionValues {
   refreshInterval: string;
   override: boolean;
   method: 'GET' | 'POST';
   bodyTemplate: string;
-  /** The operation (stream) to run; '' = the spec's first. */
-  operationId: string;
+  /** The checked operations (streams), each run into its own table. */
+  operationIds: string[];
 }
 
 interface Props {
@@ -32,20 +40,34 @@ export function RequestOptions({ values, onChange, intervalEditable, streams }: 
   return (
     <Stack spacing={2}>
       {streams.length > 0 && (
-        <FormControl>
-          <InputLabel id="stream-label">Stream</InputLabel>
-          <Select
-            labelId="stream-label"
-            label="Stream"
-            value={streams.some((stream) => stream.id === values.operationId) ? values.operationId : ''}
-            onChange={(event) => onChange({ ...values, operationId: event.target.value })}
-          >
+        <FormControl component="fieldset" error={values.operationIds.length === 0}>
+          <FormLabel component="legend">Streams</FormLabel>
+          <FormGroup row>
             {streams.map((stream) => (
-              <MenuItem key={stream.id || 'first'} value={stream.id}>
-                {stream.label}
-              </MenuItem>
+              <FormControlLabel
+                key={stream.id}
+                control={
+                  <Checkbox
+                    checked={values.operationIds.includes(stream.id)}
+                    onChange={(event) =>
+                      onChange({
+                        ...values,
+                        operationIds: event.target.checked
+                          ? [...values.operationIds, stream.id]
+                          : values.operationIds.filter((id) => id !== stream.id),
+                      })
+                    }
+                  />
+                }
+                label={stream.label}
+              />
             ))}
-          </Select>
+          </FormGroup>
+          <FormHelperText>
+            {values.operationIds.length === 0
+              ? PICK_A_STREAM
+              : 'Each checked stream is fetched on every run into a table of its own.'}
+          </FormHelperText>
         </FormControl>
       )}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>

@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
@@ -72,7 +73,25 @@ export function RunHistory({ runs, loading }: { runs: ConnectorRun[] | undefined
                   <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
                     {when(run.finished_at)}
                   </TableCell>
-                  <TableCell align="right">{run.row_count ?? 0}</TableCell>
+                  <TableCell align="right">
+                    {run.row_count ?? 0}
+                    {(run.operations?.length ?? 0) > 1 && (
+                      <Box component="ul" aria-label="Rows per stream" sx={{ m: 0, p: 0, listStyle: 'none' }}>
+                        {run.operations.map((outcome) => (
+                          <Typography
+                            key={outcome.output_table_name}
+                            component="li"
+                            variant="caption"
+                            color={outcome.status === 'failed' ? 'error' : 'text.secondary'}
+                            sx={{ display: 'block', whiteSpace: 'nowrap' }}
+                          >
+                            {outcome.operation_id}:{' '}
+                            {outcome.status === 'failed' ? 'failed' : `${outcome.row_count} rows`}
+                          </Typography>
+                        ))}
+                      </Box>
+                    )}
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -6,8 +6,12 @@ import { LazyDataTable } from '../Detail/LazyDataTable';
 
 const columnName = (column: string | { name: string }) => (typeof column === 'string' ? column : column.name);
 
-/** 'Existing Dataset Preview': the latest 100 rows of the instance's table. */
-export function TablePreview({ tableName }: { tableName: string }) {
+/**
+ * 'Existing Dataset Preview': the latest 100 rows of one of the instance's tables; named by its
+ * stream when the instance fills several.
+ */
+export function TablePreview({ tableName, stream }: { tableName: string; stream?: string }) {
+  const headingId = `preview-heading-${tableName}`;
   const table = useInstanceTableRows(tableName);
   useEffect(() => {
     // Preview errors are only logged, never shown; a table not yet filled is simply empty.
@@ -19,20 +23,15 @@ export function TablePreview({ tableName }: { tableName: string }) {
     (column) => columnName(column) !== '_run_id',
   );
   return (
-    <Paper
-      variant="outlined"
-      component="section"
-      aria-labelledby="preview-heading"
-      sx={{ p: { xs: 2, md: 3 } }}
-    >
-      <Typography id="preview-heading" variant="h5" component="h2" gutterBottom>
-        Existing Dataset Preview
+    <Paper variant="outlined" component="section" aria-labelledby={headingId} sx={{ p: { xs: 2, md: 3 } }}>
+      <Typography id={headingId} variant="h5" component="h2" gutterBottom>
+        {stream ? `Existing Dataset Preview: ${stream}` : 'Existing Dataset Preview'}
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         Latest 100 rows fetched.
       </Typography>
       <LazyDataTable
-        label="Existing dataset preview"
+        label={stream ? `Existing dataset preview: ${stream}` : 'Existing dataset preview'}
         columns={columns}
         rows={rows}
         loading={table.isFetching}

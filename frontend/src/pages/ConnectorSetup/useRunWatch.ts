@@ -11,7 +11,8 @@ const WATCH_AFTER_TRIGGER_MS = 15_000;
  */
 export function useRunWatch(
   instanceId: string | undefined,
-  tableName: string | undefined,
+  /** Every table the instance fills: their previews reload when a run ends. */
+  tableNames: string[],
   triggeredAt: number,
 ) {
   const reloadAfterRun = useReloadAfterRun();
@@ -24,11 +25,13 @@ export function useRunWatch(
     previous.current = runs.data;
     const finished = finishedRun(before, runs.data);
     if (!finished) return;
-    void reloadAfterRun(tableName);
+    void reloadAfterRun(tableNames);
     if (finished.status === 'succeeded')
       notify(`Run finished: ${finished.row_count ?? 0} rows fetched.`, 'success');
     else notify(`Run failed: ${finished.error ?? 'unknown error'}`, 'error');
-  }, [runs.data, reloadAfterRun, notify, tableName]);
+    // The names matter only when a run ends; a new array each render must not re-run this.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [runs.data, reloadAfterRun, notify, tableNames.join(' ')]);
 
   return runs;
 }

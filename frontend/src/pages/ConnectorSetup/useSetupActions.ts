@@ -13,7 +13,10 @@ import { rowsToHeaders } from '../../features/detail/headersList';
 import {
   bodyTemplateError,
   iterationKeys,
+  orderedStreams,
   parseRefreshInterval,
+  PICK_A_STREAM,
+  streamChoices,
 } from '../../features/detail/requestSettings';
 import type { SetupState } from './useSetupState';
 
@@ -35,6 +38,13 @@ export function useSetupActions(
   const [problem, setProblem] = useState<string | null>(null);
   const [runStartedAt, setRunStartedAt] = useState(0);
   const fields = connector.schema?.fields ?? [];
+  const streams = streamChoices(connector.spec);
+
+  /** The checked streams when the spec offers a choice; a spec with one operation runs it. */
+  const streamsToSend = () =>
+    streams.length > 0
+      ? { operation_ids: orderedStreams(state.options.operationIds, instance?.operation_ids?.[0], streams) }
+      : { operation_id: '' };
 
   /**
    * Settings (private fields split off into auth data, hidden and include:false ones left out) and
@@ -62,6 +72,10 @@ export function useSetupActions(
     const interval = parseRefreshInterval(state.options.refreshInterval);
     const bodyError = bodyTemplateError(state.options.method, state.options.bodyTemplate);
     if (interval.error !== undefined || bodyError) return;
+    if (streams.length > 0 && state.options.operationIds.length === 0) {
+      setProblem(PICK_A_STREAM);
+      return;
+    }
     let instanceId = instance?.id;
     if (!instanceId) {
       try {
@@ -88,7 +102,7 @@ export function useSetupActions(
           method: state.options.method,
           headers: rowsToHeaders(state.headers),
           body_template: state.options.method === 'POST' ? state.options.bodyTemplate : '',
-          operation_id: state.options.operationId,
+          ...streamsToSend(),
           ...(Object.keys(authData).length ? { auth_data: authData } : {}),
         },
       });

@@ -9,6 +9,7 @@ import {
 import { initialFormData } from '../../features/connectors/splitFormData';
 import type { Connector, ConnectorInstance } from '../../api/connectors';
 import { HeaderRow, headersToRows } from '../../features/detail/headersList';
+import { initialStreams, streamChoices } from '../../features/detail/requestSettings';
 import type { RequestOptionValues } from './RequestOptions';
 
 type Values = Record<string, unknown>;
@@ -30,7 +31,7 @@ export function useSetupState(connector: Connector, instance: ConnectorInstance 
     override: instance?.settings?.override === true,
     method: instance?.method ?? 'GET',
     bodyTemplate: instance?.body_template ?? '',
-    operationId: instance?.operation_id ?? '',
+    operationIds: initialStreams(instance?.operation_ids, streamChoices(connector.spec)),
   }));
 
   /** Form -> JSON shows the flat dotted-key values as nested JSON; JSON -> form is blocked by invalid JSON. */

@@ -68,8 +68,9 @@ export function DocumentationSections() {
       </DocSection>
       <DocSection id="streams" title="Streams">
         <Paragraph>
-          Every operation is a stream. A connection runs the first one unless its owner picks another under
-          Request → Stream. An operation with a <Code>parent</Code> runs once per record of its parent
+          Every operation is a stream. A connection runs the first one unless its owner checks others under
+          Request → Streams: each checked stream is fetched on every run into a table of its own, with its own
+          preview and stream links. An operation with a <Code>parent</Code> runs once per record of its parent
           operation, the parent's <Code>field</Code> placed in the setting <Code>as</Code>; only the child's
           records are stored.
         </Paragraph>

@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { useGenerateApiKey } from '../../api/users';
-import { datasetStreamUrl, generalStreamUrl, instanceStreamUrl } from '../../api/stream';
+import { datasetStreamUrl, generalStreamUrl, instanceStreamUrl, tableStreamUrl } from '../../api/stream';
 import { CopyLink, useCopy } from './CopyLink';
 import { odataFeedUrl } from './odataFeedUrl';
 import type { ManageData } from './useManageData';
@@ -137,6 +137,11 @@ export function StreamTab({ data }: { data: ManageData }) {
               <Box key={instance.id}>
                 <Typography sx={{ fontWeight: 600, mb: 0.5 }}>{instance.title}</Typography>
                 <Stack spacing={1}>
+                  {(instance.tables?.length ?? 0) > 1 && (
+                    <Typography variant="body2" color="text.secondary">
+                      Stream {instance.tables[0].operation_id}
+                    </Typography>
+                  )}
                   <CopyLink
                     label={`${instance.title} JSON link`}
                     url={instanceStreamUrl(instance.id, keyInLinks)}
@@ -145,6 +150,21 @@ export function StreamTab({ data }: { data: ManageData }) {
                     label={`${instance.title} CSV link`}
                     url={instanceStreamUrl(instance.id, keyInLinks, 'csv')}
                   />
+                  {(instance.tables ?? []).slice(1).map((table) => (
+                    <Stack key={table.stream_reference} spacing={1}>
+                      <Typography variant="body2" color="text.secondary">
+                        Stream {table.operation_id}
+                      </Typography>
+                      <CopyLink
+                        label={`${instance.title} ${table.operation_id} JSON link`}
+                        url={tableStreamUrl(table.stream_reference, keyInLinks)}
+                      />
+                      <CopyLink
+                        label={`${instance.title} ${table.operation_id} CSV link`}
+                        url={tableStreamUrl(table.stream_reference, keyInLinks, 'csv')}
+                      />
+                    </Stack>
+                  ))}
                 </Stack>
               </Box>
             ))}
