@@ -18,6 +18,11 @@ export class TestReadDto {
   @IsUUID('all', { message: 'instance_id must be an instance id' })
   instance_id?: string;
 
+  @ApiPropertyOptional({ description: 'A connector the caller may see: its stored spec' })
+  @IsOptional()
+  @IsUUID('all', { message: 'connector_id must be a connector id' })
+  connector_id?: string;
+
   @ApiPropertyOptional({
     description: "The operation to read (default: the instance's, or the spec's first)",
   })

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AccessGate } from '../../access/access-gate.service';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import type { TestReadResult } from '../connector-views';
-import { ConnectorInstancesService } from '../connector-instances.service';
+import { ConnectorInstancesService, defaultMethod } from '../connector-instances.service';
 import { parseSpec } from '../connectors.service';
 import type { ConnectorSpec } from '../dsl/connector-spec.types';
 import { validateConnectorSpec } from '../dsl/connector-spec.validator';
@@ -105,7 +105,12 @@ export class TestReadService {
       const storedAuth = await this.instances.authDataOf(instance.id);
       return { connector, instance, storedAuth };
     }
-    if (input.spec === undefined) throw new BadRequestException('Give a spec or an instance_id to test');
+    if (input.connector_id) {
+      const connector = await this.gate.requireConnector(user, input.connector_id);
+      return { connector, instance: this.blankInstance(defaultMethod(connector)), storedAuth: {} };
+    }
+    if (input.spec === undefined)
+      throw new BadRequestException('Give a spec, a connector_id or an instance_id to test');
     const spec = parseSpec(input.spec);
     const problems = validateConnectorSpec(spec);
     if (problems.length > 0) throw new BadRequestException({ message: problems });
@@ -119,16 +124,20 @@ export class TestReadService {
       authFields: definition.authFields,
       spec: spec as Record<string, unknown>,
     });
-    const instance = Object.assign(new ConnectorInstance(), {
+    return { connector, instance: this.blankInstance(definition.method), storedAuth: {} };
+  }
+
+  /** An instance not made yet: default settings, no state. */
+  private blankInstance(method: 'GET' | 'POST'): ConnectorInstance {
+    return Object.assign(new ConnectorInstance(), {
       settings: {},
       iterations: [],
-      method: definition.method,
+      method,
       headers: {},
       bodyTemplate: null,
       operationId: null,
       incrementalState: null,
     });
-    return { connector, instance, storedAuth: {} };
   }
 }
 

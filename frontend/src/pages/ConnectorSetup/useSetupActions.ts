@@ -6,6 +6,7 @@ import {
   Connector,
   ConnectorInstance,
   useActivateConnector,
+  useTestRead,
   useTriggerRun,
   useUpdateInstance,
 } from '../../api/connectors';
@@ -32,6 +33,7 @@ export function useSetupActions(
   const activate = useActivateConnector();
   const update = useUpdateInstance();
   const trigger = useTriggerRun();
+  const tryRead = useTestRead();
   const [problem, setProblem] = useState<string | null>(null);
   const [runStartedAt, setRunStartedAt] = useState(0);
   const fields = connector.schema?.fields ?? [];
@@ -119,9 +121,31 @@ export function useSetupActions(
     );
   };
 
+  /** Reads the first pages with the form's current values, writing nothing. */
+  const testRead = () => {
+    const toSend = valuesToSend();
+    if (!toSend) return;
+    const { override: _override, ...settings } = toSend.settings;
+    tryRead.mutate(
+      {
+        ...(instance ? { instance_id: instance.id } : { connector_id: connector.id }),
+        settings,
+        auth_data: toSend.authData,
+        operation_id: state.options.operationId || undefined,
+      },
+      {
+        onError: (error) =>
+          notify(error instanceof ApiError && error.message ? error.message : 'Test read failed', 'error'),
+      },
+    );
+  };
+
   return {
     save,
     run,
+    testRead,
+    testReading: tryRead.isPending,
+    testReadResult: tryRead.data,
     saving: activate.isPending || update.isPending,
     triggering: trigger.isPending,
     runStartedAt,
