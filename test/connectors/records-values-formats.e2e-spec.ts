@@ -121,6 +121,24 @@ describe('connector records: exact values, types, names and formats', () => {
     expect(Object.keys(await columnTypesOf(testApp, instance.id))).not.toContain('created_at');
   });
 
+  it('the preview shows the newest run first, each run in the order fetched, internal columns last', async () => {
+    body = JSON.stringify([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    const instance = await connect(testApp, spec());
+    const table = await tableOf(testApp, instance.id);
+    const empty = await instance.agent.get(`/api/assets/table/${table}`).expect(200);
+    expect(empty.body.rows).toEqual([]);
+    await runToEnd(instance);
+    body = JSON.stringify([{ n: 4 }, { n: 5 }]);
+    await runToEnd(instance);
+    const preview = await instance.agent.get(`/api/assets/table/${table}`).expect(200);
+    expect(preview.body.rows.map((row: { n: number }) => row.n)).toEqual([4, 5, 1, 2, 3]);
+    expect(preview.body.columns.map((column: { name: string }) => column.name)).toEqual([
+      'n',
+      '_run_id',
+      '_fetched_at',
+    ]);
+  });
+
   it('reads JSON Lines pages, page by page', async () => {
     const instance = await connect(
       testApp,
