@@ -4,8 +4,8 @@ import { launchBrowser, openPage, screenshot, ViewportName } from './support/bro
 import { apiAs, DEMO_USER, gridRowTexts, logIn } from './support/journey';
 
 const TIDES = [
-  { id: 1798765432109876543, observedAt: '2024-01-01T00:00:00Z', level: 1.25 },
-  { id: 2, observedAt: '2024-01-01T01:00:00Z', level: 1.5 },
+  { id: '1798765432109876543', observedAt: '2024-01-01T00:00:00Z', level: 1.25 },
+  { id: '2', observedAt: '2024-01-01T01:00:00Z', level: 1.5 },
 ];
 
 function tidesSpec(origin: string) {
@@ -41,7 +41,7 @@ describe('Test Read on the upload and setup screens', () => {
         return sendJson(response, { error: 'key' }, 401);
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(
-        `{"data":[${TIDES.map((tide) => `{"id":${tide.id.toString()},"observedAt":"${tide.observedAt}","level":${tide.level}}`).join(',')}]}`,
+        `{"data":[${TIDES.map((tide) => `{"id":${tide.id},"observedAt":"${tide.observedAt}","level":${tide.level}}`).join(',')}]}`,
       );
     });
   });
