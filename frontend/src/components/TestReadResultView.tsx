@@ -1,4 +1,5 @@
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -39,28 +40,33 @@ export function TestReadResultView({ result }: { result: TestReadResult }) {
           <Typography variant="subtitle2" component="h4" gutterBottom>
             Requests
           </Typography>
-          <Table size="small" aria-label="Requests made">
-            <TableHead>
-              <TableRow>
-                <TableCell>Method</TableCell>
-                <TableCell>URL</TableCell>
-                <TableCell align="right">Status</TableCell>
-                <TableCell align="right">Time</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {result.requests.map((request, index) => (
-                <TableRow key={index}>
-                  <TableCell>{request.method}</TableCell>
-                  <TableCell sx={{ wordBreak: 'break-all', fontFamily: 'monospace', fontSize: 12 }}>
-                    {request.url}
-                  </TableCell>
-                  <TableCell align="right">{request.status ?? 'no answer'}</TableCell>
-                  <TableCell align="right">{request.ms} ms</TableCell>
+          {/* On a phone the table scrolls sideways rather than squeezing the URL into a column of letters. */}
+          <Box sx={{ overflowX: 'auto' }}>
+            <Table size="small" aria-label="Requests made">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Method</TableCell>
+                  <TableCell>URL</TableCell>
+                  <TableCell align="right">Status</TableCell>
+                  <TableCell align="right">Time</TableCell>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {result.requests.map((request, index) => (
+                  <TableRow key={index}>
+                    <TableCell>{request.method}</TableCell>
+                    <TableCell
+                      sx={{ wordBreak: 'break-all', fontFamily: 'monospace', fontSize: 12, minWidth: 240 }}
+                    >
+                      {request.url}
+                    </TableCell>
+                    <TableCell align="right">{request.status ?? 'no answer'}</TableCell>
+                    <TableCell align="right">{request.ms} ms</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Box>
         </div>
         <div>
           <Typography variant="subtitle2" component="h4" gutterBottom>
