@@ -84,6 +84,18 @@ async function tableRows(
   }
 }
 
+async function followRun(context: BenchContext, instanceId: string, runId: string): Promise<number> {
+  for (;;) {
+    const runs = await context.user.client.json<
+      Array<{ id: string; status: string; row_count: number; error: string | null }>
+    >('GET', `/api/connectors/instance/${instanceId}/runs`, 200);
+    const run = runs.find((candidate) => candidate.id === runId);
+    if (run?.status === 'succeeded') return run.row_count;
+    if (!run || run.status === 'failed') throw new Error(`The run failed: ${run?.error ?? 'not found'}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /**
  * Incremental sync: 100,000 records loaded by a first full run, then 1,000 new or changed
  * upstream; the second run (cursor sent as updated_since, upsert on id) against the first run's

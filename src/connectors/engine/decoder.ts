@@ -13,9 +13,15 @@ export function exactNumber(text: string): number | LosslessNumber {
   return isSafeNumber(text) ? Number(text) : new LosslessNumber(text);
 }
 
+/**
+ * A run of 16 or more digits (and points) starting with a digit: somewhere a number may hold more
+ * digits than a double keeps. Without one, JSON.parse is exact and several times faster.
+ */
+const LONG_NUMBER = /\d[\d.]{15,}/;
+
 /** JSON text parsed without losing numeric precision. */
 export function parseExactJson(text: string): unknown {
-  return parseLossless(text, null, exactNumber);
+  return LONG_NUMBER.test(text) ? parseLossless(text, null, exactNumber) : JSON.parse(text);
 }
 
 /** Decodes a response body as JSON (an empty body is null), numbers exact. */
