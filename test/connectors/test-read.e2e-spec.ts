@@ -44,26 +44,39 @@ describe('connector test read', () => {
     ],
   });
 
-  const counts = async () =>
-    (
-      await testApp.dataSource.query(
-        `SELECT (SELECT count(*) FROM connector_runs)::int AS runs,
-                (SELECT count(*) FROM connector_instances)::int AS instances,
-                (SELECT count(*) FROM connector_instances WHERE incremental_state IS NOT NULL)::int AS states,
-                (SELECT count(*) FROM pg_tables WHERE schemaname = 'data')::int AS tables`,
-      )
-    )[0];
+  /**
+   * What a test read could have written: runs, instances and states of this user, and data tables
+   * that belong to no instance of another user (other suites write tables of their own meanwhile).
+   */
+  const writtenBy = async (userId: string) => {
+    const [owned] = await testApp.dataSource.query(
+      `SELECT (SELECT count(*) FROM connector_runs r JOIN connector_instances i ON i.id = r.instance_id
+                WHERE i.owner_id = $1)::int AS runs,
+              (SELECT count(*) FROM connector_instances WHERE owner_id = $1)::int AS instances,
+              (SELECT count(*) FROM connector_instances WHERE owner_id = $1 AND incremental_state IS NOT NULL)::int AS states`,
+      [userId],
+    );
+    const tables: Array<{ name: string }> = await testApp.dataSource.query(
+      `SELECT t.tablename AS name FROM pg_tables t
+        WHERE t.schemaname = 'data' AND t.tablename NOT LIKE 'ds\\_%'
+          AND NOT EXISTS (SELECT 1 FROM connector_instances i
+                           WHERE i.owner_id <> $1 AND t.tablename LIKE i.output_table_name || '%')`,
+      [userId],
+    );
+    return { ...owned, tables: tables.map((table) => table.name).sort() };
+  };
 
   it('answers the requests, at most 100 records, their columns and types, and a warning; writes nothing', async () => {
-    const { agent } = await createLoggedInUser(testApp);
-    const before = await counts();
+    const { agent, user } = await createLoggedInUser(testApp);
+    const before = await writtenBy(user.id);
+    expect(before).toMatchObject({ runs: 0, instances: 0, states: 0 });
     upstream.requests.splice(0);
     const response = await agent
       .post('/api/connectors/test-read')
       .set('Origin', TEST_ORIGIN)
       .send({ spec: spec(), auth_data: { api_key: 'secret-key-123' } })
       .expect(200);
-    expect(await counts()).toEqual(before);
+    expect(await writtenBy(user.id)).toEqual(before);
     expect(upstream.requests).toHaveLength(3);
     expect(upstream.requests[0].url.searchParams.get('api_key')).toBe('secret-key-123');
     expect(upstream.requests[0].url.searchParams.get('since')).toBe('2024-01-01T00:00:00Z');
@@ -99,7 +112,11 @@ describe('connector test read', () => {
     const instance = await connect(testApp, spec({ pagination: undefined }), {
       auth_data: { api_key: 'stored-key-999' },
     });
-    const before = await counts();
+    const [{ owner_id: ownerId }] = await testApp.dataSource.query(
+      `SELECT owner_id FROM connector_instances WHERE id = $1`,
+      [instance.id],
+    );
+    const before = await writtenBy(ownerId);
     const [{ output_table_name: table }] = await testApp.dataSource.query(
       `SELECT output_table_name FROM connector_instances WHERE id = $1`,
       [instance.id],
@@ -113,7 +130,7 @@ describe('connector test read', () => {
     expect(response.body.records).toHaveLength(40);
     expect(upstream.requests).toHaveLength(1);
     expect(upstream.requests[0].url.searchParams.get('api_key')).toBe('stored-key-999');
-    expect(await counts()).toEqual(before);
+    expect(await writtenBy(ownerId)).toEqual(before);
     const [{ count }] = await testApp.dataSource.query(`SELECT count(*)::int AS count FROM data."${table}"`);
     expect(count).toBe(0);
   });
