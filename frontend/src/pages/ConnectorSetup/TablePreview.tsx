@@ -29,7 +29,7 @@ export function TablePreview({ tableName }: { tableName: string }) {
         Existing Dataset Preview
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Latest 100 rows fetched, newest run first, in the order they were fetched.
+        Latest 100 rows fetched.
       </Typography>
       {!table.isFetching && rows.length === 0 ? (
         <Typography role="status" sx={{ py: 4, textAlign: 'center' }} color="text.secondary">
