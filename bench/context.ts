@@ -21,7 +21,7 @@ export interface BenchSettings {
   only: BenchName[];
 }
 
-export const BENCH_NAMES = ['ingest', 'streams', 'odata', 'catalogue', 'connector'] as const;
+export const BENCH_NAMES = ['ingest', 'streams', 'odata', 'catalogue', 'connector', 'incremental'] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
 function benchList(raw: string | undefined): BenchName[] {

@@ -9,6 +9,7 @@ import { generateCsv } from './generate-csv';
 import { BenchReport, BenchRow, formatFigure, writeReport } from './report';
 import { benchCatalogue } from './scenarios/catalogue';
 import { benchConnector } from './scenarios/connector';
+import { benchIncremental } from './scenarios/incremental';
 import { benchIngest } from './scenarios/ingest';
 import { benchOData } from './scenarios/odata';
 import { benchStreams } from './scenarios/stream';
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
     }
     if (chosen.has('catalogue')) rows.push(await benchCatalogue(context));
     if (chosen.has('connector')) rows.push(await benchConnector(context));
+    if (chosen.has('incremental')) rows.push(await benchIncremental(context));
 
     const report: BenchReport = {
       startedAt: startedAt.toISOString(),

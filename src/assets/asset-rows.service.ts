@@ -80,11 +80,17 @@ export class AssetRowsService {
     // The gate has matched the name to a table of the caller's own instance.
     await this.gate.requireConnectorTable(caller, outputTableName);
     const tableName = outputTableName;
-    const columns = await columnsOf(sqlOn(this.dataSource), tableName);
+    const stored = await columnsOf(sqlOn(this.dataSource), tableName);
     // No run has created the table yet.
-    if (columns.length === 0) return { columns: [], rows: [] };
+    if (stored.length === 0) return { columns: [], rows: [] };
+    // The records' own columns first; the internal ones (`_run_id`, `_fetched_at`, `_<iteration>`) last.
+    const columns = [
+      ...stored.filter((column) => !column.name.startsWith('_')),
+      ...stored.filter((column) => column.name.startsWith('_')),
+    ];
+    // Newest run first (every row of a run has its fetch start), then in the order fetched.
     const order = columns.some((column) => column.name === FETCHED_AT_COLUMN)
-      ? `ORDER BY ${ROW_SOURCE}.${quoteIdentifier(FETCHED_AT_COLUMN)} DESC`
+      ? `ORDER BY ${ROW_SOURCE}.${quoteIdentifier(FETCHED_AT_COLUMN)} DESC, ${ROW_SOURCE}.ctid`
       : '';
     const select = columns
       .map((column) => jsonSafeColumn(column.name, wideNumberKind(column.pgType)))

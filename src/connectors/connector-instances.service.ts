@@ -291,7 +291,7 @@ function checkOperation(connector: Connector, operationId: string): string | nul
   return operationId;
 }
 
-function defaultMethod(connector: Connector): 'GET' | 'POST' {
+export function defaultMethod(connector: Connector): 'GET' | 'POST' {
   const operations = (connector.spec as { operations?: Array<{ method?: string }> } | null)?.operations;
   return operations?.[0]?.method === 'POST' ? 'POST' : 'GET';
 }

@@ -496,3 +496,52 @@ export function toInstanceView(
     last_run: extra.lastRun ? toRunView(extra.lastRun) : null,
   };
 }
+
+export class TestReadRequest {
+  @ApiProperty()
+  method: string;
+
+  @ApiProperty({ description: 'The URL requested, credentials masked' })
+  url: string;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'null when no answer came' })
+  status: number | null;
+
+  @ApiProperty({ description: 'Milliseconds until the answer' })
+  ms: number;
+}
+
+export class TestReadColumn {
+  @ApiProperty({ description: 'The column a run would write' })
+  name: string;
+
+  @ApiProperty({ description: 'The record field it comes from' })
+  field: string;
+
+  @ApiProperty({ enum: ['boolean', 'numeric', 'date', 'timestamptz', 'text', 'jsonb'] })
+  type: string;
+}
+
+export class TestReadResult {
+  @ApiProperty({ type: [TestReadRequest] })
+  requests: TestReadRequest[];
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+    description: 'At most 100 records as a run would write them (numbers beyond a double as text)',
+  })
+  records: Record<string, unknown>[];
+
+  @ApiProperty({ type: [TestReadColumn] })
+  columns: TestReadColumn[];
+
+  @ApiProperty({ type: [String] })
+  warnings: string[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why the read stopped early, if it failed' })
+  error: string | null;
+
+  @ApiProperty()
+  pages: number;
+}

@@ -28,16 +28,19 @@ import {
   RunStarted,
   RunView,
   SelectOptions,
+  TestReadResult,
   UploadedConnector,
 } from './connector-views';
 import { ConnectorsService } from './connectors.service';
 import { ActivateConnectorDto } from './dto/activate-connector.dto';
 import { OptionsQueryDto } from './dto/options-query.dto';
 import { RunInstanceDto } from './dto/run-instance.dto';
+import { TestReadDto } from './dto/test-read.dto';
 import { UpdateInstanceDto } from './dto/update-instance.dto';
 import { UploadConnectorDto } from './dto/upload-connector.dto';
 import { ConnectorOptionsService } from './options/connector-options.service';
 import { ConnectorRunsService, RunNowAnswer } from './runs/connector-runs.service';
+import { TestReadService } from './runs/test-read.service';
 
 /** A malformed id names nothing that exists: 404 like any other missing resource. */
 const connectorId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException(CONNECTOR_NOT_FOUND) });
@@ -51,6 +54,7 @@ export class ConnectorsController {
     private readonly instances: ConnectorInstancesService,
     private readonly runs: ConnectorRunsService,
     private readonly optionsService: ConnectorOptionsService,
+    private readonly testReads: TestReadService,
   ) {}
 
   /** Every connector (docs/product.md, Connectors and instances), with the caller's instance when logged in. */
@@ -103,6 +107,30 @@ export class ConnectorsController {
     @Body() input: UploadConnectorDto,
   ): Promise<UploadedConnector> {
     return this.connectors.upload(user.id, input);
+  }
+
+  /**
+   * Reads the first pages of a spec or an instance's connector (at most 100 records) and answers
+   * what a run would write, writing nothing.
+   */
+  @Post('test-read')
+  @HttpCode(200)
+  @ApiOkResponse({ type: TestReadResult })
+  @UseGuards(SessionGuard)
+  testRead(@CurrentUser() user: AuthenticatedUser, @Body() input: TestReadDto): Promise<TestReadResult> {
+    return this.testReads.read(user, input);
+  }
+
+  /** Forgets an incremental instance's cursor: its next run reads from the start value again. */
+  @Post('instance/:id/state/reset')
+  @HttpCode(200)
+  @ApiOkResponse({ schema: { type: 'object', properties: { state: { type: 'null' } } } })
+  @UseGuards(SessionGuard)
+  resetState(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', instanceId) id: string,
+  ): Promise<{ state: null }> {
+    return this.runs.resetState(user, id);
   }
 
   @Post('activate')

@@ -10,6 +10,7 @@ import { ConnectorTableWriter } from './engine/connector-table-writer';
 import { DEFAULT_ENGINE_LIMITS } from './engine/engine-limits';
 import { ConnectorOptionsService } from './options/connector-options.service';
 import { ConnectorRunsService } from './runs/connector-runs.service';
+import { TestReadService } from './runs/test-read.service';
 import { ConnectorSchedulerService } from './scheduler/connector-scheduler.service';
 
 /** Connector catalogue, DSL upload, instances, the HTTP engine, runs and the scheduler. */
@@ -22,6 +23,7 @@ import { ConnectorSchedulerService } from './scheduler/connector-scheduler.servi
     ConnectorRunsService,
     ConnectorOptionsService,
     ConnectorSchedulerService,
+    TestReadService,
     {
       provide: ConnectorEngine,
       inject: [APP_CONFIG],

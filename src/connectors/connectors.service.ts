@@ -117,7 +117,7 @@ export class ConnectorsService {
   }
 }
 
-function parseSpec(raw: unknown): unknown {
+export function parseSpec(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw;
   let parsed: unknown;
   try {

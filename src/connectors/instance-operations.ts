@@ -2,7 +2,8 @@ import { BadRequestException } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { createConnectorTable, dropTable } from '../database/data-tables/data-table-ddl';
 import { connectorTableName } from '../database/data-tables/data-table-names';
-import { sqlOn } from '../database/sql';
+import { type Sql, sqlOn } from '../database/sql';
+import type { IncrementalState } from './engine/run-plan';
 import type { ConnectorSpec } from './dsl/connector-spec.types';
 import { dataOperation } from './dsl/spec-to-connector';
 import type { Connector } from './entities/connector.entity';
@@ -108,4 +109,44 @@ export function instanceTargets(
         streamReference: `table-${table.id}`,
       })),
   ];
+}
+
+/**
+ * An operation's saved incremental state. The instance's own (first) operation keeps the top-level
+ * `cursor`, as instances had before they ran several operations; each further one keeps its own
+ * under `streams.<operation id>`.
+ */
+export function operationStateOf(
+  instance: Pick<ConnectorInstance, 'incrementalState'>,
+  furtherOperationId: string | null,
+): IncrementalState | null {
+  const state = instance.incrementalState;
+  if (!state) return null;
+  if (furtherOperationId === null) return state.cursor === undefined ? null : { cursor: state.cursor };
+  return state.streams?.[furtherOperationId] ?? null;
+}
+
+/** Saves one operation's state beside the others', inside the transaction committing its rows. */
+export async function saveOperationState(
+  sql: Sql,
+  instanceId: string,
+  furtherOperationId: string | null,
+  state: IncrementalState,
+): Promise<void> {
+  if (furtherOperationId === null) {
+    await sql(
+      `UPDATE connector_instances SET incremental_state = coalesce(incremental_state, '{}'::jsonb) || $2::jsonb
+       WHERE id = $1`,
+      [instanceId, JSON.stringify(state)],
+    );
+    return;
+  }
+  await sql(
+    `UPDATE connector_instances
+        SET incremental_state = jsonb_set(
+              coalesce(incremental_state, '{}'::jsonb), '{streams}',
+              coalesce(incremental_state -> 'streams', '{}'::jsonb) || jsonb_build_object($2::text, $3::jsonb))
+      WHERE id = $1`,
+    [instanceId, furtherOperationId, JSON.stringify(state)],
+  );
 }

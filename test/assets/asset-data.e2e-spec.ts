@@ -200,17 +200,24 @@ describe('GET assets/table/{output_table_name}: a connector instance table, for 
   });
   afterAll(() => testApp.close());
 
-  it('gives the owner the latest 100 rows, newest first by _fetched_at', async () => {
+  it('gives the owner the latest 100 rows, newest first by _fetched_at, internal columns last', async () => {
     const response = await owner.agent.get(`/api/assets/table/${withFetchedAt}`).expect(200);
     expect(response.body.rows).toHaveLength(100);
     expect(response.body.rows[0]).toMatchObject({ city: 'City 150', temperature: 75, extra: { n: 150 } });
     expect(response.body.rows[99].city).toBe('City 51');
     expect(response.body.columns).toEqual([
-      { name: '_run_id', type: 'text' },
-      { name: '_fetched_at', type: 'timestamptz' },
       { name: 'city', type: 'text' },
       { name: 'temperature', type: 'numeric' },
       { name: 'extra', type: 'jsonb' },
+      { name: '_run_id', type: 'text' },
+      { name: '_fetched_at', type: 'timestamptz' },
+    ]);
+    expect(Object.keys(response.body.rows[0])).toEqual([
+      'city',
+      'temperature',
+      'extra',
+      '_run_id',
+      '_fetched_at',
     ]);
   });
 

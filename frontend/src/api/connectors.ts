@@ -17,6 +17,8 @@ export type SelectOption = Schemas['SelectOption'];
 export type ActivateInput = Schemas['ActivateConnectorDto'];
 export type InstanceUpdate = Schemas['UpdateInstanceDto'];
 export type UploadConnectorInput = Schemas['UploadConnectorDto'];
+export type TestReadInput = Schemas['TestReadDto'];
+export type TestReadResult = Schemas['TestReadResult'];
 
 export const connectorKeys = {
   all: ['connectors'] as const,
@@ -246,5 +248,28 @@ export function useUploadConnector() {
     mutationFn: (input: UploadConnectorInput) =>
       api<Schemas['UploadedConnector']>('connectors/upload', { method: 'POST', body: input }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: connectorKeys.lists() }),
+  });
+}
+
+/**
+ * POST connectors/test-read: the first pages of a spec, a connector or an instance, read without
+ * writing anything (no table, no run, no state), so nothing cached changes.
+ */
+export function useTestRead() {
+  return useMutation({
+    mutationFn: (input: TestReadInput) =>
+      api<TestReadResult>('connectors/test-read', { method: 'POST', body: input }),
+  });
+}
+
+/** POST connectors/instance/{id}/state/reset: the next run reads from the start value again. */
+export function useResetIncrementalState() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (instanceId: string) =>
+      api<{ state: null }>(`connectors/instance/${encodeURIComponent(instanceId)}/state/reset`, {
+        method: 'POST',
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: connectorKeys.mine() }),
   });
 }

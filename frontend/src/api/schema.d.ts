@@ -316,6 +316,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/connectors/instance/{id}/state/reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['ConnectorsController_resetState'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/connectors/my': {
     parameters: {
       query?: never;
@@ -374,6 +390,22 @@ export interface paths {
     get?: never;
     put?: never;
     post: operations['ConnectorsController_runNow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/connectors/test-read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['ConnectorsController_testRead'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1107,6 +1139,55 @@ export interface components {
       /** @description integer, numeric, boolean, date, timestamptz, text or jsonb */
       type: string;
     };
+    TestReadColumn: {
+      /** @description The record field it comes from */
+      field: string;
+      /** @description The column a run would write */
+      name: string;
+      /** @enum {string} */
+      type: 'boolean' | 'numeric' | 'date' | 'timestamptz' | 'text' | 'jsonb';
+    };
+    TestReadDto: {
+      auth_data?: {
+        [key: string]: string;
+      };
+      /** @description A connector the caller may see: its stored spec */
+      connector_id?: string;
+      /** @description One of the caller's instances: its connector, settings and credentials */
+      instance_id?: string;
+      /** @description The operation to read (default: the instance's, or the spec's first) */
+      operation_id?: string;
+      settings?: {
+        [key: string]: unknown;
+      };
+      /** @description The connector DSL document to try, as an object or its JSON text */
+      spec?:
+        | {
+            [key: string]: unknown;
+          }
+        | string;
+    };
+    TestReadRequest: {
+      method: string;
+      /** @description Milliseconds until the answer */
+      ms: number;
+      /** @description null when no answer came */
+      status: number | null;
+      /** @description The URL requested, credentials masked */
+      url: string;
+    };
+    TestReadResult: {
+      columns: components['schemas']['TestReadColumn'][];
+      /** @description Why the read stopped early, if it failed */
+      error: string | null;
+      pages: number;
+      /** @description At most 100 records as a run would write them (numbers beyond a double as text) */
+      records: {
+        [key: string]: unknown;
+      }[];
+      requests: components['schemas']['TestReadRequest'][];
+      warnings: string[];
+    };
     UpdateInstanceDto: {
       auth_data?: {
         [key: string]: unknown;
@@ -1638,6 +1719,29 @@ export interface operations {
       };
     };
   };
+  ConnectorsController_resetState: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            state?: null;
+          };
+        };
+      };
+    };
+  };
   ConnectorsController_my: {
     parameters: {
       query?: never;
@@ -1731,6 +1835,29 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RunStarted'];
+        };
+      };
+    };
+  };
+  ConnectorsController_testRead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TestReadDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TestReadResult'];
         };
       };
     };

@@ -139,11 +139,94 @@ export const CONNECTOR_SPEC_SCHEMA = {
             ],
           },
           response_path: { type: 'string', maxLength: 500 },
+          format: {
+            type: 'object',
+            required: ['type'],
+            additionalProperties: false,
+            properties: {
+              type: { enum: ['json', 'jsonl', 'csv'] },
+              delimiter: { type: 'string', minLength: 1, maxLength: 1 },
+            },
+          },
+          records: { $ref: '#/$defs/records' },
+          incremental: { $ref: '#/$defs/incremental' },
+          primary_key: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 10,
+            uniqueItems: true,
+            items: { type: 'string', minLength: 1, maxLength: 200 },
+          },
         },
       },
     },
   },
   $defs: {
+    records: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        path: { type: 'string', minLength: 1, maxLength: 500 },
+        key_field: { type: 'string', minLength: 1, maxLength: 200 },
+        zip: {
+          anyOf: [
+            { const: true },
+            { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string', minLength: 1 } },
+          ],
+        },
+        flatten_depth: { type: 'integer', minimum: 1, maximum: 10 },
+        add_fields: {
+          type: 'object',
+          maxProperties: 100,
+          additionalProperties: { type: 'string', maxLength: 2000 },
+        },
+        remove_fields: { type: 'array', maxItems: 500, items: { type: 'string', minLength: 1 } },
+        rename_fields: {
+          type: 'object',
+          maxProperties: 500,
+          additionalProperties: { type: 'string', minLength: 1, maxLength: 200 },
+        },
+        filter: {
+          type: 'object',
+          required: ['field', 'op'],
+          additionalProperties: false,
+          properties: {
+            field: { type: 'string', minLength: 1 },
+            op: { enum: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'exists', 'not_exists'] },
+            value: {
+              anyOf: [
+                { type: ['string', 'number', 'boolean', 'null'] },
+                { type: 'array', maxItems: 1000, items: { type: ['string', 'number', 'boolean'] } },
+              ],
+            },
+          },
+        },
+      },
+    },
+    incremental: {
+      type: 'object',
+      required: ['cursor_field'],
+      additionalProperties: false,
+      properties: {
+        cursor_field: { type: 'string', minLength: 1, maxLength: 200 },
+        param: { type: 'string', minLength: 1, maxLength: 200 },
+        in: { enum: ['query', 'body'] },
+        format: { type: 'string', minLength: 1, maxLength: 100 },
+        start_setting: { type: 'string', minLength: 1, maxLength: 200 },
+        start: { type: 'string', minLength: 1, maxLength: 100 },
+        lookback: { type: 'string', minLength: 2, maxLength: 50 },
+        window: {
+          type: 'object',
+          required: ['step'],
+          additionalProperties: false,
+          properties: {
+            step: { type: 'string', minLength: 2, maxLength: 50 },
+            start_param: { type: 'string', minLength: 1, maxLength: 200 },
+            end_param: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        },
+      },
+    },
     responseFilter: {
       type: 'object',
       required: ['action'],

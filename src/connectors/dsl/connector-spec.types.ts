@@ -117,6 +117,72 @@ export interface OperationSpec {
   body_format?: BodyFormat;
   response_filters?: ResponseFilter[];
   parent?: ParentStream;
+  /** How the answer is decoded: JSON (default), JSON Lines or CSV. */
+  format?: ResponseFormat;
+  /** Which values of the answer are records, and how each is shaped into a row. */
+  records?: RecordShaping;
+  /** Read only what changed since the last committed run. */
+  incremental?: IncrementalSpec;
+  /** Fields identifying a record: rows are upserted on them instead of appended. */
+  primary_key?: string[];
+}
+
+export interface ResponseFormat {
+  type: 'json' | 'jsonl' | 'csv';
+  /** csv only: the field separator (default `,`). */
+  delimiter?: string;
+}
+
+/** A comparison on one field of a shaped record; records for which it is false are dropped. */
+export interface RecordFilter {
+  field: string;
+  op: 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'exists' | 'not_exists';
+  value?: string | number | boolean | null | Array<string | number | boolean>;
+}
+
+/**
+ * Record selection and shaping, applied in this order: path (with `*` wildcards), zip, flatten,
+ * add_fields, remove_fields, rename_fields, filter.
+ */
+export interface RecordShaping {
+  /** Dotted path to the records; `*` steps over every item of an array or value of an object. */
+  path?: string;
+  /** With a `*` over object values: the key of each value is kept in this field. */
+  key_field?: string;
+  /** Parallel arrays of each selected object (all of them with `true`) become one row per index. */
+  zip?: true | string[];
+  /** Nested objects become `parent_child` fields, down to this depth (1 = one level). */
+  flatten_depth?: number;
+  /** Field -> template: settings, {{partition.key}}, {{parent.field}}, {{record.field}}, date functions. */
+  add_fields?: Record<string, string>;
+  remove_fields?: string[];
+  /** Old field -> new field. */
+  rename_fields?: Record<string, string>;
+  filter?: RecordFilter;
+}
+
+/** How the last committed cursor value (or a start value) is sent to read only what is new. */
+export interface IncrementalSpec {
+  /** Field of the shaped record whose greatest value is saved when the run commits. */
+  cursor_field: string;
+  /** Query or body parameter the cursor is sent in (not needed when templates use {{state.cursor}}). */
+  param?: string;
+  in?: 'query' | 'body';
+  /** How the cursor is written: iso (default), date (yyyy-MM-dd), unix, unix_ms, or a luxon format. */
+  format?: string;
+  /** Setting key holding the first run's start value (a date or a number). */
+  start_setting?: string;
+  /** Start value when neither a state nor the setting has one (ISO date, or a duration back from now: -P30D). */
+  start?: string;
+  /** ISO-8601 duration re-read before the cursor on every run (late updates), e.g. PT1H. */
+  lookback?: string;
+  /** Date ranges: one request sequence per window from the start to now. */
+  window?: {
+    /** ISO-8601 duration of one window, e.g. P1D or P30D. */
+    step: string;
+    start_param?: string;
+    end_param?: string;
+  };
 }
 
 export interface ConnectorSpec {

@@ -4,6 +4,7 @@ import { placeholdersOf } from '../engine/template';
 import { CONNECTOR_SPEC_SCHEMA } from './connector-spec.schema';
 import { authExchangeProblems, operationProblems, Problem } from './connector-spec.rules';
 import type { ConnectorSpec } from './connector-spec.types';
+import { CLOCK_PLACEHOLDERS, incrementalPlaceholders, pipeProblems, shapingProblems } from './shaping-rules';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validateSchema = ajv.compile(CONNECTOR_SPEC_SCHEMA);
@@ -125,8 +126,17 @@ function semanticProblems(spec: ConnectorSpec): Problem[] {
       ...authKeys,
       ...(operation.pagination?.inject_into === 'path' ? ['page_token'] : []),
       ...(operation.parent ? [operation.parent.as] : []),
+      ...CLOCK_PLACEHOLDERS,
+      ...incrementalPlaceholders(operation),
     ]);
     problems.push(...operationProblems(spec, operation, base));
+    problems.push(
+      ...shapingProblems(
+        operation,
+        base,
+        new Set([...fieldPaths(spec.fields), ...fieldPaths(operation.params_fields)]),
+      ),
+    );
     const templates: Array<[string, string]> = [
       [`${base}/url_path`, operation.url_path],
       ...Object.entries(operation.query ?? {}).map(([key, value]): [string, string] => [
@@ -145,6 +155,7 @@ function semanticProblems(spec: ConnectorSpec): Problem[] {
       ]);
     }
     for (const [path, template] of templates) {
+      problems.push(...pipeProblems(template, path));
       for (const placeholder of placeholdersOf(template)) {
         if (!known.has(placeholder)) {
           problems.push({

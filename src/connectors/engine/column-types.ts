@@ -1,26 +1,66 @@
+import { isLosslessNumber, stringify as losslessStringify } from 'lossless-json';
+
 /** Postgres types a fetched value may land in, from the narrowest to the widest. */
-export type ColumnType = 'boolean' | 'numeric' | 'text' | 'jsonb';
+export type ColumnType = 'boolean' | 'numeric' | 'date' | 'timestamptz' | 'text' | 'jsonb';
+
+/** An ISO-8601 calendar date (`2024-01-31`). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** An ISO-8601 date and time, seconds and zone optional (`2024-01-01T00:00:00Z`, `2024-01-01T13:00`). */
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
+const HAS_ZONE = /(Z|[+-]\d{2}(:?\d{2})?)$/;
+
+/** Whether a real calendar day: `2024-02-30` stays text. */
+function realDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The type of a text value: a date, a timestamp or plain text. */
+export function textKind(text: string): ColumnType {
+  if (text.length === 10 && ISO_DATE.test(text) && realDate(text)) return 'date';
+  if (text.length >= 16 && text.length <= 40 && ISO_TIMESTAMP.test(text) && realDate(text)) {
+    return Number.isNaN(Date.parse(timestampText(text))) ? 'text' : 'timestamptz';
+  }
+  return 'text';
+}
+
+/** A timestamp as Postgres reads it: one without a zone is taken as UTC. */
+function timestampText(text: string): string {
+  const iso = text.replace(' ', 'T');
+  return HAS_ZONE.test(iso.slice(10)) ? iso : `${iso}Z`;
+}
 
 export function kindOf(value: unknown): ColumnType | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'boolean') return 'boolean';
   if (typeof value === 'number') return Number.isFinite(value) ? 'numeric' : 'text';
+  if (typeof value === 'bigint' || isLosslessNumber(value)) return 'numeric';
+  if (typeof value === 'string') return textKind(value);
   if (typeof value === 'object') return 'jsonb';
   return 'text';
 }
 
-/** The type holding both: jsonb holds anything, text holds every scalar. */
+/**
+ * The type holding both: jsonb holds anything, text holds every scalar, a timestamp holds a
+ * date (midnight UTC).
+ */
 export function widen(current: ColumnType | null, next: ColumnType | null): ColumnType | null {
   if (!current) return next;
   if (!next || current === next) return current;
   if (current === 'jsonb' || next === 'jsonb') return 'jsonb';
+  const pair = new Set([current, next]);
+  if (pair.has('date') && pair.has('timestamptz')) return 'timestamptz';
   return 'text';
 }
 
 /** The SQL converting a column of type `from` into `to`. */
 export function castExpression(column: string, from: ColumnType, to: ColumnType): string {
   if (from === to) return column;
-  return to === 'jsonb' ? `to_jsonb(${column})` : `${column}::text`;
+  if (to === 'jsonb') return `to_jsonb(${column})`;
+  if (to === 'timestamptz') return `(${column}::timestamp AT TIME ZONE 'UTC')`;
+  if (from === 'timestamptz') return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  return `${column}::text`;
 }
 
 /** The writer's type for a column Postgres already has (pg_type.typname). */
@@ -38,13 +78,31 @@ export function pgTypeToColumnType(pgType: string): ColumnType {
     case 'jsonb':
     case 'json':
       return 'jsonb';
+    case 'date':
+      return 'date';
+    case 'timestamptz':
+      return 'timestamptz';
     default:
       return 'text';
   }
 }
 
-/** Column name from a record key: lower-case letters, digits and underscores, never starting with `_`. */
+/**
+ * Column name from a record key: lower-case letters, digits and underscores, never starting with
+ * `_`. Word boundaries of camelCase keys are kept (`createdAt` -> `created_at`, `HTTPStatus` ->
+ * `http_status`).
+ */
 export function safeColumnName(key: string): string {
+  return legacyColumnName(
+    key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2'),
+  );
+}
+
+/**
+ * The name tables created before camelCase boundaries were kept use (`createdAt` -> `createdat`):
+ * an existing table keeps its columns.
+ */
+export function legacyColumnName(key: string): string {
   let name = key
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -64,11 +122,15 @@ function quoted(text: string): string {
   return text.includes('"') ? `"${text.replace(/"/g, '""')}"` : `"${text}"`;
 }
 
+/** JSON text keeping exact numbers (lossless-json writes a LosslessNumber as its digits). */
 function jsonText(value: unknown): string {
-  const text = JSON.stringify(value);
+  const text = losslessStringify(value) ?? 'null';
   // Postgres jsonb refuses \u0000; the rare value holding one takes the slow path.
   if (!text.includes('\\u0000')) return text;
-  return JSON.stringify(value, (_key, inner) => (typeof inner === 'string' ? inner.replace(NUL, '') : inner));
+  return (
+    losslessStringify(value, (_key, inner) => (typeof inner === 'string' ? inner.replace(NUL, '') : inner)) ??
+    'null'
+  );
 }
 
 /** One CSV field for COPY: NULL unquoted and empty, text and JSON quoted, numbers and booleans bare. */
@@ -77,11 +139,39 @@ export function csvField(value: unknown, type: ColumnType): string {
   switch (type) {
     case 'numeric':
       return String(value);
+    case 'date':
+      return String(value);
+    case 'timestamptz':
+      return quoted(timestampText(String(value)));
     case 'boolean':
       return value ? 't' : 'f';
     case 'jsonb':
       return quoted(jsonText(value));
     default:
-      return quoted(typeof value === 'object' ? JSON.stringify(value) : String(value));
+      return quoted(typeof value === 'object' && !isLosslessNumber(value) ? jsonText(value) : String(value));
   }
+}
+
+/**
+ * The columns a run would create for these records, in first-seen order: each field's name and
+ * its type after widening (fields only ever null are left out, as a run leaves them out).
+ */
+export function detectColumns(
+  records: Record<string, unknown>[],
+): Array<{ name: string; field: string; type: ColumnType }> {
+  const types = new Map<string, ColumnType | null>();
+  for (const record of records) {
+    for (const key of Object.keys(record)) types.set(key, widen(types.get(key) ?? null, kindOf(record[key])));
+  }
+  const used = new Set<string>();
+  const columns: Array<{ name: string; field: string; type: ColumnType }> = [];
+  for (const [field, type] of types) {
+    if (!type) continue;
+    const base = field.startsWith('_') ? `_${safeColumnName(field)}` : safeColumnName(field);
+    let name = base;
+    for (let suffix = 2; used.has(name); suffix++) name = `${base}_${suffix}`;
+    used.add(name);
+    columns.push({ name, field, type });
+  }
+  return columns;
 }

@@ -1,10 +1,15 @@
+import { DateTime } from 'luxon';
 import { Authenticator } from './auth/authenticator';
-import { decodeJson } from './decoder';
+import { decodeJson, decoderFor } from './decoder';
 import type { EngineLimits } from './engine-limits';
+import { greatestCursor, incrementalRead, IncrementalRead, isoText } from './incremental';
+import type { PageToken } from './paginator';
 import { Paginator } from './paginator';
 import { iterationsOf, partitionSettings } from './partitions';
+import { shapePage } from './record-shaping';
+import type { RequestLogEntry } from './requester';
 import { Requester } from './requester';
-import { extractRecords, valueAtResponsePath } from './response-path';
+import { valueAtResponsePath } from './response-path';
 import type { FetchedPage, RunPlan } from './run-plan';
 import { SafeHttpClient } from './safe-http-client';
 
@@ -13,11 +18,23 @@ export interface RunProgress {
   rows: number;
   /** Why the run may not hold everything the upstream has (a cap stopped it); shown on the run. */
   warnings: string[];
+  /** Incremental runs: the greatest cursor value among the rows read (saved when they commit). */
+  cursor?: unknown;
+  /** When set (test read), every request made is noted here. */
+  requests?: RequestLogEntry[];
+  /** A tighter row cap for this run (test read). */
+  maxRows?: number;
+  /** A tighter page cap for this run (test read). */
+  maxPages?: number;
 }
 
 export function newProgress(): RunProgress {
   return { pages: 0, rows: 0, warnings: [] };
 }
+
+/** Marks the parent record on a partition (a symbol: never a column, never a setting). */
+const PARENT_RECORD = Symbol('parent record');
+type Partition = Record<string, unknown> & { [PARENT_RECORD]?: Record<string, unknown> };
 
 /** Thrown inside the pipeline when a run-wide cap is reached: the run ends, with a warning. */
 class CapReached extends Error {}
@@ -53,52 +70,70 @@ export class ConnectorEngine {
 
   private async *stream(plan: RunPlan, progress: RunProgress, stored: boolean): AsyncGenerator<FetchedPage> {
     const auth = new Authenticator(plan, (request) => this.requester.sendRaw(request));
+    const now = plan.now ? DateTime.fromJSDate(plan.now, { zone: 'utc' }) : DateTime.utc();
+    const incremental = incrementalRead(plan, now);
+    const decode = decoderFor(plan.format);
+    const maxPages = Math.min(progress.maxPages ?? Infinity, this.limits.maxPagesPerRun);
+    const maxRows = Math.min(progress.maxRows ?? Infinity, this.limits.maxRowsPerRun);
+    const log = progress.requests ? (entry: RequestLogEntry) => progress.requests!.push(entry) : undefined;
     for await (const partition of this.partitionsOf(plan, progress)) {
-      const settings = partitionSettings(plan.settings, partition);
-      const paginator = new Paginator(plan.pagination ?? { type: 'none' });
-      for (;;) {
-        if (progress.pages >= this.limits.maxPagesPerRun) {
-          warn(
-            progress,
-            `Stopped at the limit of ${this.limits.maxPagesPerRun} pages per run while more pages were due: more data may exist`,
+      // Date-range reads: one request sequence per window, inside each partition.
+      for (const window of incremental?.windows ?? [null]) {
+        const settings = {
+          ...partitionSettings(plan.settings, partition),
+          ...runValues(plan, now, incremental, window),
+        };
+        const paginator = new Paginator(plan.pagination ?? { type: 'none' });
+        for (;;) {
+          if (progress.pages >= maxPages) {
+            warn(
+              progress,
+              `Stopped at the limit of ${maxPages} pages per run while more pages were due: more data may exist`,
+            );
+            throw new CapReached();
+          }
+          const token = withIncrementalParams(paginator.params(), plan, incremental, window);
+          const accepted = await this.requester.send(
+            plan,
+            auth,
+            (credentials) => this.requester.build(plan, credentials, settings, token),
+            decode,
+            log,
           );
-          throw new CapReached();
+          progress.pages++;
+          if (!accepted) break;
+          const fetched = shapePage(accepted.document, plan.responsePath, plan.records, {
+            settings,
+            partition: { ...partition },
+            parent: partition[PARENT_RECORD],
+          });
+          let records = fetched;
+          const room = maxRows - progress.rows;
+          const cut = stored && records.length > room;
+          if (cut) records = records.slice(0, room);
+          if (stored) progress.rows += records.length;
+          if (stored && plan.incremental)
+            progress.cursor = greatestCursor(plan.incremental, records, progress.cursor);
+          if (records.length > 0) yield { records, iteration: partition };
+          if (cut) {
+            warn(progress, `Stopped at the limit of ${maxRows} rows per run: more data may exist`);
+            throw new CapReached();
+          }
+          const more = paginator.advance({
+            // The paginator counts what the upstream answered (short pages), not what the filter kept.
+            records: plan.records?.filter ? selectedOnly(accepted.document, plan) : records,
+            document: accepted.document,
+            headers: accepted.response.headers,
+            url: accepted.response.url,
+          });
+          if (paginator.capped) {
+            warn(
+              progress,
+              `Stopped at max_pages (${plan.pagination?.max_pages}) while the upstream had more pages: more data may exist`,
+            );
+          }
+          if (!more) break;
         }
-        const token = paginator.params();
-        const accepted = await this.requester.send(
-          plan,
-          auth,
-          (credentials) => this.requester.build(plan, credentials, settings, token),
-          decodeJson,
-        );
-        progress.pages++;
-        if (!accepted) break;
-        let records = extractRecords(accepted.document, plan.responsePath);
-        const room = this.limits.maxRowsPerRun - progress.rows;
-        const cut = stored && records.length > room;
-        if (cut) records = records.slice(0, room);
-        if (stored) progress.rows += records.length;
-        if (records.length > 0) yield { records, iteration: partition };
-        if (cut) {
-          warn(
-            progress,
-            `Stopped at the limit of ${this.limits.maxRowsPerRun} rows per run: more data may exist`,
-          );
-          throw new CapReached();
-        }
-        const more = paginator.advance({
-          records,
-          document: accepted.document,
-          headers: accepted.response.headers,
-          url: accepted.response.url,
-        });
-        if (paginator.capped) {
-          warn(
-            progress,
-            `Stopped at max_pages (${plan.pagination?.max_pages}) while the upstream had more pages: more data may exist`,
-          );
-        }
-        if (!more) break;
       }
     }
   }
@@ -107,7 +142,7 @@ export class ConnectorEngine {
    * The partitions of a plan: each combination of iterated values, and with a parent stream,
    * each of those once per parent record (its field placed in the `as` setting).
    */
-  private async *partitionsOf(plan: RunPlan, progress: RunProgress): AsyncGenerator<Record<string, unknown>> {
+  private async *partitionsOf(plan: RunPlan, progress: RunProgress): AsyncGenerator<Partition> {
     const iterations = iterationsOf(plan, this.limits.maxIterations);
     if (!plan.parent) {
       yield* iterations;
@@ -118,7 +153,7 @@ export class ConnectorEngine {
       for (const record of page.records) {
         const value = valueAtResponsePath(record, field);
         if (value === undefined || value === null) continue;
-        for (const iteration of iterations) yield { ...iteration, [as]: value };
+        for (const iteration of iterations) yield { ...iteration, [as]: value, [PARENT_RECORD]: record };
       }
     }
   }
@@ -131,10 +166,51 @@ export class ConnectorEngine {
       plan,
       auth,
       (credentials) => this.requester.build(plan, credentials, settings, token),
-      decodeJson,
+      plan.format ? decoderFor(plan.format) : decodeJson,
     );
     return accepted?.document ?? null;
   }
+}
+
+/** What templates read besides the settings: the clock, the saved state, the incremental start, the window. */
+function runValues(
+  plan: RunPlan,
+  now: DateTime,
+  incremental: IncrementalRead | null,
+  window: { start: string | number; end: string | number } | null,
+): Record<string, unknown> {
+  const values: Record<string, unknown> = { now: isoText(now), state: plan.state ?? {} };
+  if (incremental) values.incremental = { since: incremental.since };
+  if (window) values.window = window;
+  return values;
+}
+
+/** The page token with the incremental start (or the window's bounds) in the declared parameters. */
+function withIncrementalParams(
+  token: PageToken,
+  plan: RunPlan,
+  incremental: IncrementalRead | null,
+  window: { start: string | number; end: string | number } | null,
+): PageToken {
+  const spec = plan.incremental;
+  if (!spec || !incremental) return token;
+  const values: Record<string, string | number> = {};
+  if (window) {
+    if (spec.window?.start_param) values[spec.window.start_param] = window.start;
+    if (spec.window?.end_param) values[spec.window.end_param] = window.end;
+  } else if (spec.param && incremental.since !== null) {
+    values[spec.param] = incremental.since;
+  }
+  if (Object.keys(values).length === 0) return token;
+  if (spec.in === 'body') return { ...token, body: { ...values, ...token.body } };
+  const query = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, String(value)]));
+  return { ...token, query: { ...query, ...token.query } };
+}
+
+/** The page's records before the filter, for the paginator's short-page rule. */
+function selectedOnly(document: unknown, plan: RunPlan): Record<string, unknown>[] {
+  const { filter: _filter, ...rest } = plan.records ?? {};
+  return shapePage(document, plan.responsePath, rest, { settings: {}, partition: {} });
 }
 
 function warn(progress: RunProgress, text: string): void {

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { columnsOf } from '../../database/data-tables/data-table-catalog';
 import {
   alterTable,
+  createColumnIndex,
   copyFromStdin,
   createConnectorTable,
   dropTable,
@@ -33,6 +34,7 @@ import {
   ColumnType,
   csvField,
   kindOf,
+  legacyColumnName,
   pgTypeToColumnType,
   safeColumnName,
   widen,
@@ -44,7 +46,14 @@ export interface WriteOptions {
   runId: string;
   override: boolean;
   pages: AsyncIterable<FetchedPage>;
+  /** Record fields identifying a row: rows with the same values replace the stored ones (upsert). */
+  primaryKey?: string[];
+  /** Runs inside the transaction that makes the rows visible (an incremental state advancing with them). */
+  onCommit?: (sql: Sql) => Promise<void>;
 }
+
+/** The records of a run lack a primary_key field the spec declares. */
+export class MissingKeyError extends Error {}
 
 interface ColumnState {
   name: string;
@@ -91,7 +100,7 @@ export class ConnectorTableWriter {
   }
 
   /** Returns the number of rows written. */
-  async write({ tableName, runId, override, pages }: WriteOptions): Promise<number> {
+  async write({ tableName, runId, override, pages, primaryKey, onCommit }: WriteOptions): Promise<number> {
     const client = await pgPool(this.dataSource).connect();
     const sql = sqlOn(client);
     const staging = stagingTableName(tableName, runId);
@@ -102,11 +111,25 @@ export class ConnectorTableWriter {
     try {
       // One COPY spans every page fetched from the upstream API: longer than any ordinary statement.
       restoreLimit = await liftStatementLimit(client, LONG_WORK_LIMITS_MS.connectorWrite);
+      // Columns the table already has keep their names (tables made before camelCase was split).
+      const existing = new Set((await columnsOf(sql, tableName)).map((column) => column.name));
       await dropTable(sql, staging);
       await createConnectorTable(sql, staging);
-      await this.copyPages(client, staging, runId, pages, columns, usedNames, (count) => (rowCount += count));
-      if (override) await this.swapIn(client, staging, tableName);
-      else await this.appendFrom(client, staging, tableName, columns);
+      const fetchedAt = new Date().toISOString();
+      await this.copyPages(
+        client,
+        staging,
+        runId,
+        fetchedAt,
+        pages,
+        columns,
+        usedNames,
+        existing,
+        (count) => (rowCount += count),
+      );
+      const keyColumns = primaryKey && rowCount > 0 ? keyColumnsOf(primaryKey, columns) : undefined;
+      if (override) await this.swapIn(client, staging, tableName, keyColumns, onCommit);
+      else await this.appendFrom(client, staging, tableName, columns, keyColumns, onCommit);
       return rowCount;
     } finally {
       await dropTable(sql, staging).catch(() => undefined);
@@ -119,23 +142,25 @@ export class ConnectorTableWriter {
     client: PoolClient,
     staging: string,
     runId: string,
+    fetchedAt: string,
     pages: AsyncIterable<FetchedPage>,
     columns: Map<string, ColumnState>,
     usedNames: Set<string>,
+    existing: Set<string>,
     onRows: (count: number) => void,
   ): Promise<void> {
     let copy: OpenCopy | undefined;
     try {
       for await (const page of pages) {
         const rows = hasKeys(page.iteration) ? withIteration(page.records, page.iteration) : page.records;
-        const statements = this.columnChanges(rows, columns, usedNames);
+        const statements = this.columnChanges(rows, columns, usedNames, existing);
         if (statements.length > 0 || !copy) {
           // One COPY stream spans pages; it is only restarted when the columns change.
           await copy?.finish();
           await alterTable(sqlOn(client), staging, statements);
           copy = openCopy(client, staging, columns);
         }
-        await copy.write(csvRows(runId, rows, copy.columns));
+        await copy.write(csvRows(runId, fetchedAt, rows, copy.columns));
         onRows(rows.length);
       }
       await copy?.finish();
@@ -151,6 +176,7 @@ export class ConnectorTableWriter {
     rows: Record<string, unknown>[],
     columns: Map<string, ColumnState>,
     usedNames: Set<string>,
+    existing: Set<string>,
   ): TableChange[] {
     const wanted = new Map<string, ColumnType | null>();
     for (const row of rows) {
@@ -167,7 +193,7 @@ export class ConnectorTableWriter {
       if (!state) {
         const base = key.startsWith(ITERATION_PREFIX)
           ? `_${safeColumnName(key.slice(ITERATION_PREFIX.length))}`
-          : safeColumnName(key);
+          : columnNameFor(key, existing);
         state = { name: uniqueName(base, usedNames), type: null };
         columns.set(key, state);
       }
@@ -179,11 +205,27 @@ export class ConnectorTableWriter {
     return statements;
   }
 
-  private async swapIn(client: PoolClient, staging: string, tableName: string): Promise<void> {
+  private async swapIn(
+    client: PoolClient,
+    staging: string,
+    tableName: string,
+    keyColumns: string[] | undefined,
+    onCommit: WriteOptions['onCommit'],
+  ): Promise<void> {
     const sql = sqlOn(client);
+    // A key read twice in one run keeps its last version.
+    if (keyColumns) {
+      const same = keyColumns
+        .map((name) => `a.${quoteIdentifier(name)} = b.${quoteIdentifier(name)}`)
+        .join(' AND ');
+      await sql(
+        `DELETE FROM ${dataTable(staging)} a USING ${dataTable(staging)} b WHERE ${same} AND a.ctid < b.ctid`,
+      );
+    }
     await transactionOn(client, async () => {
       await this.requireInstance(sql, tableName);
       await swapTable(sql, staging, tableName);
+      await onCommit?.(sql);
     });
   }
 
@@ -192,6 +234,8 @@ export class ConnectorTableWriter {
     staging: string,
     tableName: string,
     columns: Map<string, ColumnState>,
+    keyColumns: string[] | undefined,
+    onCommit: WriteOptions['onCommit'],
   ): Promise<void> {
     const sql = sqlOn(client);
     await transactionOn(client, async () => {
@@ -214,10 +258,49 @@ export class ConnectorTableWriter {
         selects.push(castExpression(quoteIdentifier(state.name), state.type, merged));
       }
       await alterTable(sql, tableName, changes);
-      await sql(
-        `INSERT INTO ${dataTable(tableName)} (${targets.join(', ')}) SELECT ${selects.join(', ')} FROM ${dataTable(staging)}`,
-      );
+      if (!keyColumns) {
+        await sql(
+          `INSERT INTO ${dataTable(tableName)} (${targets.join(', ')}) SELECT ${selects.join(', ')} FROM ${dataTable(staging)}`,
+        );
+      } else {
+        await this.upsert(sql, staging, tableName, columns, existing, keyColumns, targets, selects);
+      }
+      await onCommit?.(sql);
     });
+  }
+
+  /**
+   * Rows whose key is already stored replace the stored ones: the stored rows with a key of this
+   * run go, then the run's rows come in (a key read twice keeps its last version), in fetch order.
+   */
+  private async upsert(
+    sql: Sql,
+    staging: string,
+    tableName: string,
+    columns: Map<string, ColumnState>,
+    existing: Map<string, ColumnType>,
+    keyColumns: string[],
+    targets: string[],
+    selects: string[],
+  ): Promise<void> {
+    const byName = new Map([...columns.values()].map((state) => [state.name, state]));
+    if (keyColumns.length === 1) await createColumnIndex(sql, tableName, keyColumns[0]);
+    const same = keyColumns
+      .map((name) => {
+        const state = byName.get(name)!;
+        const target = widen(existing.get(name) ?? null, state.type)!;
+        return `t.${quoteIdentifier(name)} = ${castExpression(`s.${quoteIdentifier(name)}`, state.type!, target)}`;
+      })
+      .join(' AND ');
+    await sql(`DELETE FROM ${dataTable(tableName)} t USING ${dataTable(staging)} s WHERE ${same}`);
+    const partition = keyColumns.map(quoteIdentifier).join(', ');
+    await sql(
+      `INSERT INTO ${dataTable(tableName)} (${targets.join(', ')})
+       SELECT ${selects.join(', ')} FROM (
+         SELECT *, row_number() OVER (PARTITION BY ${partition} ORDER BY ctid DESC) AS _keep, ctid AS _position
+         FROM ${dataTable(staging)}) AS ${quoteIdentifier('staged')}
+       WHERE _keep = 1 ORDER BY _position`,
+    );
   }
 }
 
@@ -269,8 +352,14 @@ function openCopy(client: PoolClient, staging: string, columns: Map<string, Colu
   };
 }
 
-function csvRows(runId: string, rows: Record<string, unknown>[], columns: CopyColumn[]): string {
-  const prefix = `${runId},${new Date().toISOString()}`;
+/** `_fetched_at` is the run's fetch start on every row: rows sort by run, then in the order fetched. */
+function csvRows(
+  runId: string,
+  fetchedAt: string,
+  rows: Record<string, unknown>[],
+  columns: CopyColumn[],
+): string {
+  const prefix = `${runId},${fetchedAt}`;
   let csv = '';
   for (const row of rows) {
     let line = prefix;
@@ -297,6 +386,23 @@ function withIteration(
     Object.entries(iteration).map(([key, value]) => [`${ITERATION_PREFIX}${key}`, value]),
   );
   return records.map((record) => ({ ...record, ...iterationColumns }));
+}
+
+/** A record field's column: its name, or the older name the existing table already has for it. */
+function columnNameFor(key: string, existing: Set<string>): string {
+  const name = safeColumnName(key);
+  if (existing.has(name)) return name;
+  const legacy = legacyColumnName(key);
+  return existing.has(legacy) ? legacy : name;
+}
+
+/** The columns of the declared primary_key fields (after shaping). */
+function keyColumnsOf(primaryKey: string[], columns: Map<string, ColumnState>): string[] {
+  return primaryKey.map((key) => {
+    const state = columns.get(key);
+    if (!state?.type) throw new MissingKeyError(`primary_key field '${key}' is missing from every record`);
+    return state.name;
+  });
 }
 
 function uniqueName(base: string, used: Set<string>): string {

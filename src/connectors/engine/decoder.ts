@@ -1,16 +1,97 @@
+import { parse as parseCsv } from 'csv-parse/sync';
+import { isSafeNumber, LosslessNumber, parse as parseLossless } from 'lossless-json';
+import type { ResponseFormat } from '../dsl/connector-spec.types';
 import { ConnectorFetchError } from './connector-fetch-error';
 import { excerpt } from './http-errors';
 import type { HttpResponse } from './safe-http-client';
 
-/** Decodes a response body as JSON (an empty body is null). */
+/**
+ * Numbers a double holds exactly stay numbers; the rest (integers beyond 2^53, long decimals)
+ * stay LosslessNumber with their digits, so they reach numeric columns exactly.
+ */
+export function exactNumber(text: string): number | LosslessNumber {
+  return isSafeNumber(text) ? Number(text) : new LosslessNumber(text);
+}
+
+/**
+ * A run of 16 or more digits (and points) starting with a digit: somewhere a number may hold more
+ * digits than a double keeps. Without one, JSON.parse is exact and several times faster.
+ */
+const LONG_NUMBER = /\d[\d.]{15,}/;
+
+/** JSON text parsed without losing numeric precision. */
+export function parseExactJson(text: string): unknown {
+  return LONG_NUMBER.test(text) ? parseLossless(text, null, exactNumber) : JSON.parse(text);
+}
+
+/** Decodes a response body as JSON (an empty body is null), numbers exact. */
 export function decodeJson(response: HttpResponse, where: string): unknown {
   const text = response.body.toString('utf8');
   if (text.trim() === '') return null;
   try {
-    return JSON.parse(text);
+    return parseExactJson(text);
   } catch (error) {
     throw new ConnectorFetchError(
       `Response from ${where} is not valid JSON (${(error as Error).message}): ${excerpt(response.body)}`,
     );
+  }
+}
+
+/** JSON Lines (NDJSON): one JSON value per non-empty line, answered as an array. */
+export function decodeJsonLines(response: HttpResponse, where: string): unknown {
+  const lines = response.body.toString('utf8').split(/\r?\n/);
+  const values: unknown[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    try {
+      values.push(parseExactJson(line));
+    } catch (error) {
+      throw new ConnectorFetchError(
+        `Line ${index + 1} of the response from ${where} is not valid JSON (${(error as Error).message}): ${line.slice(0, 200)}`,
+      );
+    }
+  });
+  return values;
+}
+
+const CSV_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** A CSV field as a value: empty is null, numbers exact, true/false booleans, the rest text. */
+function csvValue(text: string): unknown {
+  if (text === '') return null;
+  if (CSV_NUMBER.test(text)) return exactNumber(text);
+  if (text === 'true' || text === 'false') return text === 'true';
+  return text;
+}
+
+/** CSV with a header row (csv-parse): an array of records keyed by the header's names. */
+export function decodeCsv(response: HttpResponse, where: string, delimiter = ','): unknown {
+  try {
+    return parseCsv(response.body, {
+      columns: true,
+      bom: true,
+      delimiter,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      cast: (value, context) => (context.header ? value : csvValue(value)),
+    }) as unknown[];
+  } catch (error) {
+    throw new ConnectorFetchError(
+      `Response from ${where} is not valid CSV (${(error as Error).message}): ${excerpt(response.body)}`,
+    );
+  }
+}
+
+/** The decoder of a declared response format (JSON when none is declared). */
+export function decoderFor(
+  format: ResponseFormat | undefined,
+): (response: HttpResponse, where: string) => unknown {
+  switch (format?.type) {
+    case 'jsonl':
+      return decodeJsonLines;
+    case 'csv':
+      return (response, where) => decodeCsv(response, where, format.delimiter ?? ',');
+    default:
+      return decodeJson;
   }
 }

@@ -23,6 +23,15 @@ import {
 /** Most retries a spec may ask for, whatever it says. */
 export const MAX_SPEC_RETRIES = 10;
 
+/** One request as a test read shows it: the URL without credentials, the status and the time taken. */
+export interface RequestLogEntry {
+  method: string;
+  url: string;
+  status: number | null;
+  ms: number;
+  error?: string;
+}
+
 /** An answer that passed the response filters, with its decoded body. */
 export interface AcceptedResponse {
   response: HttpResponse;
@@ -105,6 +114,7 @@ export class Requester {
     auth: Authenticator,
     build: (credentials: Record<string, string>) => HttpRequest,
     decode: (response: HttpResponse, where: string) => unknown,
+    log?: (entry: RequestLogEntry) => void,
   ): Promise<AcceptedResponse | null> {
     const options = plan.requestOptions ?? {};
     const retries = Math.min(options.retries ?? this.limits.retries, MAX_SPEC_RETRIES);
@@ -116,7 +126,23 @@ export class Requester {
         const request = build(await auth.credentials());
         const where = describeUrl(request.url);
         if (options.rate_limit && plan.budgetKey) await this.budget.take(plan.budgetKey, options.rate_limit);
-        const response = await this.http.request(request);
+        const started = Date.now();
+        const response = await this.http.request(request).catch((error: unknown) => {
+          log?.({
+            method: request.method,
+            url: request.url,
+            status: null,
+            ms: Date.now() - started,
+            error: String(error),
+          });
+          throw error;
+        });
+        log?.({
+          method: request.method,
+          url: request.url,
+          status: response.status,
+          ms: Date.now() - started,
+        });
         let parsed: { value: unknown } | undefined;
         const document = () => (parsed ??= { value: safely(() => decode(response, where)) }).value;
         const filter = matchFilter(plan.responseFilters, response.status, response.headers, document);

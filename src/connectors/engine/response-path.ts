@@ -4,7 +4,7 @@ import { ConnectorFetchError } from './connector-fetch-error';
 export function pathSteps(path: string): string[] {
   return path
     .replace(/^\$\.?/, '')
-    .replace(/\[(\d+)\]/g, '.$1')
+    .replace(/\[(\d+|\*)\]/g, '.$1')
     .split('.')
     .filter((step) => step !== '');
 }

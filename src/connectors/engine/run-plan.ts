@@ -1,6 +1,9 @@
 import type {
   BodyFormat,
+  IncrementalSpec,
   PaginationSpec,
+  RecordShaping,
+  ResponseFormat,
   RequestOptions,
   ResponseFilter,
   SpecAuth,
@@ -41,6 +44,17 @@ export interface RunPlan {
   budgetKey?: string;
   /** Substream: run once per record of this parent plan, its field placed in a setting. */
   parent?: { plan: RunPlan; field: string; as: string };
+  format?: ResponseFormat;
+  records?: RecordShaping;
+  incremental?: IncrementalSpec;
+  /** The saved state of an incremental instance (`{ cursor }`), read by templates as {{state.cursor}}. */
+  state?: IncrementalState | null;
+  /** The clock of the run (tests set it); now when absent. */
+  now?: Date;
+}
+
+export interface IncrementalState {
+  cursor?: string | number | null;
 }
 
 /** One page of records, tagged with the iteration values that produced it. */

@@ -1,9 +1,13 @@
+import { isLosslessNumber } from 'lossless-json';
+import { DateTime } from 'luxon';
+import { applyDatePipes, dateRoot, isoText } from './date-functions';
+
 /**
  * `{{key}}` / `{{group.key}}` placeholders. In URLs values are URL-encoded (arrays comma-joined)
  * and a query parameter whose whole value is one empty placeholder is dropped; in JSON body
  * templates values go in raw (JSON-escaped inside string literals, JSON values outside them).
  */
-const PLACEHOLDER = /\{\{\s*([\w.-]+)\s*\}\}/g;
+const PLACEHOLDER = /\{\{\s*([\w.-]+)((?:\s*\|\s*\w+(?::[^|}]*)?)*)\s*\}\}/g;
 
 /** The value at a dotted path (`group.key`, `items.0`) of nested settings. */
 export function valueAtPath(values: Record<string, unknown>, path: string): unknown {
@@ -19,6 +23,12 @@ export function placeholdersOf(template: string): string[] {
   return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]);
 }
 
+/** The value of one placeholder: the path's value, through its date functions when it has any. */
+function placeholderValue(values: Record<string, unknown>, path: string, pipes: string | undefined): unknown {
+  const value = dateRoot(values, path) ?? valueAtPath(values, path);
+  return pipes ? applyDatePipes(value, pipes) : value instanceof DateTime ? isoText(value) : value;
+}
+
 function isEmpty(value: unknown): boolean {
   return (
     value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
@@ -28,6 +38,7 @@ function isEmpty(value: unknown): boolean {
 /** Text form of a value in a URL or header: arrays comma-joined, objects as JSON. */
 export function scalarText(value: unknown): string {
   if (value === undefined || value === null) return '';
+  if (isLosslessNumber(value)) return value.toString();
   if (Array.isArray(value)) return value.map(scalarText).join(',');
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
@@ -35,7 +46,9 @@ export function scalarText(value: unknown): string {
 
 /** Fills plain text (header values, auth formats) without encoding. */
 export function fillText(template: string, values: Record<string, unknown>): string {
-  return template.replace(PLACEHOLDER, (_match, path: string) => scalarText(valueAtPath(values, path)));
+  return template.replace(PLACEHOLDER, (_match, path: string, pipes?: string) =>
+    scalarText(placeholderValue(values, path, pipes)),
+  );
 }
 
 /** Fills a URL template, URL-encoding every value and dropping query parameters left empty. */
@@ -44,8 +57,9 @@ export function fillUrlTemplate(template: string, values: Record<string, unknown
   const queryStart = beforeHash.indexOf('?');
   const base = queryStart === -1 ? beforeHash : beforeHash.slice(0, queryStart);
   const query = queryStart === -1 ? '' : beforeHash.slice(queryStart + 1);
-  const encode = (path: string) => encodeURIComponent(scalarText(valueAtPath(values, path)));
-  const filledBase = base.replace(PLACEHOLDER, (_match, path: string) => encode(path));
+  const encode = (path: string, pipes?: string) =>
+    encodeURIComponent(scalarText(placeholderValue(values, path, pipes)));
+  const filledBase = base.replace(PLACEHOLDER, (_match, path: string, pipes?: string) => encode(path, pipes));
   const pairs = query
     .split('&')
     .filter((pair) => pair !== '')
@@ -54,7 +68,7 @@ export function fillUrlTemplate(template: string, values: Record<string, unknown
       const only = /^\{\{\s*([\w.-]+)\s*\}\}$/.exec(value);
       return !(pair.includes('=') && only && isEmpty(valueAtPath(values, only[1])));
     })
-    .map((pair) => pair.replace(PLACEHOLDER, (_match, path: string) => encode(path)));
+    .map((pair) => pair.replace(PLACEHOLDER, (_match, path: string, pipes?: string) => encode(path, pipes)));
   return pairs.length > 0 ? `${filledBase}?${pairs.join('&')}` : filledBase;
 }
 
@@ -78,9 +92,14 @@ export function fillJsonTemplate(template: string, values: Record<string, unknow
     const char = template[index];
     if (template.startsWith('{{', index)) {
       const end = template.indexOf('}}', index);
-      const path = end === -1 ? '' : template.slice(index + 2, end).trim();
-      if (end !== -1 && /^[\w.-]+$/.test(path)) {
-        const value = valueAtPath(values, path);
+      const inner = end === -1 ? '' : template.slice(index + 2, end).trim();
+      const [path, ...pipes] = inner.split('|');
+      if (end !== -1 && /^[\w.-]+$/.test(path.trim())) {
+        const value = placeholderValue(
+          values,
+          path.trim(),
+          pipes.length > 0 ? `|${pipes.join('|')}` : undefined,
+        );
         output += inString ? JSON.stringify(scalarText(value)).slice(1, -1) : jsonLiteral(value);
         index = end + 2;
         continue;

@@ -77,6 +77,14 @@ export class ConnectorInstance {
   @Column({ name: 'token_cache_encrypted', type: 'text', nullable: true, select: false })
   tokenCacheEncrypted: string | null;
 
+  /** Incremental sync: the cursor the last committed run reached (`{ cursor }`); null before the first. */
+  @Column({ name: 'incremental_state', type: 'jsonb', nullable: true })
+  /** `{ cursor }` of the first operation, `streams.<operation id>` of each further one (see instance-operations). */
+  incrementalState: {
+    cursor?: string | number | null;
+    streams?: Record<string, { cursor: string | number }>;
+  } | null;
+
   @Index('connector_instances_output_table_name_key', { unique: true })
   @Column({ name: 'output_table_name', type: 'text' })
   outputTableName: string;

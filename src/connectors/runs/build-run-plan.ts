@@ -6,6 +6,14 @@ import type { Connector } from '../entities/connector.entity';
 import type { ConnectorInstance } from '../entities/connector-instance.entity';
 import { flattenFields } from '../fields/schema-fields';
 
+/** The fields rows are upserted on: the instance's operation's primary_key, if it declares one. */
+export function primaryKeyOf(connector: Connector, instance: ConnectorInstance): string[] | undefined {
+  const spec = connector.spec as ConnectorSpec | null;
+  const operation =
+    spec?.operations.find((candidate) => candidate.id === instance.operationId) ?? dataOperation(spec);
+  return operation?.primary_key?.length ? operation.primary_key : undefined;
+}
+
 /** How deep parent streams may nest (the validator refuses cycles; this bounds the rest). */
 const MAX_PARENT_DEPTH = 3;
 
@@ -48,6 +56,8 @@ export function buildRunPlan(
         ? operationUrlTemplate(spec, operation)
         : connector.fetchUrlTemplate,
     iterations: instance.iterations,
+    incremental: operation?.incremental,
+    state: operation?.incremental ? (instance.incrementalState ?? null) : null,
   };
   // The instance's own request options apply to the operation it was set up for.
   if (!chosen || chosen === dataOperation(spec)) {
@@ -70,6 +80,8 @@ function operationParts(spec: ConnectorSpec | null, operation: OperationSpec | u
     pagination: operation?.pagination ?? null,
     responsePath: operation?.response_path ?? null,
     responseFilters: operation?.response_filters,
+    format: operation?.format,
+    records: operation?.records,
     urlTemplate: spec && operation ? operationUrlTemplate(spec, operation) : '',
   };
 }

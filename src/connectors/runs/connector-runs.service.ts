@@ -17,13 +17,23 @@ import { toRunView, RunView } from '../connector-views';
 import { ConnectorInstancesService } from '../connector-instances.service';
 import { ConnectorEngine, newProgress } from '../engine/connector-engine';
 import { ConnectorFetchError } from '../engine/connector-fetch-error';
-import { ConnectorTableWriter, InstanceRemovedError } from '../engine/connector-table-writer';
+import {
+  ConnectorTableWriter,
+  InstanceRemovedError,
+  MissingKeyError,
+} from '../engine/connector-table-writer';
 import { prefetch } from '../engine/prefetch';
 import { Connector } from '../entities/connector.entity';
 import { ConnectorInstance } from '../entities/connector-instance.entity';
 import { ConnectorRun, RunOperationOutcome } from '../entities/connector-run.entity';
-import { furtherTablesOf, instanceTargets } from '../instance-operations';
-import { buildRunPlan } from './build-run-plan';
+import { nextState } from '../engine/incremental';
+import {
+  furtherTablesOf,
+  instanceTargets,
+  operationStateOf,
+  saveOperationState,
+} from '../instance-operations';
+import { buildRunPlan, primaryKeyOf } from './build-run-plan';
 import { RUNNER_ALIVE_SQL, RunnerLiveness } from './runner-liveness';
 
 export const RUN_IN_PROGRESS = 'A run is already in progress for this connector';
@@ -134,6 +144,21 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     return { rowCount: finished.rowCount, run_id: finished.id };
   }
 
+  /**
+   * Forgets an incremental instance's cursor: the next run reads again from the start value. Refused
+   * while a run is going (its commit would write the state back).
+   */
+  async resetState(user: AuthenticatedUser, instanceId: string): Promise<{ state: null }> {
+    const instance = await this.gate.requireInstance(user, instanceId);
+    const result: [unknown[], number] = await this.dataSource.query(
+      `UPDATE connector_instances SET incremental_state = NULL
+       WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM connector_runs WHERE instance_id = $1 AND status = 'running')`,
+      [instance.id],
+    );
+    if (result[1] === 0) throw new ConflictException(RUN_IN_PROGRESS);
+    return { state: null };
+  }
+
   async history(user: AuthenticatedUser, instanceId: string): Promise<RunView[]> {
     const instance = await this.gate.requireInstance(user, instanceId);
     const runs = await this.dataSource
@@ -238,7 +263,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
       const authData = { ...(await this.instances.authDataOf(instance.id)), ...(request.authData ?? {}) };
       const further = (await furtherTablesOf(this.dataSource.manager, [instance.id])).get(instance.id) ?? [];
       // Each operation writes its own table atomically; one failing does not keep the others from running.
-      for (const target of instanceTargets(connector, instance, further)) {
+      for (const [index, target] of instanceTargets(connector, instance, further).entries()) {
         outcomes.push(
           await this.executeOperation(
             request,
@@ -247,6 +272,8 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
             {
               tableName: target.tableName,
               authData,
+              primary: index === 0,
+              operationId: target.operationId,
             },
           ),
         );
@@ -281,23 +308,43 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     request: RunRequest,
     connector: Connector,
     instance: ConnectorInstance,
-    target: { tableName: string; authData: Record<string, string> },
+    target: {
+      tableName: string;
+      authData: Record<string, string>;
+      primary: boolean;
+      operationId: string | null;
+    },
   ): Promise<RunOperationOutcome> {
     const progress = newProgress();
     const base = { operation_id: instance.operationId, output_table_name: target.tableName };
     try {
       const plan = buildRunPlan(
         connector,
-        instance,
+        // Each operation keeps its own incremental state; the instance's first keeps the top-level one.
+        {
+          ...instance,
+          incrementalState: operationStateOf(instance, target.primary ? null : target.operationId),
+        },
         request.settings ?? instance.settings,
         target.authData,
         this.instances.tokenStoreOf(instance.id),
       );
+      const incremental = plan.incremental;
       const rowCount = await this.writer.write({
         tableName: target.tableName,
         runId: request.runId,
-        override: request.override,
+        // An incremental run holds only what changed: it adds to the table, never replaces it.
+        override: incremental ? false : request.override,
         pages: prefetch(this.engine.pages(plan, progress), 2),
+        primaryKey: primaryKeyOf(connector, instance),
+        // The cursor advances in the transaction that makes the rows visible, never without them.
+        onCommit: incremental
+          ? async (sql) => {
+              const state = nextState(incremental, plan.state, progress.cursor);
+              if (state)
+                await saveOperationState(sql, instance.id, target.primary ? null : target.operationId, state);
+            }
+          : undefined,
       });
       const warning = progress.warnings.length > 0 ? progress.warnings.join(' ') : null;
       return {
@@ -323,7 +370,11 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
 
   /** The failure as the run history shows it; credentials are masked before it is logged or kept. */
   private describeFailure(error: unknown, runId: string, secrets: string[]): string {
-    if (error instanceof ConnectorFetchError || error instanceof InstanceRemovedError)
+    if (
+      error instanceof ConnectorFetchError ||
+      error instanceof InstanceRemovedError ||
+      error instanceof MissingKeyError
+    )
       return redact(error.message, secrets);
     const message = redact(error instanceof Error ? error.message : String(error), secrets);
     this.logger.error(`Connector run ${runId} failed while storing rows: ${message}`);

@@ -5,6 +5,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useSession } from '../../auth/useSession';
+import { TestReadResultView } from '../../components/TestReadResultView';
 import { parseAuthFields } from '../../features/detail/authFields';
 import type { Connector, ConnectorInstance } from '../../api/connectors';
 import { hasRunningRun } from '../../features/detail/runs';
@@ -90,6 +91,9 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
               >
                 {running ? 'Running…' : 'Run Now'}
               </Button>
+              <Button variant="text" size="large" onClick={actions.testRead} disabled={actions.testReading}>
+                {actions.testReading ? 'Reading…' : 'Test Read'}
+              </Button>
             </Stack>
             {!instance && (
               <Typography variant="body2" color="text.secondary">
@@ -99,6 +103,7 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
           </Stack>
         </Stack>
       </Paper>
+      {actions.testReadResult && <TestReadResultView result={actions.testReadResult} />}
       {instance && (
         <>
           {tables.map((table) => (

@@ -18,7 +18,7 @@ export function TablePreview({ tableName, stream }: { tableName: string; stream?
     if (table.error) console.error('Table preview failed', table.error);
   }, [table.error]);
   const rows = table.data?.rows ?? [];
-  // The run id is bookkeeping; the fetch time is worth seeing.
+  // The run id is bookkeeping; the fetch time is worth seeing (the server puts internal columns last).
   const columns = (table.data?.columns ?? Object.keys(rows[0] ?? {})).filter(
     (column) => columnName(column) !== '_run_id',
   );
@@ -30,13 +30,20 @@ export function TablePreview({ tableName, stream }: { tableName: string; stream?
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         Latest 100 rows fetched.
       </Typography>
-      <LazyDataTable
-        label={stream ? `Existing dataset preview: ${stream}` : 'Existing dataset preview'}
-        columns={columns}
-        rows={rows}
-        loading={table.isFetching}
-        height={420}
-      />
+      {!table.isFetching && rows.length === 0 ? (
+        <Typography role="status" sx={{ py: 4, textAlign: 'center' }} color="text.secondary">
+          No rows yet. Run the connector (Run Now) to fill this table, or use Test Read to try it without
+          writing anything.
+        </Typography>
+      ) : (
+        <LazyDataTable
+          label={stream ? `Existing dataset preview: ${stream}` : 'Existing dataset preview'}
+          columns={columns}
+          rows={rows}
+          loading={table.isFetching}
+          height={420}
+        />
+      )}
     </Paper>
   );
 }

@@ -6,6 +6,7 @@ import {
   Connector,
   ConnectorInstance,
   useActivateConnector,
+  useTestRead,
   useTriggerRun,
   useUpdateInstance,
 } from '../../api/connectors';
@@ -35,6 +36,7 @@ export function useSetupActions(
   const activate = useActivateConnector();
   const update = useUpdateInstance();
   const trigger = useTriggerRun();
+  const tryRead = useTestRead();
   const [problem, setProblem] = useState<string | null>(null);
   const [runStartedAt, setRunStartedAt] = useState(0);
   const fields = connector.schema?.fields ?? [];
@@ -133,9 +135,32 @@ export function useSetupActions(
     );
   };
 
+  /** Reads the first pages with the form's current values, writing nothing. */
+  const testRead = () => {
+    const toSend = valuesToSend();
+    if (!toSend) return;
+    const { override: _override, ...settings } = toSend.settings;
+    tryRead.mutate(
+      {
+        ...(instance ? { instance_id: instance.id } : { connector_id: connector.id }),
+        settings,
+        auth_data: toSend.authData,
+        // A test read tries one stream: the first one chosen, else the spec's first.
+        operation_id: state.options.operationIds[0] || undefined,
+      },
+      {
+        onError: (error) =>
+          notify(error instanceof ApiError && error.message ? error.message : 'Test read failed', 'error'),
+      },
+    );
+  };
+
   return {
     save,
     run,
+    testRead,
+    testReading: tryRead.isPending,
+    testReadResult: tryRead.data,
     saving: activate.isPending || update.isPending,
     triggering: trigger.isPending,
     runStartedAt,

@@ -16,6 +16,15 @@ import {
 } from './dsl-reference';
 import { exampleText, FEATURE_EXAMPLES } from './dsl-examples';
 import { REQUEST_OPTIONS, RESPONSE_FILTER_FIELDS } from './dsl-reference-requests';
+import {
+  DATE_FUNCTIONS,
+  FORMAT_EXAMPLE,
+  FORMAT_FIELDS,
+  INCREMENTAL_EXAMPLE,
+  INCREMENTAL_FIELDS,
+  RECORD_FIELDS,
+  RECORDS_EXAMPLE,
+} from './dsl-reference-records';
 import { EXAMPLE_SPEC_JSON } from './example-spec';
 import { FieldTable } from './FieldTable';
 
@@ -28,6 +37,10 @@ export const SECTIONS = [
   { id: 'pagination', title: 'Pagination' },
   { id: 'errors', title: 'Errors and limits' },
   { id: 'response-path', title: 'Response path' },
+  { id: 'records', title: 'Records: selection and shaping' },
+  { id: 'formats', title: 'Response formats and values' },
+  { id: 'incremental', title: 'Incremental sync' },
+  { id: 'test-read', title: 'Test read' },
   { id: 'runs', title: 'Runs and settings' },
   { id: 'example', title: 'Complete example' },
   { id: 'not-supported', title: 'Not supported' },
@@ -123,6 +136,49 @@ export function DocumentationSections() {
             '// response\n{ "data": { "observations": [ { "time": "…", "temp": 21.5 } ] } }\n\n// spec\n"response_path": "data.observations"'
           }
         />
+      </DocSection>
+      <DocSection id="records" title="Records: selection and shaping">
+        <Paragraph>
+          An operation's <Code>records</Code> says which values of the answer are records and how each becomes
+          a row. These are the only transforms there are, applied in this order: path (with <Code>*</Code>),
+          zip, flatten_depth, add_fields, remove_fields, rename_fields, filter. Field names become column
+          names with camelCase split (<Code>createdAt</Code> becomes <Code>created_at</Code>); a table made
+          before keeps its existing column names.
+        </Paragraph>
+        <FieldTable caption="Record shaping" rows={RECORD_FIELDS} />
+        <CodeBlock label="Record shaping examples" code={RECORDS_EXAMPLE} />
+      </DocSection>
+      <DocSection id="formats" title="Response formats and values">
+        <Paragraph>
+          Numbers are kept exactly: integers beyond 2^53 and long decimals land in numeric columns digit for
+          digit. ISO-8601 text becomes a <Code>date</Code> column (2024-01-31) or a <Code>timestamptz</Code>{' '}
+          column (2024-01-01T00:00:00Z; without a zone, UTC). A later value that does not fit widens the
+          column: date and timestamp to timestamptz, any other mix to text, objects and arrays to JSON.
+        </Paragraph>
+        <FieldTable caption="Response formats" rows={FORMAT_FIELDS} />
+        <CodeBlock label="Response format examples" code={FORMAT_EXAMPLE} />
+      </DocSection>
+      <DocSection id="incremental" title="Incremental sync">
+        <Paragraph>
+          An operation with <Code>incremental</Code> reads only what changed since the last committed run. The
+          state (the greatest cursor value read) advances in the same transaction that makes the run's rows
+          visible: a failed or interrupted run leaves it where it was. Reset it from the API (
+          <Code>POST /api/connectors/instance/:id/state/reset</Code>) to read from the start again. Scheduled
+          refreshes read incrementally too.
+        </Paragraph>
+        <FieldTable caption="Incremental options" rows={INCREMENTAL_FIELDS} />
+        <FieldTable caption="Date functions in templates" rows={DATE_FUNCTIONS} />
+        <CodeBlock label="Incremental examples" code={INCREMENTAL_EXAMPLE} />
+      </DocSection>
+      <DocSection id="test-read" title="Test read">
+        <Paragraph>
+          Test Read (on the upload screen and the connector setup) runs the spec through the same engine,
+          limits and address rules as a run, reads at most 5 pages and 100 records, and shows the requests
+          (credentials hidden, status, time), the records, the columns and types a run would create, and any
+          warning. It writes nothing: no table, no run, no state. The API is{' '}
+          <Code>POST /api/connectors/test-read</Code> with a <Code>spec</Code>, a <Code>connector_id</Code> or
+          an <Code>instance_id</Code>, plus <Code>settings</Code> and <Code>auth_data</Code>.
+        </Paragraph>
       </DocSection>
       <DocSection id="runs" title="Runs and settings">
         <Paragraph>

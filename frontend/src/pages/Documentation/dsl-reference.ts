@@ -344,7 +344,7 @@ export const UNSUPPORTED = [
   { name: 'GraphQL', text: 'GraphQL endpoints are not supported as a protocol.' },
   {
     name: 'Nested transforms',
-    text: 'Records are stored as they arrive: top-level keys become columns, nested values are kept as JSON. There is no mapping or reshaping step.',
+    text: 'Keys named transform or transforms (free-form transformation pipelines, scripts) are refused. Records are shaped only by the declared, flat steps of records: path with wildcards, zip, flatten_depth, add_fields, remove_fields, rename_fields and filter (see Records).',
   },
   {
     name: 'OAuth2 authorization-code flow',

@@ -16,10 +16,12 @@ import {
   checkConnectorUpload,
   ConnectorUploadForm,
   EXAMPLE_SPEC,
+  parseConnectorSpec,
   SpecProblem,
   specProblems,
 } from '../../features/upload/connectorUpload';
-import { useUploadConnector } from '../../api/connectors';
+import { useTestRead, useUploadConnector } from '../../api/connectors';
+import { TestReadResultView } from '../../components/TestReadResultView';
 import { MetadataFields } from './MetadataFields';
 
 const EMPTY: ConnectorUploadForm = {
@@ -35,6 +37,8 @@ export function UploadConnectorTab() {
   const notify = useNotify();
   const navigate = useNavigate();
   const upload = useUploadConnector();
+  const testRead = useTestRead();
+  const [testValues, setTestValues] = useState('');
   const [form, setForm] = useState(EMPTY);
   const [error, setError] = useState<string | null>(null);
   const [problems, setProblems] = useState<SpecProblem[]>([]);
@@ -61,6 +65,38 @@ export function UploadConnectorTab() {
     });
   };
 
+  /** Runs the spec's first pages without uploading or writing anything; mistakes are listed by path. */
+  const tryRead = () => {
+    setProblems([]);
+    const parsed = parseConnectorSpec(form.specText);
+    const values = testValues.trim() === '' ? { spec: {} } : parseConnectorSpec(testValues);
+    if (parsed.error !== undefined || values.error !== undefined) {
+      setError(parsed.error ?? 'Test values must be a JSON object like {"settings": {}, "auth_data": {}}.');
+      return;
+    }
+    setError(null);
+    const { settings, auth_data } = values.spec as {
+      settings?: Record<string, unknown>;
+      auth_data?: Record<string, string>;
+    };
+    testRead.mutate(
+      { spec: parsed.spec, settings, auth_data },
+      {
+        onError: (failure) => {
+          const found = failure instanceof ApiError ? specProblems(failure.body) : [];
+          setProblems(found);
+          setError(
+            found.length
+              ? 'The connector spec has problems:'
+              : failure instanceof ApiError && failure.message
+                ? failure.message
+                : 'Test read failed',
+          );
+        },
+      },
+    );
+  };
+
   return (
     <Stack component="form" spacing={2.5} onSubmit={submit} noValidate aria-label="Upload connector">
       <Typography color="text.secondary">
@@ -78,6 +114,16 @@ export function UploadConnectorTab() {
         maxRows={30}
         value={form.specText}
         onChange={(event) => set({ specText: event.target.value })}
+        slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
+      />
+      <TextField
+        label="Test read values (JSON, optional)"
+        placeholder='{"settings": {"city": "Oslo"}, "auth_data": {"api_key": "…"}}'
+        helperText="Settings and credentials for Test Read only; they are not stored."
+        multiline
+        minRows={2}
+        value={testValues}
+        onChange={(event) => setTestValues(event.target.value)}
         slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
       />
       {error && (
@@ -105,6 +151,16 @@ export function UploadConnectorTab() {
       >
         {upload.isPending ? 'Uploading…' : 'Upload Connector'}
       </Button>
+      <Button
+        variant="outlined"
+        size="large"
+        onClick={tryRead}
+        disabled={testRead.isPending}
+        sx={{ alignSelf: 'flex-start' }}
+      >
+        {testRead.isPending ? 'Reading…' : 'Test Read'}
+      </Button>
+      {testRead.data && <TestReadResultView result={testRead.data} />}
     </Stack>
   );
 }
