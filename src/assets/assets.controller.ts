@@ -2,7 +2,10 @@ import {
   BadRequestException,
   Body,
   Controller,
+  Delete,
   Get,
+  HttpCode,
+  Patch,
   Param,
   Post,
   Query,
@@ -24,7 +27,18 @@ import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { SessionGuard } from '../common/guards/session.guard';
 import { AssetRowsService } from './asset-rows.service';
-import { AssetData, AssetDetail, AssetSummary, ConnectorTableRows, UploadedDataset } from './asset-views';
+import {
+  AssetData,
+  AssetDetail,
+  AssetSummary,
+  ConnectorTableRows,
+  DatasetRefreshed,
+  DatasetRemoved,
+  UploadedDataset,
+} from './asset-views';
+import { DatasetOwnerService } from './dataset-owner.service';
+import { REFRESH_CSV_SCHEMA, RefreshAssetDto, UpdateAssetDto } from './dto/update-asset.dto';
+import { OwnDatasetGuard } from './own-dataset.guard';
 import { AssetsService } from './assets.service';
 import { AssetDataQueryDto } from './dto/asset-data-query.dto';
 import { ListAssetsQueryDto } from './dto/list-assets-query.dto';
@@ -38,6 +52,7 @@ export class AssetsController {
   constructor(
     private readonly assets: AssetsService,
     private readonly rows: AssetRowsService,
+    private readonly owner: DatasetOwnerService,
   ) {}
 
   /** The catalogue the caller may see (docs/product.md, Catalogue visibility); the total for paging is in X-Total-Count. */
@@ -97,6 +112,46 @@ export class AssetsController {
   @ApiOkResponse({ type: AssetDetail })
   findOne(@CurrentUser() user: AuthenticatedUser | undefined, @Param('id') id: string): Promise<AssetDetail> {
     return this.assets.findOne(user, id);
+  }
+
+  /** The owner changes what describes the dataset (the upload's rules); answers the detail as it is now. */
+  @Patch(':id')
+  @UseGuards(SessionGuard)
+  @ApiOkResponse({ type: AssetDetail })
+  async update(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+    @Body() input: UpdateAssetDto,
+  ): Promise<AssetDetail> {
+    await this.owner.update(user, id, input);
+    return this.assets.findOne(user, id);
+  }
+
+  /** The owner loads a new CSV into the dataset: it replaces the rows, or is appended to them. */
+  @Post(':id/refresh')
+  @HttpCode(200)
+  @UseGuards(SessionGuard, OwnDatasetGuard)
+  @UseInterceptors(CsvUploadInterceptor)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: REFRESH_CSV_SCHEMA })
+  @ApiOkResponse({ type: DatasetRefreshed })
+  async refresh(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+    @Body() input: RefreshAssetDto,
+    @Req() request: Request,
+  ): Promise<DatasetRefreshed> {
+    const staged = (request.file as UploadedCsv | undefined)?.staged;
+    if (!staged) throw new BadRequestException('Add a CSV file.');
+    return this.owner.refresh(user, id, input.mode ?? 'replace', staged);
+  }
+
+  /** The owner deletes the dataset: rows, table and grants go; purchases stay in the records. */
+  @Delete(':id')
+  @UseGuards(SessionGuard)
+  @ApiOkResponse({ type: DatasetRemoved })
+  remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<DatasetRemoved> {
+    return this.owner.remove(user, id);
   }
 
   /** Grid rows: pages with access, the 10-row sample preview without. */

@@ -3,6 +3,8 @@ import { AccessModule } from '../access/access.module';
 import { AssetRowsService } from './asset-rows.service';
 import { AssetsController } from './assets.controller';
 import { AssetsService } from './assets.service';
+import { DatasetOwnerService } from './dataset-owner.service';
+import { OwnDatasetGuard } from './own-dataset.guard';
 import { CsvIngestService } from './ingest/csv-ingest.service';
 import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
 
@@ -13,7 +15,14 @@ import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
 @Module({
   imports: [AccessModule],
   controllers: [AssetsController],
-  providers: [AssetsService, AssetRowsService, CsvIngestService, CsvUploadInterceptor],
+  providers: [
+    AssetsService,
+    AssetRowsService,
+    DatasetOwnerService,
+    CsvIngestService,
+    CsvUploadInterceptor,
+    OwnDatasetGuard,
+  ],
   exports: [AssetsService, AssetRowsService, AccessModule],
 })
 export class AssetsModule {}

@@ -3,7 +3,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessGate, Caller, DatasetAccess } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
-import type { AssetDetail, AssetSummary } from './asset-views';
+import type { AssetDetail, AssetSummary, DatasetVersionView } from './asset-views';
 import type { ListAssetsQueryDto } from './dto/list-assets-query.dto';
 import type { UploadCsvDto } from './dto/upload-csv.dto';
 import { Asset } from './entities/asset.entity';
@@ -89,6 +89,9 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
+/** Loads listed on the detail page at most (newest first). */
+const MAX_VERSIONS_SHOWN = 50;
+
 /** Categories the filter menu lists at most. */
 const MAX_CATEGORIES = 200;
 
@@ -156,7 +159,34 @@ export class AssetsService {
   /** One dataset for the detail screen, with its columns. */
   async findOne(caller: Caller, assetId: string): Promise<AssetDetail> {
     const access = await this.gate.requireDataset(caller, assetId, 'sample');
-    return { ...toSummary(access), columns: access.asset.columns };
+    const { asset } = access;
+    const versions: Array<{
+      mode: DatasetVersionView['mode'];
+      loaded_at: Date;
+      loaded_by: string | null;
+      row_count: string;
+      byte_count: string;
+    }> = await this.dataSource.query(
+      `SELECT version.mode, version.loaded_at, loader.name AS loaded_by, version.row_count, version.byte_count
+         FROM dataset_versions version LEFT JOIN users loader ON loader.id = version.loaded_by
+        WHERE version.asset_id = $1 ORDER BY version.loaded_at DESC, version.id LIMIT ${MAX_VERSIONS_SHOWN}`,
+      [asset.id],
+    );
+    return {
+      ...toSummary(access),
+      columns: asset.columns,
+      licence: asset.licence,
+      dictionary: asset.dictionary,
+      profile: asset.profile,
+      byte_count: Number(asset.byteCount),
+      data_updated_at: asset.dataUpdatedAt.toISOString(),
+      versions: versions.map((version) => ({
+        ...version,
+        loaded_at: version.loaded_at.toISOString(),
+        row_count: Number(version.row_count),
+        byte_count: Number(version.byte_count),
+      })),
+    };
   }
 
   /** Publishes an uploaded CSV (already staged by the upload interceptor) as the user's dataset. */
@@ -173,6 +203,7 @@ export class AssetsService {
       isPublic: input.is_public ?? true,
       source: 'CSV upload',
       author: user.name,
+      licence: input.licence ?? '',
     });
   }
 

@@ -142,10 +142,10 @@ export interface paths {
     get: operations['AssetsController_findOne'];
     put?: never;
     post?: never;
-    delete?: never;
+    delete: operations['AssetsController_remove'];
     options?: never;
     head?: never;
-    patch?: never;
+    patch: operations['AssetsController_update'];
     trace?: never;
   };
   '/api/assets/{id}/data': {
@@ -162,6 +162,22 @@ export interface paths {
     get: operations['AssetsController_data'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/assets/{id}/refresh': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['AssetsController_refresh'];
     delete?: never;
     options?: never;
     head?: never;
@@ -357,7 +373,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: operations['ConnectorsController_remove'];
+    post: operations['ConnectorsController_removeInstance'];
     delete?: never;
     options?: never;
     head?: never;
@@ -406,7 +422,7 @@ export interface paths {
     get: operations['ConnectorsController_detail'];
     put?: never;
     post?: never;
-    delete?: never;
+    delete: operations['ConnectorsController_remove'];
     options?: never;
     head?: never;
     patch?: never;
@@ -714,29 +730,45 @@ export interface components {
     };
     AssetDetail: {
       author: string;
+      /** @description Bytes of the CSV files behind the current rows */
+      byte_count: number;
       category: string;
       columns: components['schemas']['AssetColumn'][];
       /** Format: date-time */
       created_at: string;
       /** @example USD */
       currency: string;
+      /**
+       * Format: date-time
+       * @description When the rows last changed
+       */
+      data_updated_at: string;
       description: string;
+      /** @description Data dictionary: a description per column name */
+      dictionary: {
+        [key: string]: string;
+      };
       /** @description The caller may read all rows (owner, got or bought it) */
       has_access: boolean;
       id: string;
       image: string | null;
       is_public: boolean;
       keywords: string[];
+      /** @description The licence, as the owner words it; empty when not given */
+      licence: string;
       /** @description The caller uploaded it */
       owned: boolean;
       /** @description 0 means free */
       price: number;
+      profile: components['schemas']['ColumnProfile'][];
       row_count: number;
       source: string;
       subscriber_count: number;
       title: string;
       /** @enum {string} */
       type: 'dataset';
+      /** @description Every load, newest first */
+      versions: components['schemas']['DatasetVersionView'][];
       /** @enum {string} */
       visibility: 'public' | 'private';
     };
@@ -820,6 +852,18 @@ export interface components {
       granted: false;
       purchase: components['schemas']['PurchaseView'];
     };
+    ColumnProfile: {
+      distinctCount: number;
+      /** @description Numbers and dates: the largest value */
+      max?: (number | string) | null;
+      /** @description Numbers and dates: the smallest value */
+      min?: (number | string) | null;
+      name: string;
+      /** @description Share of empty values, 0 to 1 */
+      nullShare: number;
+      /** @description Text and booleans: the most frequent values */
+      topValues?: components['schemas']['TopValue'][];
+    };
     ConnectorTableRows: {
       columns: components['schemas']['TableColumn'][];
       rows: {
@@ -873,6 +917,34 @@ export interface components {
        * @enum {string}
        */
       type: 'update' | 'use_case' | 'whitepaper';
+    };
+    DatasetRefreshed: {
+      id: string;
+      /** @enum {string} */
+      mode: 'replace' | 'append';
+      /** @description Rows in the dataset now */
+      row_count: number;
+      /** @description Rows in the file loaded */
+      rows_loaded: number;
+    };
+    DatasetRemoved: {
+      /** @description Users other than the owner who held the dataset and lost access */
+      holders_lost_access: number;
+      id: string;
+      /** @example Dataset deleted. */
+      message: string;
+    };
+    DatasetVersionView: {
+      /** @description Bytes of the file loaded */
+      byte_count: number;
+      /** Format: date-time */
+      loaded_at: string;
+      /** @description Name of the user who loaded it */
+      loaded_by: string | null;
+      /** @enum {string} */
+      mode: 'initial' | 'replace' | 'append';
+      /** @description Rows this load brought */
+      row_count: number;
     };
     GenerateApiKeyDto: {
       /** @description The caller's own e-mail address */
@@ -1080,6 +1152,28 @@ export interface components {
       name: string;
       /** @description integer, numeric, boolean, date, timestamptz, text or jsonb */
       type: string;
+    };
+    TopValue: {
+      count: number;
+      value: string;
+    };
+    UpdateAssetDto: {
+      /** @example Finance */
+      category?: string;
+      description?: string;
+      dictionary?: {
+        [key: string]: string;
+      };
+      image?: string | null;
+      is_public?: boolean;
+      /** @description A list, or comma-separated text */
+      keywords?: string[];
+      /** @example CC BY 4.0 */
+      licence?: string;
+      /** @description Non-negative, at most two decimals and 1,000,000; 0 means free */
+      price?: number | string;
+      source?: string;
+      title?: string;
     };
     UpdateInstanceDto: {
       auth_data?: {
@@ -1315,6 +1409,8 @@ export interface operations {
           is_public?: boolean;
           /** @description Comma-separated */
           keywords?: string;
+          /** @example CC BY 4.0 */
+          licence?: string;
           /**
            * @description Non-negative, at most two decimals; empty means free
            * @example 19.99
@@ -1356,6 +1452,52 @@ export interface operations {
       };
     };
   };
+  AssetsController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DatasetRemoved'];
+        };
+      };
+    };
+  };
+  AssetsController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateAssetDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AssetDetail'];
+        };
+      };
+    };
+  };
   AssetsController_data: {
     parameters: {
       query?: {
@@ -1380,6 +1522,42 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AssetData'];
+        };
+      };
+    };
+  };
+  AssetsController_refresh: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description The .csv file, with the same header as the dataset
+           */
+          file: string;
+          /**
+           * @default replace
+           * @enum {string}
+           */
+          mode?: 'replace' | 'append';
+        };
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DatasetRefreshed'];
         };
       };
     };
@@ -1656,7 +1834,7 @@ export interface operations {
       };
     };
   };
-  ConnectorsController_remove: {
+  ConnectorsController_removeInstance: {
     parameters: {
       query?: never;
       header?: never;
@@ -1747,6 +1925,27 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ConnectorView'];
+        };
+      };
+    };
+  };
+  ConnectorsController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
         };
       };
     };
