@@ -1507,6 +1507,8 @@ export interface operations {
         /** @description Column name (as in `columns[].name`) to sort by; a leading - sorts descending */
         sort?: string;
         direction?: 'asc' | 'desc';
+        /** @description Row filters, repeatable: column:operator:value with contains, equals, gt, gte, lt, lte, or column:empty / column:notempty (e.g. amount:gte:10, name:contains:berl). All must hold. */
+        filter?: string[];
       };
       header?: never;
       path: {
@@ -2102,6 +2104,8 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip first */
         offset?: number;
+        /** @description Row filters of a one-source link, repeatable: column:operator:value with contains, equals, gt, gte, lt, lte, or column:empty / column:notempty (e.g. amount:gte:10). All must hold. */
+        filter?: string[];
       };
       header?: never;
       path?: never;
@@ -2128,6 +2132,8 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip first */
         offset?: number;
+        /** @description Row filters of a one-source link, repeatable: column:operator:value with contains, equals, gt, gte, lt, lte, or column:empty / column:notempty (e.g. amount:gte:10). All must hold. */
+        filter?: string[];
       };
       header?: never;
       path: {
