@@ -235,3 +235,12 @@ export class UploadedDataset {
   @ApiProperty({ example: '/dataset_profile/0b6e…' })
   redirectUrl: string;
 }
+
+/** A category of the catalogue with how many datasets (matching the search) it holds. */
+export class CategoryFacet {
+  @ApiProperty()
+  category: string;
+
+  @ApiProperty()
+  count: number;
+}

@@ -31,6 +31,7 @@ import {
   AssetData,
   AssetDetail,
   AssetSummary,
+  CategoryFacet,
   ConnectorTableRows,
   DatasetRefreshed,
   DatasetRemoved,
@@ -41,7 +42,7 @@ import { REFRESH_CSV_SCHEMA, RefreshAssetDto, UpdateAssetDto } from './dto/updat
 import { OwnDatasetGuard } from './own-dataset.guard';
 import { AssetsService } from './assets.service';
 import { AssetDataQueryDto } from './dto/asset-data-query.dto';
-import { ListAssetsQueryDto } from './dto/list-assets-query.dto';
+import { FacetsQueryDto, ListAssetsQueryDto } from './dto/list-assets-query.dto';
 import { UPLOAD_CSV_SCHEMA, UploadCsvDto } from './dto/upload-csv.dto';
 import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
 import type { UploadedCsv } from './ingest/csv-storage-engine';
@@ -78,6 +79,16 @@ export class AssetsController {
   @ApiOkResponse({ type: [String] })
   categories(@CurrentUser() user: AuthenticatedUser | undefined): Promise<string[]> {
     return this.assets.categories(user);
+  }
+
+  /** Each category with the number of datasets the caller may see that match the search. */
+  @Get('facets')
+  @ApiOkResponse({ type: [CategoryFacet] })
+  facets(
+    @CurrentUser() user: AuthenticatedUser | undefined,
+    @Query() query: FacetsQueryDto,
+  ): Promise<CategoryFacet[]> {
+    return this.assets.facets(user, query);
   }
 
   /** Streams the CSV into a new dataset table; answers where the new dataset lives. */

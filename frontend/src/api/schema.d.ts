@@ -100,6 +100,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/assets/facets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['AssetsController_facets'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/assets/table/{outputTableName}': {
     parameters: {
       query?: never;
@@ -840,6 +856,10 @@ export interface components {
       type: 'update' | 'use_case' | 'whitepaper';
       views: number;
     };
+    CategoryFacet: {
+      category: string;
+      count: number;
+    };
     ChangePasswordDto: {
       current_password: string;
       new_password: string;
@@ -1320,12 +1340,14 @@ export interface operations {
   AssetsController_list: {
     parameters: {
       query?: {
-        /** @description Text to look for in titles (case-insensitive) */
+        /** @description Words to look for in title, keywords and description (full text, ranked), or text inside a title */
         search?: string;
         /** @description One or more categories (repeat the parameter or separate with commas) */
         category?: string[];
         /** @description 'owned': only the caller's uploads; 'accessible': datasets the caller holds */
         scope?: 'all' | 'owned' | 'accessible';
+        /** @description Order: 'relevance' (the default with a search), 'newest' (the default without), 'price_asc', 'price_desc', 'subscribers' */
+        sort?: 'relevance' | 'newest' | 'price_asc' | 'price_desc' | 'subscribers';
         limit?: number;
         offset?: number;
       };
@@ -1362,6 +1384,28 @@ export interface operations {
         };
         content: {
           'application/json': string[];
+        };
+      };
+    };
+  };
+  AssetsController_facets: {
+    parameters: {
+      query?: {
+        search?: string;
+        scope?: 'all' | 'owned' | 'accessible';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CategoryFacet'][];
         };
       };
     };
