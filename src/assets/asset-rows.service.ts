@@ -16,6 +16,7 @@ import {
   RowFilterError,
 } from '../database/data-tables/row-filters';
 import { sqlOn } from '../database/sql';
+import { DatasetActivityService } from './activity/dataset-activity.service';
 import type { AssetColumn } from './entities/asset.entity';
 import type { AssetData, ConnectorTableRows } from './asset-views';
 import type { AssetDataQueryDto } from './dto/asset-data-query.dto';
@@ -36,6 +37,7 @@ export class AssetRowsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly gate: AccessGate,
+    private readonly activity: DatasetActivityService,
   ) {}
 
   /**
@@ -44,6 +46,7 @@ export class AssetRowsService {
    */
   async readData(caller: Caller, assetId: string, query: AssetDataQueryDto): Promise<AssetData> {
     const { asset, held } = await this.gate.requireDataset(caller, assetId, 'sample');
+    this.activity.countGridView(asset.id);
     const table = `${dataTable(asset.tableName)} ${ROW_SOURCE}`;
     const rowId = `${ROW_SOURCE}.${ROW_ID_COLUMN}`;
     const columnList = asset.columns

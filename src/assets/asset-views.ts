@@ -244,3 +244,27 @@ export class CategoryFacet {
   @ApiProperty()
   count: number;
 }
+
+/** One day of a dataset's use, for its owner. */
+export class ActivityDay {
+  @ApiProperty({ format: 'date', example: '2026-11-23' })
+  day: string;
+
+  @ApiProperty({ description: 'Users other than the owner holding the dataset at the end of the day' })
+  subscribers: number;
+
+  @ApiProperty()
+  grid_views: number;
+
+  @ApiProperty()
+  stream_requests: number;
+}
+
+/** The owner's activity view of a dataset: the last 90 days, oldest first. */
+export class DatasetActivity {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty({ type: () => [ActivityDay] })
+  days: ActivityDay[];
+}

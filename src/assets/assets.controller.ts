@@ -33,6 +33,7 @@ import {
   AssetSummary,
   CategoryFacet,
   ConnectorTableRows,
+  DatasetActivity,
   DatasetRefreshed,
   DatasetRemoved,
   UploadedDataset,
@@ -155,6 +156,14 @@ export class AssetsController {
     const staged = (request.file as UploadedCsv | undefined)?.staged;
     if (!staged) throw new BadRequestException('Add a CSV file.');
     return this.owner.refresh(user, id, input.mode ?? 'replace', staged);
+  }
+
+  /** The owner's view of how the dataset is used: subscribers, grid views and stream requests per day. */
+  @Get(':id/activity')
+  @UseGuards(SessionGuard)
+  @ApiOkResponse({ type: DatasetActivity })
+  activity(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<DatasetActivity> {
+    return this.owner.activity(user, id);
   }
 
   /** The owner deletes the dataset: rows, table and grants go; purchases stay in the records. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
+import { DatasetActivityModule } from './activity/dataset-activity.module';
 import { AssetRowsService } from './asset-rows.service';
 import { AssetsController } from './assets.controller';
 import { AssetsService } from './assets.service';
@@ -13,7 +14,7 @@ import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
  * connector table previews. Access decisions come from the AccessGate (AccessModule).
  */
 @Module({
-  imports: [AccessModule],
+  imports: [AccessModule, DatasetActivityModule],
   controllers: [AssetsController],
   providers: [
     AssetsService,

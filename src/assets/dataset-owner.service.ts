@@ -11,13 +11,17 @@ import {
 } from '../database/data-tables/data-table-ddl';
 import { dataTable, quoteIdentifier } from '../database/data-tables/data-table-names';
 import { Sql, sqlOn } from '../database/sql';
-import type { DatasetRemoved, DatasetRefreshed } from './asset-views';
+import { DatasetActivityService } from './activity/dataset-activity.service';
+import type { DatasetActivity, DatasetRemoved, DatasetRefreshed } from './asset-views';
 import type { UpdateAssetDto } from './dto/update-asset.dto';
 import type { AssetColumn } from './entities/asset.entity';
 import type { LoadMode } from './entities/dataset-version.entity';
 import { profileTable } from './ingest/column-profile';
 import { recordVersion, StagedUpload } from './ingest/staged-upload';
 import { sqlTypeFor } from './ingest/value-kinds';
+
+/** Days the owner's activity view covers. */
+export const ACTIVITY_DAYS = 90;
 
 /** Longest description of one column in the data dictionary. */
 export const MAX_DICTIONARY_TEXT = 2000;
@@ -45,6 +49,7 @@ export class DatasetOwnerService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly gate: AccessGate,
+    private readonly usage: DatasetActivityService,
   ) {}
 
   /** Applies the sent fields (validated like an upload's) in one update. */
@@ -130,6 +135,34 @@ export class DatasetOwnerService {
       });
       return { id: asset.id, mode, rows_loaded: loaded.rowCount, row_count: rowCount };
     });
+  }
+
+  /**
+   * The last ACTIVITY_DAYS days of use, one entry per day (UTC), oldest first: holders other
+   * than the owner at the end of each day, grid views and stream requests. Counts of this
+   * process not yet stored are stored first, so the owner sees their own latest views.
+   */
+  async activity(user: AuthenticatedUser, assetId: string): Promise<DatasetActivity> {
+    const { asset } = await this.gate.requireDataset(user, assetId, 'own');
+    await this.usage.flush();
+    const days: Array<{ day: string; subscribers: number; grid_views: number; stream_requests: number }> =
+      await this.dataSource.query(
+        `WITH series AS (
+           SELECT moment::date AS day
+             FROM generate_series((now() AT TIME ZONE 'UTC')::date - ${ACTIVITY_DAYS - 1},
+                                  (now() AT TIME ZONE 'UTC')::date, interval '1 day') AS moment)
+         SELECT to_char(series.day, 'YYYY-MM-DD') AS day,
+                (SELECT count(*)::int FROM access_grants held
+                  WHERE held.asset_id = $1 AND held.user_id IS DISTINCT FROM $2
+                    AND held.granted_at < (series.day + 1)::timestamp AT TIME ZONE 'UTC') AS subscribers,
+                COALESCE(activity.grid_views, 0) AS grid_views,
+                COALESCE(activity.stream_requests, 0) AS stream_requests
+           FROM series
+           LEFT JOIN dataset_daily_activity activity ON activity.asset_id = $1 AND activity.day = series.day
+          ORDER BY series.day`,
+        [asset.id, asset.ownerId],
+      );
+    return { id: asset.id, days };
   }
 
   /**

@@ -12,6 +12,7 @@ import {
   RowFilterError,
 } from '../database/data-tables/row-filters';
 import { pgPool } from '../database/sql';
+import { DatasetActivityService } from '../assets/activity/dataset-activity.service';
 import { copyOut } from './copy-out';
 import { JsonArrayTransform } from './json-array.transform';
 import { StreamAccessService } from './stream-access.service';
@@ -41,6 +42,7 @@ export class StreamService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly access: StreamAccessService,
+    private readonly activity: DatasetActivityService,
   ) {}
 
   /** Every row of one dataset or connector instance table the user may read. */
@@ -52,6 +54,7 @@ export class StreamService {
   ): Promise<void> {
     const source = await this.access.findReadableSource(caller, reference);
     if (!source) throw new NotFoundException(DATASET_NOT_FOUND);
+    if (source.kind === 'asset') this.activity.countStreamRequest(source.id);
     if (source.columns.length === 0) return this.sendEmpty(response, request.format, []);
     const where = rowFilterCondition(filtersOf(request.filter, source), literalBinder);
     const page = { limit: request.limit, offset: request.offset };

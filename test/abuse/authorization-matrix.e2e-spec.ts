@@ -151,6 +151,33 @@ describe('abuse: authorisation matrix of the API', () => {
           200,
         ],
         [
+          'GET assets/{id}/activity',
+          'visitor',
+          () => agentOf('visitor').get(`/api/assets/${paidAssetId}/activity`),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'GET assets/{id}/activity',
+          'other',
+          () => agentOf('other').get(`/api/assets/${paidAssetId}/activity`),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'GET assets/{id}/activity',
+          'owner',
+          () => agentOf('owner').get(`/api/assets/${paidAssetId}/activity`),
+          200,
+        ],
+        [
+          'GET access/purchases',
+          'visitor',
+          () => agentOf('visitor').get('/api/access/purchases'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
           'GET assets/table/{instance table}',
           'visitor',
           () => agentOf('visitor').get(`/api/assets/table/${tableName}`),

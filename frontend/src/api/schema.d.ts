@@ -52,6 +52,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/access/purchases': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['AccessController_purchases'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/access/remove': {
     parameters: {
       query?: never;
@@ -162,6 +178,22 @@ export interface paths {
     options?: never;
     head?: never;
     patch: operations['AssetsController_update'];
+    trace?: never;
+  };
+  '/api/assets/{id}/activity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['AssetsController_activity'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/assets/{id}/data': {
@@ -694,6 +726,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    AccountPurchases: {
+      held: components['schemas']['HeldDatasetView'][];
+      orders: components['schemas']['OrderView'][];
+    };
     ActivateConnectorDto: {
       auth_data?: {
         [key: string]: unknown;
@@ -720,6 +756,17 @@ export interface components {
     };
     ActivatedInstance: {
       id: string;
+    };
+    ActivityDay: {
+      /**
+       * Format: date
+       * @example 2026-11-23
+       */
+      day: string;
+      grid_views: number;
+      stream_requests: number;
+      /** @description Users other than the owner holding the dataset at the end of the day */
+      subscribers: number;
     };
     ApiKeyResponse: {
       api_key: string;
@@ -938,6 +985,10 @@ export interface components {
        */
       type: 'update' | 'use_case' | 'whitepaper';
     };
+    DatasetActivity: {
+      days: components['schemas']['ActivityDay'][];
+      id: string;
+    };
     DatasetRefreshed: {
       id: string;
       /** @enum {string} */
@@ -979,6 +1030,22 @@ export interface components {
       purchase?: components['schemas']['PurchaseView'];
       /** @enum {string} */
       reason: 'owner' | 'free' | 'purchase';
+    };
+    HeldDatasetView: {
+      /** @description Price paid */
+      amount: number | null;
+      asset_id: string;
+      currency: string | null;
+      /**
+       * Format: date-time
+       * @description When access was granted
+       */
+      granted_at: string;
+      /** @description The paid order behind it, if any */
+      order_id: string | null;
+      /** @enum {string} */
+      reason: 'free' | 'purchase';
+      title: string;
     };
     InstanceView: {
       body_template: string | null;
@@ -1039,6 +1106,18 @@ export interface components {
     };
     MessageResponse: {
       message: string;
+    };
+    OrderView: {
+      amount: number;
+      /** @description Empty once the owner deleted the dataset */
+      asset_id: string | null;
+      /** Format: date-time */
+      created_at: string;
+      currency: string;
+      id: string;
+      /** @enum {string} */
+      status: 'pending' | 'paid' | 'failed' | 'expired' | 'refunded';
+      title: string | null;
     };
     PaymentMode: {
       /** @example test */
@@ -1314,6 +1393,25 @@ export interface operations {
       };
     };
   };
+  AccessController_purchases: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountPurchases'];
+        };
+      };
+    };
+  };
   AccessController_remove: {
     parameters: {
       query?: never;
@@ -1538,6 +1636,27 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AssetDetail'];
+        };
+      };
+    };
+  };
+  AssetsController_activity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DatasetActivity'];
         };
       };
     };
