@@ -24,63 +24,65 @@ export function UploadedTab({ data }: { data: ManageData }) {
   const [asked, setAsked] = useState<Asked>(null);
   const removeConnector = useDeleteConnector();
   if (data.uploadsPending) return <CircularProgress size={24} aria-label="Loading uploads" />;
-  if (data.ownDatasets.length + data.ownConnectors.length === 0) {
-    return <Typography color="text.secondary">No datasets found.</Typography>;
-  }
+  // The dialogs stay mounted when the last item goes, so the deletion's notice still shows.
+  const empty = data.ownDatasets.length + data.ownConnectors.length === 0;
   const close = () => setAsked(null);
   const dataset = asked && 'dataset' in asked ? asked.dataset : null;
   return (
     <>
-      <ItemList label="Uploaded data">
-        {data.ownDatasets.map((asset) => (
-          <ItemRow
-            key={`d-${asset.id}`}
-            title={asset.title}
-            to={`/dataset_profile/${asset.id}`}
-            chips={['Dataset']}
-          >
-            <Button
-              size="small"
-              onClick={() => setAsked({ action: 'edit', dataset: asset })}
-              aria-label={`Edit ${asset.title}`}
+      {empty && <Typography color="text.secondary">No datasets found.</Typography>}
+      {!empty && (
+        <ItemList label="Uploaded data">
+          {data.ownDatasets.map((asset) => (
+            <ItemRow
+              key={`d-${asset.id}`}
+              title={asset.title}
+              to={`/dataset_profile/${asset.id}`}
+              chips={['Dataset']}
             >
-              Edit
-            </Button>
-            <Button
-              size="small"
-              onClick={() => setAsked({ action: 'refresh', dataset: asset })}
-              aria-label={`Refresh ${asset.title}`}
+              <Button
+                size="small"
+                onClick={() => setAsked({ action: 'edit', dataset: asset })}
+                aria-label={`Edit ${asset.title}`}
+              >
+                Edit
+              </Button>
+              <Button
+                size="small"
+                onClick={() => setAsked({ action: 'refresh', dataset: asset })}
+                aria-label={`Refresh ${asset.title}`}
+              >
+                Refresh
+              </Button>
+              <Button
+                size="small"
+                color="error"
+                onClick={() => setAsked({ action: 'delete', dataset: asset })}
+                aria-label={`Remove ${asset.title}`}
+              >
+                Remove
+              </Button>
+            </ItemRow>
+          ))}
+          {data.ownConnectors.map((connector) => (
+            <ItemRow
+              key={`c-${connector.id}`}
+              title={connector.title}
+              to={`/connector_profile/${connector.id}`}
+              chips={['API']}
             >
-              Refresh
-            </Button>
-            <Button
-              size="small"
-              color="error"
-              onClick={() => setAsked({ action: 'delete', dataset: asset })}
-              aria-label={`Remove ${asset.title}`}
-            >
-              Remove
-            </Button>
-          </ItemRow>
-        ))}
-        {data.ownConnectors.map((connector) => (
-          <ItemRow
-            key={`c-${connector.id}`}
-            title={connector.title}
-            to={`/connector_profile/${connector.id}`}
-            chips={['API']}
-          >
-            <Button
-              size="small"
-              color="error"
-              onClick={() => setAsked({ action: 'remove-connector', connector })}
-              aria-label={`Remove ${connector.title}`}
-            >
-              Remove
-            </Button>
-          </ItemRow>
-        ))}
-      </ItemList>
+              <Button
+                size="small"
+                color="error"
+                onClick={() => setAsked({ action: 'remove-connector', connector })}
+                aria-label={`Remove ${connector.title}`}
+              >
+                Remove
+              </Button>
+            </ItemRow>
+          ))}
+        </ItemList>
+      )}
       {dataset && (
         <>
           <EditDatasetDialog id={dataset.id} open={asked?.action === 'edit'} onClose={close} />
