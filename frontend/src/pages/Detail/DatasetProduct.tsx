@@ -69,24 +69,32 @@ export function DatasetProduct({ asset }: { asset: AssetDetail }) {
           <TableHead>
             <TableRow>
               <TableCell>Column</TableCell>
-              <TableCell>Type</TableCell>
+              <TableCell sx={WIDE_ONLY}>Type</TableCell>
               <TableCell>Description</TableCell>
-              <TableCell sx={{ minWidth: 180 }}>Profile</TableCell>
+              <TableCell sx={{ ...WIDE_ONLY, minWidth: 180 }}>Profile</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
             {asset.columns.map((column) => (
               <TableRow key={column.name}>
-                <TableCell sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{column.label}</TableCell>
-                <TableCell>{column.type}</TableCell>
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                <TableCell sx={{ fontWeight: 600, overflowWrap: 'anywhere', verticalAlign: 'top' }}>
+                  {column.label}
+                  <Typography variant="caption" component="div" color="text.secondary" sx={NARROW_ONLY}>
+                    {column.type}
+                  </Typography>
+                </TableCell>
+                <TableCell sx={WIDE_ONLY}>{column.type}</TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere', verticalAlign: 'top' }}>
                   {asset.dictionary[column.name] ?? (
                     <Typography component="span" color="text.secondary">
                       —
                     </Typography>
                   )}
+                  <Box sx={{ ...NARROW_ONLY, mt: 1 }}>
+                    <ProfileCell profile={profiles.get(column.name)} rows={asset.row_count} />
+                  </Box>
                 </TableCell>
-                <TableCell>
+                <TableCell sx={WIDE_ONLY}>
                   <ProfileCell profile={profiles.get(column.name)} rows={asset.row_count} />
                 </TableCell>
               </TableRow>
@@ -112,6 +120,10 @@ export function DatasetProduct({ asset }: { asset: AssetDetail }) {
   );
 }
 
+// Phones get two columns: the type under the name, the profile under the description.
+const WIDE_ONLY = { display: { xs: 'none', md: 'table-cell' } } as const;
+const NARROW_ONLY = { display: { xs: 'block', md: 'none' } } as const;
+
 function versionLabel(mode: string): string {
   return mode === 'initial' ? 'First upload' : mode === 'replace' ? 'Replaced' : 'Appended';
 }
@@ -123,7 +135,7 @@ function ProfileCell({ profile, rows }: { profile?: ColumnProfile; rows: number 
   const top = profile.topValues ?? [];
   const most = top[0]?.count ?? 1;
   return (
-    <Box sx={{ minWidth: 160 }}>
+    <Box sx={{ minWidth: { md: 160 } }}>
       <Typography variant="caption" component="div">
         {filled}% filled · {profile.distinctCount.toLocaleString()} distinct
       </Typography>
