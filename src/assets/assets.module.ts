@@ -6,6 +6,7 @@ import { AssetsController } from './assets.controller';
 import { AssetsService } from './assets.service';
 import { DatasetOwnerService } from './dataset-owner.service';
 import { OwnDatasetGuard } from './own-dataset.guard';
+import { ColumnProfileService } from './ingest/column-profile.service';
 import { CsvIngestService } from './ingest/csv-ingest.service';
 import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
 
@@ -21,6 +22,7 @@ import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
     AssetRowsService,
     DatasetOwnerService,
     CsvIngestService,
+    ColumnProfileService,
     CsvUploadInterceptor,
     OwnDatasetGuard,
   ],

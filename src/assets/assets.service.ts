@@ -7,6 +7,7 @@ import type { AssetDetail, AssetSummary, CategoryFacet, DatasetVersionView } fro
 import type { CatalogueSort, FacetsQueryDto, ListAssetsQueryDto } from './dto/list-assets-query.dto';
 import type { UploadCsvDto } from './dto/upload-csv.dto';
 import { Asset } from './entities/asset.entity';
+import { ColumnProfileService } from './ingest/column-profile.service';
 import { CsvIngestService } from './ingest/csv-ingest.service';
 import type { NewAssetDetails, StagedUpload } from './ingest/staged-upload';
 
@@ -105,6 +106,7 @@ export class AssetsService {
     private readonly dataSource: DataSource,
     private readonly gate: AccessGate,
     private readonly ingest: CsvIngestService,
+    private readonly profiles: ColumnProfileService,
   ) {}
 
   /** Distinct categories of the datasets the caller may see, by name (capped: it feeds a menu). */
@@ -234,7 +236,7 @@ export class AssetsService {
   async publishUpload(user: AuthenticatedUser, input: UploadCsvDto, staged: StagedUpload): Promise<string> {
     const title = input.title?.trim();
     if (!title) throw new BadRequestException('Add title & CSV file.');
-    return staged.publish({
+    const id = await staged.publish({
       ownerId: user.id,
       title,
       description: input.description?.trim() ?? '',
@@ -246,13 +248,17 @@ export class AssetsService {
       author: user.name,
       licence: input.licence ?? '',
     });
+    this.profiles.schedule(id);
+    return id;
   }
 
   /** Ingests a CSV stream as a new dataset in one go (used by the seed); returns its id. */
   async ingestCsv(details: NewAssetDetails, source: Readable): Promise<string> {
     const staged = await this.ingest.stage(source);
     try {
-      return await staged.publish(details);
+      const id = await staged.publish(details);
+      this.profiles.schedule(id);
+      return id;
     } finally {
       await staged.discard();
     }

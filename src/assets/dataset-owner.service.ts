@@ -16,7 +16,7 @@ import type { DatasetActivity, DatasetRemoved, DatasetRefreshed } from './asset-
 import type { UpdateAssetDto } from './dto/update-asset.dto';
 import type { AssetColumn } from './entities/asset.entity';
 import type { LoadMode } from './entities/dataset-version.entity';
-import { profileTable } from './ingest/column-profile';
+import { ColumnProfileService } from './ingest/column-profile.service';
 import { recordVersion, StagedUpload } from './ingest/staged-upload';
 import { sqlTypeFor } from './ingest/value-kinds';
 
@@ -50,6 +50,7 @@ export class DatasetOwnerService {
     private readonly dataSource: DataSource,
     private readonly gate: AccessGate,
     private readonly usage: DatasetActivityService,
+    private readonly profiles: ColumnProfileService,
   ) {}
 
   /** Applies the sent fields (validated like an upload's) in one update. */
@@ -93,7 +94,7 @@ export class DatasetOwnerService {
     mode: Exclude<LoadMode, 'initial'>,
     staged: StagedUpload,
   ): Promise<DatasetRefreshed> {
-    return staged.commitWith(async (sql) => {
+    const answer = await staged.commitWith(async (sql) => {
       const asset = await this.gate.lockOwnedDataset(sql, user, assetId);
       const loaded = staged.table;
       await checkFits(sql, loaded.tableName, loaded.columns, asset.columns);
@@ -120,11 +121,11 @@ export class DatasetOwnerService {
         rowCount += Number(asset.rowCount);
         byteCount += Number(asset.byteCount);
       }
-      const profile = await profileTable(sql, asset.tableName, asset.columns);
+      // The old profile stays until the new one is computed, right after the commit.
       await sql(
-        `UPDATE assets SET row_count = $2, byte_count = $3, profile = $4, data_updated_at = now(), updated_at = now()
+        `UPDATE assets SET row_count = $2, byte_count = $3, data_updated_at = now(), updated_at = now()
           WHERE id = $1`,
-        [asset.id, rowCount, byteCount, JSON.stringify(profile)],
+        [asset.id, rowCount, byteCount],
       );
       await recordVersion(sql, {
         assetId: asset.id,
@@ -135,6 +136,8 @@ export class DatasetOwnerService {
       });
       return { id: asset.id, mode, rows_loaded: loaded.rowCount, row_count: rowCount };
     });
+    this.profiles.schedule(answer.id);
+    return answer;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
+import { ColumnProfileService } from '../../src/assets/ingest/column-profile.service';
 import { uploadDataset } from '../factories/asset.factory';
 import { createLoggedInUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
@@ -36,7 +37,7 @@ describe('dataset detail: facts, dictionary, column profile; grid and stream fil
     testApp = await createTestApp();
     const created = await createLoggedInUser(testApp, { name: 'Pia Provider' });
     owner = created.agent;
-    id = await uploadDataset(owner, { title: 'Cities', price: '5', licence: 'CC BY 4.0' }, sampleCsv());
+    id = await uploadSettled(owner, { title: 'Cities', price: '5', licence: 'CC BY 4.0' }, sampleCsv());
     [{ table_name: table }] = await testApp.dataSource.query(`SELECT table_name FROM assets WHERE id = $1`, [
       id,
     ]);
@@ -49,6 +50,14 @@ describe('dataset detail: facts, dictionary, column profile; grid and stream fil
     ).body.api_key;
   });
   afterAll(() => testApp.close());
+
+  /** Profiles are computed right after a load commits; these tests read them once stored. */
+  const profilesSettled = () => testApp.app.get(ColumnProfileService).settled();
+  const uploadSettled = async (...args: Parameters<typeof uploadDataset>) => {
+    const id = await uploadDataset(...args);
+    await profilesSettled();
+    return id;
+  };
 
   const sql = (text: string, params: unknown[] = []) =>
     testApp.dataSource.query(text.replaceAll('$table', `data."${table}"`), params);

@@ -3,6 +3,7 @@ import type { Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DatasetOwnerService } from '../../src/assets/dataset-owner.service';
 import { CsvIngestService } from '../../src/assets/ingest/csv-ingest.service';
+import { ColumnProfileService } from '../../src/assets/ingest/column-profile.service';
 import { expectNoIngestConnections, orphanDatasetTables, uploadDataset } from '../factories/asset.factory';
 import { simpleSpec } from '../factories/connector.factory';
 import { createLoggedInUser, TestUser } from '../factories/user.factory';
@@ -29,6 +30,14 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
   });
   afterAll(() => testApp.close());
 
+  /** Profiles are computed right after a load commits; these tests read them once stored. */
+  const profilesSettled = () => testApp.app.get(ColumnProfileService).settled();
+  const uploadSettled = async (...args: Parameters<typeof uploadDataset>) => {
+    const id = await uploadDataset(...args);
+    await profilesSettled();
+    return id;
+  };
+
   const refresh = (agent: Agent, id: string, csv: string, mode?: string) => {
     const request = agent.post(`/api/assets/${id}/refresh`).set('Origin', TEST_ORIGIN);
     if (mode) request.field('mode', mode);
@@ -46,7 +55,7 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
 
   describe('PATCH assets/{id}', () => {
     it('changes the sent fields with the upload’s rules and answers the detail', async () => {
-      const id = await uploadDataset(owner.agent, { title: 'Before' }, FIRST);
+      const id = await uploadSettled(owner.agent, { title: 'Before' }, FIRST);
       const response = await owner.agent
         .patch(`/api/assets/${id}`)
         .set('Origin', TEST_ORIGIN)
@@ -98,7 +107,7 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
       [{ dictionary: { amount: 7 } }, 'The description of "amount" must be text.'],
       [{ owner_id: 'someone' }, 'property owner_id should not exist'],
     ])('refuses %j with a clear message and changes nothing', async (body, message) => {
-      const id = await uploadDataset(owner.agent, { title: 'Unchanged', price: '3' }, FIRST);
+      const id = await uploadSettled(owner.agent, { title: 'Unchanged', price: '3' }, FIRST);
       const before = await testApp.dataSource.query(`SELECT * FROM assets WHERE id = $1`, [id]);
       const response = await owner.agent.patch(`/api/assets/${id}`).set('Origin', TEST_ORIGIN).send(body);
       expect(response.status).toBe(400);
@@ -109,10 +118,11 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
 
   describe('POST assets/{id}/refresh', () => {
     it('replaces the rows, recomputes the profile and keeps a version per load', async () => {
-      const id = await uploadDataset(owner.agent, { title: 'Replace me' }, FIRST);
+      const id = await uploadSettled(owner.agent, { title: 'Replace me' }, FIRST);
       const next = 'name,amount,day\ndelta,10,2024-02-01\nepsilon,20,2024-02-02\n';
       const response = await refresh(owner.agent, id, next, 'replace').expect(200);
       expect(response.body).toEqual({ id, mode: 'replace', rows_loaded: 2, row_count: 2 });
+      await profilesSettled();
       expect(await rowsOf(id)).toEqual([
         { name: 'delta', amount: 10, day: '2024-02-01' },
         { name: 'epsilon', amount: 20, day: '2024-02-02' },
@@ -142,9 +152,10 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
     });
 
     it('appends rows in file order, casting into the dataset’s types (whole numbers into a decimal column)', async () => {
-      const id = await uploadDataset(owner.agent, { title: 'Append to me' }, 'name,price\na,1.5\nb,2.25\n');
+      const id = await uploadSettled(owner.agent, { title: 'Append to me' }, 'name,price\na,1.5\nb,2.25\n');
       const response = await refresh(owner.agent, id, 'name,price\nc,3\nd,4\n', 'append').expect(200);
       expect(response.body).toEqual({ id, mode: 'append', rows_loaded: 2, row_count: 4 });
+      await profilesSettled();
       expect(await rowsOf(id)).toEqual([
         { name: 'a', price: 1.5 },
         { name: 'b', price: 2.25 },
@@ -181,7 +192,7 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
       ['replace', 'name,amount,day\n', 'The file has a header line but no data rows.'],
       ['sideways', FIRST, 'mode must be replace or append'],
     ])('refuses a %s with %j and changes nothing', async (mode, csv, message) => {
-      const id = await uploadDataset(owner.agent, { title: 'Keep me' }, FIRST);
+      const id = await uploadSettled(owner.agent, { title: 'Keep me' }, FIRST);
       const before = await stateOf(id);
       const response = await refresh(owner.agent, id, csv, mode);
       expect(response.status).toBe(400);
@@ -197,14 +208,14 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
     });
 
     it('lets a column the file leaves empty into any type', async () => {
-      const id = await uploadDataset(owner.agent, { title: 'Gaps' }, FIRST);
+      const id = await uploadSettled(owner.agent, { title: 'Gaps' }, FIRST);
       await refresh(owner.agent, id, 'name,amount,day\nzeta,,\n', 'append').expect(200);
       expect((await rowsOf(id)).at(-1)).toEqual({ name: 'zeta', amount: null, day: null });
     });
 
     it('shows readers the old rows until the new ones commit, never a mix', async () => {
       for (const mode of ['replace', 'append'] as const) {
-        const id = await uploadDataset(owner.agent, { title: `Readers ${mode}` }, FIRST);
+        const id = await uploadSettled(owner.agent, { title: `Readers ${mode}` }, FIRST);
         const before = await rowsOf(id);
         const staged = await testApp.app
           .get(CsvIngestService)
@@ -229,7 +240,7 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
     });
 
     it('leaves nothing behind when the loading connection dies mid-file (a killed process)', async () => {
-      const id = await uploadDataset(owner.agent, { title: 'Killed load' }, FIRST);
+      const id = await uploadSettled(owner.agent, { title: 'Killed load' }, FIRST);
       const before = await stateOf(id);
       const source = new PassThrough();
       source.write('name,amount,day\n');
@@ -253,7 +264,7 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
     });
 
     it('never reads the file of someone who does not own the dataset', async () => {
-      const id = await uploadDataset(owner.agent, { title: 'Not yours' }, FIRST);
+      const id = await uploadSettled(owner.agent, { title: 'Not yours' }, FIRST);
       const response = await refresh(buyer.agent, id, 'name,amount,day\nx,1,2024-01-01\n', 'replace');
       expect(response.status).toBe(404);
       expect(response.body.error).toBe('Dataset not found');
@@ -263,7 +274,7 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
 
   describe('DELETE assets/{id}', () => {
     it('removes rows, table and grants, keeps purchases, and says how many holders lost access', async () => {
-      const id = await uploadDataset(owner.agent, { title: 'Delete me', price: '4.00' }, FIRST);
+      const id = await uploadSettled(owner.agent, { title: 'Delete me', price: '4.00' }, FIRST);
       await buyer.agent
         .post('/api/access/grant')
         .set('Origin', TEST_ORIGIN)

@@ -4,7 +4,6 @@ import type { GrantsService } from '../../access/grants.service';
 import { Sql, sqlOn } from '../../database/sql';
 import type { AssetColumn } from '../entities/asset.entity';
 import type { LoadMode } from '../entities/dataset-version.entity';
-import { profileTable } from './column-profile';
 
 /** What describes a new dataset besides its rows. */
 export interface NewAssetDetails {
@@ -49,11 +48,10 @@ export class StagedUpload {
   async publish(details: NewAssetDetails): Promise<string> {
     const { assetId, tableName, columns, rowCount, byteCount } = this.table;
     return this.commitWith(async (sql) => {
-      const profile = await profileTable(sql, tableName, columns);
       await sql(
         `INSERT INTO assets (id, owner_id, title, description, category, keywords, price, is_public, image,
-                             source, author, table_name, row_count, columns, licence, profile, byte_count)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+                             source, author, table_name, row_count, columns, licence, byte_count)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
         [
           assetId,
           details.ownerId,
@@ -70,7 +68,6 @@ export class StagedUpload {
           rowCount,
           JSON.stringify(columns),
           details.licence ?? '',
-          JSON.stringify(profile),
           byteCount,
         ],
       );
