@@ -19,12 +19,17 @@ const COLUMNS = `asset.id, asset.title, asset.description, asset.category, asset
   asset.owner_id, asset.table_name,
   ${OWNED} AS owned, ${HELD} AS has_access`;
 
-const WHERE = `(asset.is_public OR ${HELD}) AND asset.title ILIKE $2`;
+// The app's ranked search: the words of title, keywords and description (full text), or text
+// inside a title, ranked by relevance, newest first among equals.
+const DOCUMENT = 'asset_search_document(asset.title, asset.description, asset.keywords)';
+const WORDS = `websearch_to_tsquery('english', $3)`;
+const WHERE = `(asset.is_public OR ${HELD}) AND (${DOCUMENT} @@ ${WORDS} OR asset.title ILIKE $2)`;
+const RANK = `(ts_rank(${DOCUMENT}, ${WORDS}) + CASE WHEN asset.title ILIKE $2 THEN 0.05 ELSE 0 END)`;
 
-// The same shape as the app's query: the total as its own subquery, so both can use the title index.
+// The same shape as the app's query: the total as its own subquery, so both can use the indexes.
 const SQL = `SELECT ${COLUMNS}, (SELECT count(*) FROM assets asset WHERE ${WHERE}) AS total
   FROM assets asset WHERE ${WHERE}
-  ORDER BY asset.created_at DESC, asset.id DESC LIMIT $3 OFFSET 0`;
+  ORDER BY ${RANK} DESC, asset.created_at DESC, asset.id DESC LIMIT $4 OFFSET 0`;
 
 const server = createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://localhost');
@@ -32,9 +37,10 @@ const server = createServer((request, response) => {
     response.end('{"status":"ok"}');
     return;
   }
-  const search = (url.searchParams.get('search') ?? '').replace(/[\\%_]/g, (character) => `\\${character}`);
+  const words = (url.searchParams.get('search') ?? '').trim();
+  const search = words.replace(/[\\%_]/g, (character) => `\\${character}`);
   const limit = Number(url.searchParams.get('limit') ?? 100);
-  pool.query(SQL, [null, `%${search}%`, limit]).then(
+  pool.query(SQL, [null, `%${search}%`, words, limit]).then(
     ({ rows }) => {
       const total = rows.length > 0 ? Number(rows[0].total) : 0;
       const items = rows.map((row) => ({

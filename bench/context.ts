@@ -21,7 +21,15 @@ export interface BenchSettings {
   only: BenchName[];
 }
 
-export const BENCH_NAMES = ['ingest', 'streams', 'odata', 'catalogue', 'connector', 'incremental'] as const;
+export const BENCH_NAMES = [
+  'ingest',
+  'streams',
+  'odata',
+  'refresh',
+  'catalogue',
+  'connector',
+  'incremental',
+] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
 function benchList(raw: string | undefined): BenchName[] {
@@ -31,7 +39,7 @@ function benchList(raw: string | undefined): BenchName[] {
   if (unknown.length > 0)
     throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')}; use ${BENCH_NAMES.join(', ')}`);
   const chosen = BENCH_NAMES.filter((name) => names.includes(name));
-  const needsIngest = chosen.includes('streams') || chosen.includes('odata');
+  const needsIngest = chosen.includes('streams') || chosen.includes('odata') || chosen.includes('refresh');
   return needsIngest && !chosen.includes('ingest') ? ['ingest', ...chosen] : chosen;
 }
 

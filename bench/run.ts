@@ -12,6 +12,7 @@ import { benchConnector } from './scenarios/connector';
 import { benchIncremental } from './scenarios/incremental';
 import { benchIngest } from './scenarios/ingest';
 import { benchOData } from './scenarios/odata';
+import { benchRefresh } from './scenarios/refresh';
 import { benchStreams } from './scenarios/stream';
 import { createBenchUser } from './session';
 
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
       rows.push(ingest.row);
       if (chosen.has('streams')) rows.push(...(await benchStreams(context, ingest.assetId)));
       if (chosen.has('odata')) rows.push(...(await benchOData(context, ingest.assetId)));
+      if (chosen.has('refresh')) rows.push(await benchRefresh(context, ingest.assetId));
     }
     if (chosen.has('catalogue')) rows.push(await benchCatalogue(context));
     if (chosen.has('connector')) rows.push(await benchConnector(context));

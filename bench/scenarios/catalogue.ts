@@ -19,11 +19,13 @@ async function insertCatalogue(databaseUrl: string, count: number): Promise<void
        VALUES ('publisher@bench.test', 'Publisher', 'not-a-login', now()) RETURNING id`,
     );
     await client.query(
-      `INSERT INTO assets (owner_id, title, description, category, is_public, table_name, created_at)
+      `INSERT INTO assets (owner_id, title, description, category, keywords, is_public, table_name, created_at)
        SELECT $1,
               ($2::text[])[1 + n % array_length($2::text[], 1)] || ' ' ||
                 ($3::text[])[1 + n % array_length($3::text[], 1)] || ' dataset ' || n,
-              'Generated for the catalogue benchmark', 'Benchmark', n % 10 <> 0,
+              'Generated for the catalogue benchmark: ' || ($3::text[])[1 + n % array_length($3::text[], 1)] ||
+                ' figures of ' || ($2::text[])[1 + (n / 7) % array_length($2::text[], 1)],
+              'Benchmark', ARRAY[lower(($2::text[])[1 + (n / 3) % array_length($2::text[], 1)])], n % 10 <> 0,
               'bulk_' || replace(gen_random_uuid()::text, '-', ''),
               now() - make_interval(mins => n * 53)
          FROM generate_series(1, $4) AS n`,
@@ -34,8 +36,10 @@ async function insertCatalogue(databaseUrl: string, count: number): Promise<void
 }
 
 /**
- * The catalogue search under concurrent load, anonymous like most catalogue visitors, against a
- * plain node:http + pg server answering the same query.
+ * The catalogue's ranked search (full text over title, keywords and description, ordered by
+ * relevance) under concurrent load, anonymous like most catalogue visitors, against a plain
+ * node:http + pg server answering the same query. The word is in titles, descriptions and
+ * keywords of different datasets, so the ranking has real work to do.
  */
 export async function benchCatalogue(context: BenchContext): Promise<BenchRow> {
   const { settings, databaseUrl, api } = context;
@@ -83,8 +87,8 @@ export async function benchCatalogue(context: BenchContext): Promise<BenchRow> {
     ours: oursRate,
     baseline: baselineRate,
     ratio,
-    target: '≥ 0.5× req/s, p99 ≤ 50 ms, no errors',
-    met: ratio >= 0.5 && p99.median <= 50 && errors === 0,
+    target: '≥ 0.75× req/s, p99 ≤ 50 ms, no errors',
+    met: ratio >= 0.75 && p99.median <= 50 && errors === 0,
     side: [
       { label: 'API p99', figure: p99, unit: 'ms' },
       { label: 'API p50', figure: summarise(ours.map((result) => result.p50Ms)), unit: 'ms' },
@@ -92,7 +96,7 @@ export async function benchCatalogue(context: BenchContext): Promise<BenchRow> {
     ],
     notes: [
       `${errors} failed requests over all runs of our path.`,
-      `The load generator runs in the benchmark process on the same machine, so it takes CPU from both servers alike. Search term "${SEARCH}" matches ${Math.round(settings.catalogueAssets / SUBJECTS.length).toLocaleString('en')} titles.`,
+      `The load generator runs in the benchmark process on the same machine, so it takes CPU from both servers alike. Search term "${SEARCH}" is in about ${Math.round(settings.catalogueAssets / SUBJECTS.length).toLocaleString('en')} titles and as many descriptions and keywords each; both sides rank by relevance. The category facet counts (GET /api/assets/facets) are a separate request and are not part of this row.`,
     ],
   };
 }

@@ -7,6 +7,7 @@ import { Connector } from '../connectors/entities/connector.entity';
 import { ConnectorInstance } from '../connectors/entities/connector-instance.entity';
 import { ConnectorInstanceTable } from '../connectors/entities/connector-instance-table.entity';
 import { isDataTableName } from '../database/data-tables/data-table-names';
+import type { Sql } from '../database/sql';
 import type { UserFlag } from '../users/user-flags';
 
 /** Who is asking: a logged-in user (or the owner of an API key), or undefined for a visitor. */
@@ -93,6 +94,23 @@ export class AccessGate {
     return { asset, owned: !!caller && asset.ownerId === caller.id, held: raw[0].held };
   }
 
+  /**
+   * The owner's dataset, locked (FOR UPDATE) inside the caller's transaction on a held connection
+   * (a refresh's load), so that no other change or removal of it can interleave; 404 otherwise.
+   */
+  async lockOwnedDataset(sql: Sql, caller: Caller, assetId: string): Promise<Asset> {
+    if (!caller || !isUuid(assetId)) throw new NotFoundException(DATASET_NOT_FOUND);
+    const { rows } = await sql<{ id: string }>(
+      `SELECT asset.id FROM assets asset
+        WHERE asset.id = $1 AND ${this.datasetCondition('owned', 'asset', '$2')} FOR UPDATE`,
+      [assetId, caller.id],
+    );
+    if (rows.length === 0) throw new NotFoundException(DATASET_NOT_FOUND);
+    const asset = await this.dataSource.getRepository(Asset).findOneBy({ id: assetId });
+    if (!asset) throw new NotFoundException(DATASET_NOT_FOUND);
+    return asset;
+  }
+
   /** Every dataset the user may read in full (owned ones included), oldest first: their access list. */
   async heldDatasets(caller: Caller): Promise<Asset[]> {
     if (!caller) return [];
@@ -129,6 +147,26 @@ export class AccessGate {
           })
           .getOne()
       : null;
+    if (!connector) throw new NotFoundException(CONNECTOR_NOT_FOUND);
+    return connector;
+  }
+
+  /** A connector its uploader may change or delete; 404 for anyone else, as for a missing one. */
+  async requireOwnConnector(
+    caller: Caller,
+    connectorId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Connector> {
+    const connector =
+      caller && isUuid(connectorId)
+        ? await manager
+            .getRepository(Connector)
+            .createQueryBuilder('connector')
+            .setLock('pessimistic_write')
+            .where('connector.id = :connectorId', { connectorId })
+            .andWhere(this.connectorCondition('owned', 'connector', ':caller'), { caller: caller.id })
+            .getOne()
+        : null;
     if (!connector) throw new NotFoundException(CONNECTOR_NOT_FOUND);
     return connector;
   }

@@ -5,7 +5,7 @@ import type { AuthenticatedUser } from '../common/decorators/current-user.decora
 import { SessionGuard } from '../common/guards/session.guard';
 import { GrantsService } from './grants.service';
 import { AssetIdDto } from './dto/asset-id.dto';
-import { CheckoutStarted, GrantResult, PaymentMode, RemoveResult } from './grant-result';
+import { AccountPurchases, CheckoutStarted, GrantResult, PaymentMode, RemoveResult } from './grant-result';
 import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
 
 @ApiTags('access')
@@ -28,6 +28,14 @@ export class AccessController {
   @ApiOkResponse({ type: [String] })
   my(@CurrentUser() user: AuthenticatedUser | undefined): Promise<string[]> {
     return this.grants.myAssetIds(user);
+  }
+
+  /** What the caller got and bought: held datasets (with the order behind each) and every order. */
+  @Get('purchases')
+  @UseGuards(SessionGuard)
+  @ApiOkResponse({ type: AccountPurchases })
+  purchases(@CurrentUser() user: AuthenticatedUser): Promise<AccountPurchases> {
+    return this.grants.account(user);
   }
 
   @Post('grant')

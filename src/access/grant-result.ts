@@ -91,3 +91,60 @@ export function toPurchaseView(purchase: Purchase, testMode: boolean): PurchaseV
     created_at: purchase.createdAt.toISOString(),
   };
 }
+
+/** A dataset the user holds without owning it, and how they got it. */
+export class HeldDatasetView {
+  @ApiProperty()
+  asset_id: string;
+
+  @ApiProperty()
+  title: string;
+
+  @ApiProperty({ enum: ['free', 'purchase'] })
+  reason: 'free' | 'purchase';
+
+  @ApiProperty({ format: 'date-time', description: 'When access was granted' })
+  granted_at: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The paid order behind it, if any' })
+  order_id: string | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Price paid' })
+  amount: number | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  currency: string | null;
+}
+
+/** An order of the user, whatever became of it or of its dataset. */
+export class OrderView {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Empty once the owner deleted the dataset' })
+  asset_id: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  title: string | null;
+
+  @ApiProperty()
+  amount: number;
+
+  @ApiProperty()
+  currency: string;
+
+  @ApiProperty({ enum: PURCHASE_STATUSES })
+  status: PurchaseStatus;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+}
+
+/** The Account screen's record of what the user got and bought. */
+export class AccountPurchases {
+  @ApiProperty({ type: () => [HeldDatasetView] })
+  held: HeldDatasetView[];
+
+  @ApiProperty({ type: () => [OrderView] })
+  orders: OrderView[];
+}

@@ -6,7 +6,16 @@ import { Sql, sqlOn } from '../database/sql';
 import { AccessGate, Caller } from './access-gate.service';
 import { AccessGrant } from './entities/access-grant.entity';
 import { Purchase } from './entities/purchase.entity';
-import { CheckoutStarted, GrantResult, PurchaseView, RemoveResult, toPurchaseView } from './grant-result';
+import {
+  AccountPurchases,
+  CheckoutStarted,
+  GrantResult,
+  HeldDatasetView,
+  OrderView,
+  PurchaseView,
+  RemoveResult,
+  toPurchaseView,
+} from './grant-result';
 import { deleteGrant, insertGrant } from './grant-rows';
 import { HostedCheckout } from './payments/hosted-checkout';
 import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
@@ -89,6 +98,46 @@ export class GrantsService {
       }
       return { removed: await deleteGrant(sqlOn(manager), user.id, assetId), assetId };
     });
+  }
+
+  /** The user's held datasets (not their own uploads) with the order behind each, and every order. */
+  async account(user: NonNullable<Caller>): Promise<AccountPurchases> {
+    const held: Array<
+      Omit<HeldDatasetView, 'granted_at' | 'amount'> & { granted_at: Date; amount: string | null }
+    > = await this.dataSource.query(
+      `SELECT grant_row.asset_id, asset.title, grant_row.reason, grant_row.granted_at,
+                paid.id AS order_id, paid.amount, paid.currency
+           FROM access_grants grant_row
+           JOIN assets asset ON asset.id = grant_row.asset_id
+           LEFT JOIN LATERAL (
+             SELECT purchase.id, purchase.amount, purchase.currency FROM purchases purchase
+              WHERE purchase.user_id = grant_row.user_id AND purchase.asset_id = grant_row.asset_id
+                AND purchase.status = 'paid'
+              ORDER BY purchase.created_at LIMIT 1) paid ON true
+          WHERE grant_row.user_id = $1 AND grant_row.reason <> 'owner'
+          ORDER BY grant_row.granted_at DESC, grant_row.asset_id`,
+      [user.id],
+    );
+    const orders: Array<Omit<OrderView, 'created_at' | 'amount'> & { created_at: Date; amount: string }> =
+      await this.dataSource.query(
+        `SELECT purchase.id, purchase.asset_id, asset.title, purchase.amount, purchase.currency,
+                purchase.status, purchase.created_at
+           FROM purchases purchase LEFT JOIN assets asset ON asset.id = purchase.asset_id
+          WHERE purchase.user_id = $1 ORDER BY purchase.created_at DESC, purchase.id`,
+        [user.id],
+      );
+    return {
+      held: held.map((row) => ({
+        ...row,
+        granted_at: row.granted_at.toISOString(),
+        amount: row.amount === null ? null : Number(row.amount),
+      })),
+      orders: orders.map((row) => ({
+        ...row,
+        amount: Number(row.amount),
+        created_at: row.created_at.toISOString(),
+      })),
+    };
   }
 
   /** Records the uploader's own access inside the upload's transaction (on the ingest's connection). */

@@ -8,7 +8,16 @@ import {
   quoteIdentifier,
   ROW_ID_COLUMN,
 } from '../database/data-tables/data-table-names';
+import {
+  parameterBinder,
+  parseRowFilters,
+  RowFilter,
+  rowFilterCondition,
+  RowFilterError,
+} from '../database/data-tables/row-filters';
 import { sqlOn } from '../database/sql';
+import { DatasetActivityService } from './activity/dataset-activity.service';
+import type { AssetColumn } from './entities/asset.entity';
 import type { AssetData, ConnectorTableRows } from './asset-views';
 import type { AssetDataQueryDto } from './dto/asset-data-query.dto';
 import { jsonSafeColumn, ROW_SOURCE, wideNumberKind } from './json-safe-select';
@@ -28,6 +37,7 @@ export class AssetRowsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly gate: AccessGate,
+    private readonly activity: DatasetActivityService,
   ) {}
 
   /**
@@ -36,6 +46,7 @@ export class AssetRowsService {
    */
   async readData(caller: Caller, assetId: string, query: AssetDataQueryDto): Promise<AssetData> {
     const { asset, held } = await this.gate.requireDataset(caller, assetId, 'sample');
+    this.activity.countGridView(asset.id);
     const table = `${dataTable(asset.tableName)} ${ROW_SOURCE}`;
     const rowId = `${ROW_SOURCE}.${ROW_ID_COLUMN}`;
     const columnList = asset.columns
@@ -46,12 +57,19 @@ export class AssetRowsService {
         ),
       )
       .join(', ');
+    const filters = this.filtersFor(query.filter, asset.columns);
     const base = { columns: asset.columns, total: Number(asset.rowCount) };
     if (!held) {
+      // Filters look inside the 10 sample rows only: they must not become a way to search the
+      // rows a visitor has not got.
       const limit = Math.min(query.limit ?? SAMPLE_ROWS, SAMPLE_ROWS);
-      const rows = await this.jsonRows(`SELECT ${columnList} FROM ${table} ORDER BY ${rowId} LIMIT $1`, [
-        limit,
-      ]);
+      const params: unknown[] = [limit];
+      const where = rowFilterCondition(filters, parameterBinder(params), ROW_SOURCE);
+      const sample = `(SELECT * FROM ${dataTable(asset.tableName)} ORDER BY ${ROW_ID_COLUMN} LIMIT $1) ${ROW_SOURCE}`;
+      const rows = await this.jsonRows(
+        `SELECT ${columnList} FROM ${sample} WHERE ${where} ORDER BY ${rowId}`,
+        params,
+      );
       return { ...base, rows, sample: true, limit, offset: 0 };
     }
     let order = rowId;
@@ -68,11 +86,32 @@ export class AssetRowsService {
     }
     const limit = query.limit ?? 100;
     const offset = query.offset ?? 0;
+    const params: unknown[] = [limit, offset];
+    const where = rowFilterCondition(filters, parameterBinder(params), ROW_SOURCE);
     const rows = await this.jsonRows(
-      `SELECT ${columnList} FROM ${table} ORDER BY ${order} LIMIT $1 OFFSET $2`,
-      [limit, offset],
+      `SELECT ${columnList} FROM ${table} WHERE ${where} ORDER BY ${order} LIMIT $1 OFFSET $2`,
+      params,
     );
+    if (filters.length > 0) {
+      const countParams: unknown[] = [];
+      const countWhere = rowFilterCondition(filters, parameterBinder(countParams), ROW_SOURCE);
+      const counted = await sqlOn(this.dataSource)<{ total: string }>(
+        `SELECT count(*) AS total FROM ${table} WHERE ${countWhere}`,
+        countParams,
+      );
+      base.total = Number(counted.rows[0].total);
+    }
     return { ...base, rows, sample: false, limit, offset };
+  }
+
+  /** The request's row filters on these columns; a wrong one answers 400 with its reason. */
+  private filtersFor(raw: string[] | undefined, columns: AssetColumn[]): RowFilter[] {
+    try {
+      return parseRowFilters(raw, columns);
+    } catch (error) {
+      if (error instanceof RowFilterError) throw new BadRequestException(error.message);
+      throw error;
+    }
   }
 
   /** The latest 100 rows of a connector instance's table, for its owner only (404 for anyone else). */

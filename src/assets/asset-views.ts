@@ -1,5 +1,5 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import type { AssetColumn } from './entities/asset.entity';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import type { AssetColumn, ColumnProfile } from './entities/asset.entity';
 
 const COLUMN_TYPES = ['integer', 'numeric', 'boolean', 'date', 'timestamptz', 'text', 'jsonb'];
 
@@ -73,9 +73,118 @@ export class AssetSummary {
   has_access: boolean;
 }
 
+@ApiSchema({ name: 'TopValue' })
+class TopValueDocument {
+  @ApiProperty()
+  value: string;
+
+  @ApiProperty()
+  count: number;
+}
+
+/** What the load found in one column (see ColumnProfile). */
+@ApiSchema({ name: 'ColumnProfile' })
+class ColumnProfileDocument implements ColumnProfile {
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ description: 'Share of empty values, 0 to 1' })
+  nullShare: number;
+
+  @ApiProperty()
+  distinctCount: number;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'number' }, { type: 'string' }],
+    nullable: true,
+    description: 'Numbers and dates: the smallest value',
+  })
+  min?: number | string | null;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'number' }, { type: 'string' }],
+    nullable: true,
+    description: 'Numbers and dates: the largest value',
+  })
+  max?: number | string | null;
+
+  @ApiPropertyOptional({
+    type: () => [TopValueDocument],
+    description: 'Text and booleans: the most frequent values',
+  })
+  topValues?: Array<{ value: string; count: number }>;
+}
+
+/** One load of a dataset's rows. */
+export class DatasetVersionView {
+  @ApiProperty({ enum: ['initial', 'replace', 'append'] })
+  mode: 'initial' | 'replace' | 'append';
+
+  @ApiProperty({ format: 'date-time' })
+  loaded_at: string;
+
+  @ApiProperty({ description: 'Name of the user who loaded it', type: String, nullable: true })
+  loaded_by: string | null;
+
+  @ApiProperty({ description: 'Rows this load brought' })
+  row_count: number;
+
+  @ApiProperty({ description: 'Bytes of the file loaded' })
+  byte_count: number;
+}
+
 export class AssetDetail extends AssetSummary {
   @ApiProperty({ type: () => [AssetColumnDocument] })
   columns: AssetColumn[];
+
+  @ApiProperty({ description: 'The licence, as the owner words it; empty when not given' })
+  licence: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Data dictionary: a description per column name',
+  })
+  dictionary: Record<string, string>;
+
+  @ApiProperty({ type: () => [ColumnProfileDocument] })
+  profile: ColumnProfile[];
+
+  @ApiProperty({ description: 'Bytes of the CSV files behind the current rows' })
+  byte_count: number;
+
+  @ApiProperty({ format: 'date-time', description: 'When the rows last changed' })
+  data_updated_at: string;
+
+  @ApiProperty({ type: () => [DatasetVersionView], description: 'Every load, newest first' })
+  versions: DatasetVersionView[];
+}
+
+/** The answer of POST assets/{id}/refresh. */
+export class DatasetRefreshed {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty({ enum: ['replace', 'append'] })
+  mode: 'replace' | 'append';
+
+  @ApiProperty({ description: 'Rows in the file loaded' })
+  rows_loaded: number;
+
+  @ApiProperty({ description: 'Rows in the dataset now' })
+  row_count: number;
+}
+
+/** The answer of DELETE assets/{id}. */
+export class DatasetRemoved {
+  @ApiProperty({ example: 'Dataset deleted.' })
+  message: string;
+
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty({ description: 'Users other than the owner who held the dataset and lost access' })
+  holders_lost_access: number;
 }
 
 /** Rows for the grid: a page of the full data, or the sample preview for callers without access. */
@@ -125,4 +234,37 @@ export class UploadedDataset {
 
   @ApiProperty({ example: '/dataset_profile/0b6e…' })
   redirectUrl: string;
+}
+
+/** A category of the catalogue with how many datasets (matching the search) it holds. */
+export class CategoryFacet {
+  @ApiProperty()
+  category: string;
+
+  @ApiProperty()
+  count: number;
+}
+
+/** One day of a dataset's use, for its owner. */
+export class ActivityDay {
+  @ApiProperty({ format: 'date', example: '2026-11-23' })
+  day: string;
+
+  @ApiProperty({ description: 'Users other than the owner holding the dataset at the end of the day' })
+  subscribers: number;
+
+  @ApiProperty()
+  grid_views: number;
+
+  @ApiProperty()
+  stream_requests: number;
+}
+
+/** The owner's activity view of a dataset: the last 90 days, oldest first. */
+export class DatasetActivity {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty({ type: () => [ActivityDay] })
+  days: ActivityDay[];
 }

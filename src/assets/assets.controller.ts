@@ -2,7 +2,10 @@ import {
   BadRequestException,
   Body,
   Controller,
+  Delete,
   Get,
+  HttpCode,
+  Patch,
   Param,
   Post,
   Query,
@@ -24,10 +27,23 @@ import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { SessionGuard } from '../common/guards/session.guard';
 import { AssetRowsService } from './asset-rows.service';
-import { AssetData, AssetDetail, AssetSummary, ConnectorTableRows, UploadedDataset } from './asset-views';
+import {
+  AssetData,
+  AssetDetail,
+  AssetSummary,
+  CategoryFacet,
+  ConnectorTableRows,
+  DatasetActivity,
+  DatasetRefreshed,
+  DatasetRemoved,
+  UploadedDataset,
+} from './asset-views';
+import { DatasetOwnerService } from './dataset-owner.service';
+import { REFRESH_CSV_SCHEMA, RefreshAssetDto, UpdateAssetDto } from './dto/update-asset.dto';
+import { OwnDatasetGuard } from './own-dataset.guard';
 import { AssetsService } from './assets.service';
 import { AssetDataQueryDto } from './dto/asset-data-query.dto';
-import { ListAssetsQueryDto } from './dto/list-assets-query.dto';
+import { FacetsQueryDto, ListAssetsQueryDto } from './dto/list-assets-query.dto';
 import { UPLOAD_CSV_SCHEMA, UploadCsvDto } from './dto/upload-csv.dto';
 import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
 import type { UploadedCsv } from './ingest/csv-storage-engine';
@@ -38,6 +54,7 @@ export class AssetsController {
   constructor(
     private readonly assets: AssetsService,
     private readonly rows: AssetRowsService,
+    private readonly owner: DatasetOwnerService,
   ) {}
 
   /** The catalogue the caller may see (docs/product.md, Catalogue visibility); the total for paging is in X-Total-Count. */
@@ -63,6 +80,16 @@ export class AssetsController {
   @ApiOkResponse({ type: [String] })
   categories(@CurrentUser() user: AuthenticatedUser | undefined): Promise<string[]> {
     return this.assets.categories(user);
+  }
+
+  /** Each category with the number of datasets the caller may see that match the search. */
+  @Get('facets')
+  @ApiOkResponse({ type: [CategoryFacet] })
+  facets(
+    @CurrentUser() user: AuthenticatedUser | undefined,
+    @Query() query: FacetsQueryDto,
+  ): Promise<CategoryFacet[]> {
+    return this.assets.facets(user, query);
   }
 
   /** Streams the CSV into a new dataset table; answers where the new dataset lives. */
@@ -97,6 +124,54 @@ export class AssetsController {
   @ApiOkResponse({ type: AssetDetail })
   findOne(@CurrentUser() user: AuthenticatedUser | undefined, @Param('id') id: string): Promise<AssetDetail> {
     return this.assets.findOne(user, id);
+  }
+
+  /** The owner changes what describes the dataset (the upload's rules); answers the detail as it is now. */
+  @Patch(':id')
+  @UseGuards(SessionGuard)
+  @ApiOkResponse({ type: AssetDetail })
+  async update(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+    @Body() input: UpdateAssetDto,
+  ): Promise<AssetDetail> {
+    await this.owner.update(user, id, input);
+    return this.assets.findOne(user, id);
+  }
+
+  /** The owner loads a new CSV into the dataset: it replaces the rows, or is appended to them. */
+  @Post(':id/refresh')
+  @HttpCode(200)
+  @UseGuards(SessionGuard, OwnDatasetGuard)
+  @UseInterceptors(CsvUploadInterceptor)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: REFRESH_CSV_SCHEMA })
+  @ApiOkResponse({ type: DatasetRefreshed })
+  async refresh(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+    @Body() input: RefreshAssetDto,
+    @Req() request: Request,
+  ): Promise<DatasetRefreshed> {
+    const staged = (request.file as UploadedCsv | undefined)?.staged;
+    if (!staged) throw new BadRequestException('Add a CSV file.');
+    return this.owner.refresh(user, id, input.mode ?? 'replace', staged);
+  }
+
+  /** The owner's view of how the dataset is used: subscribers, grid views and stream requests per day. */
+  @Get(':id/activity')
+  @UseGuards(SessionGuard)
+  @ApiOkResponse({ type: DatasetActivity })
+  activity(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<DatasetActivity> {
+    return this.owner.activity(user, id);
+  }
+
+  /** The owner deletes the dataset: rows, table and grants go; purchases stay in the records. */
+  @Delete(':id')
+  @UseGuards(SessionGuard)
+  @ApiOkResponse({ type: DatasetRemoved })
+  remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<DatasetRemoved> {
+    return this.owner.remove(user, id);
   }
 
   /** Grid rows: pages with access, the 10-row sample preview without. */

@@ -1,8 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
+import { DatasetActivityModule } from './activity/dataset-activity.module';
 import { AssetRowsService } from './asset-rows.service';
 import { AssetsController } from './assets.controller';
 import { AssetsService } from './assets.service';
+import { DatasetOwnerService } from './dataset-owner.service';
+import { OwnDatasetGuard } from './own-dataset.guard';
+import { ColumnProfileService } from './ingest/column-profile.service';
 import { CsvIngestService } from './ingest/csv-ingest.service';
 import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
 
@@ -11,9 +15,17 @@ import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
  * connector table previews. Access decisions come from the AccessGate (AccessModule).
  */
 @Module({
-  imports: [AccessModule],
+  imports: [AccessModule, DatasetActivityModule],
   controllers: [AssetsController],
-  providers: [AssetsService, AssetRowsService, CsvIngestService, CsvUploadInterceptor],
+  providers: [
+    AssetsService,
+    AssetRowsService,
+    DatasetOwnerService,
+    CsvIngestService,
+    ColumnProfileService,
+    CsvUploadInterceptor,
+    OwnDatasetGuard,
+  ],
   exports: [AssetsService, AssetRowsService, AccessModule],
 })
 export class AssetsModule {}

@@ -3,10 +3,11 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessGate, Caller, DatasetAccess } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
-import type { AssetDetail, AssetSummary } from './asset-views';
-import type { ListAssetsQueryDto } from './dto/list-assets-query.dto';
+import type { AssetDetail, AssetSummary, CategoryFacet, DatasetVersionView } from './asset-views';
+import type { CatalogueSort, FacetsQueryDto, ListAssetsQueryDto } from './dto/list-assets-query.dto';
 import type { UploadCsvDto } from './dto/upload-csv.dto';
 import { Asset } from './entities/asset.entity';
+import { ColumnProfileService } from './ingest/column-profile.service';
 import { CsvIngestService } from './ingest/csv-ingest.service';
 import type { NewAssetDetails, StagedUpload } from './ingest/staged-upload';
 
@@ -89,6 +90,9 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
+/** Loads listed on the detail page at most (newest first). */
+const MAX_VERSIONS_SHOWN = 50;
+
 /** Categories the filter menu lists at most. */
 const MAX_CATEGORIES = 200;
 
@@ -102,6 +106,7 @@ export class AssetsService {
     private readonly dataSource: DataSource,
     private readonly gate: AccessGate,
     private readonly ingest: CsvIngestService,
+    private readonly profiles: ColumnProfileService,
   ) {}
 
   /** Distinct categories of the datasets the caller may see, by name (capped: it feeds a menu). */
@@ -115,30 +120,44 @@ export class AssetsService {
     return rows.map((row) => row.category);
   }
 
-  /** One page of the catalogue the caller may see, newest first, with the total for paging. */
+  /** Each category among the datasets the caller may see that match the search, with its count. */
+  async facets(caller: Caller, query: FacetsQueryDto): Promise<CategoryFacet[]> {
+    const { params, conditions } = this.catalogueFilter(caller, { ...query, category: undefined });
+    const rows: { category: string; count: number }[] = await this.dataSource.query(
+      `SELECT asset.category, count(*)::int AS count FROM assets asset
+        WHERE ${conditions.join(' AND ')} AND asset.category <> ''
+        GROUP BY asset.category ORDER BY count(*) DESC, asset.category LIMIT ${MAX_CATEGORIES}`,
+      params,
+    );
+    return rows;
+  }
+
+  /**
+   * One page of the catalogue the caller may see, with the total for paging. A search matches the
+   * words of title, keywords and description (full text, stemmed) or text inside a title, and is
+   * ranked by relevance unless another order is asked for; otherwise newest first.
+   */
   async list(caller: Caller, query: ListAssetsQueryDto): Promise<{ items: AssetSummary[]; total: number }> {
-    const params: unknown[] = [caller?.id ?? null];
-    const conditions = [this.gate.datasetCondition('visible', 'asset', '$1')];
-    if (query.search?.trim()) {
-      params.push(`%${escapeLike(query.search.trim())}%`);
-      conditions.push(`asset.title ILIKE $${params.length}`);
-    }
-    if (query.category?.length) {
-      params.push(query.category);
-      conditions.push(`asset.category = ANY($${params.length}::text[])`);
-    }
-    if (query.scope === 'owned') conditions.push(this.gate.datasetCondition('owned', 'asset', '$1'));
-    if (query.scope === 'accessible') conditions.push(this.gate.datasetCondition('held', 'asset', '$1'));
+    const { params, conditions, rank } = this.catalogueFilter(caller, query);
     const where = conditions.join(' AND ');
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const offset = query.offset ?? 0;
+    const sort = query.sort ?? (rank ? 'relevance' : 'newest');
+    const newest = 'asset.created_at DESC, asset.id DESC';
+    const orders: Record<CatalogueSort, string> = {
+      relevance: rank ? `${rank} DESC, ${newest}` : newest,
+      newest,
+      price_asc: `asset.price ASC, ${newest}`,
+      price_desc: `asset.price DESC, ${newest}`,
+      subscribers: `asset.subscriber_count DESC, ${newest}`,
+    };
     // The total is its own subquery, not count(*) OVER (): PostgreSQL 15 costs the window as if
     // LIMIT stopped it early, so it would walk created_at and test every title instead of using
-    // the trigram index. Both parts still read one snapshot, so the total stays exact.
+    // the search indexes. Both parts still read one snapshot, so the total stays exact.
     const rows: Array<CatalogueRow & { total: string }> = await this.dataSource.query(
       `SELECT ${catalogueColumns(this.gate)}, (SELECT count(*) FROM assets asset WHERE ${where}) AS total
          FROM assets asset WHERE ${where}
-        ORDER BY asset.created_at DESC, asset.id DESC
+        ORDER BY ${orders[sort]}
         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, limit, offset],
     );
@@ -153,17 +172,71 @@ export class AssetsService {
     return { items: rows.map(rowToSummary), total };
   }
 
+  /** The catalogue conditions of a query ($1 is the caller), and the rank expression of its search. */
+  private catalogueFilter(
+    caller: Caller,
+    query: { search?: string; category?: string[]; scope?: ListAssetsQueryDto['scope'] },
+  ): { params: unknown[]; conditions: string[]; rank?: string } {
+    const params: unknown[] = [caller?.id ?? null];
+    const conditions = [this.gate.datasetCondition('visible', 'asset', '$1')];
+    let rank: string | undefined;
+    const search = query.search?.trim();
+    if (search) {
+      params.push(`%${escapeLike(search)}%`, search);
+      const like = `$${params.length - 1}`;
+      const words = `websearch_to_tsquery('english', $${params.length})`;
+      const document = 'asset_search_document(asset.title, asset.description, asset.keywords)';
+      conditions.push(`(${document} @@ ${words} OR asset.title ILIKE ${like})`);
+      // Title hits inside a word (no full-text match) still rank above nothing.
+      rank = `(ts_rank(${document}, ${words}) + CASE WHEN asset.title ILIKE ${like} THEN 0.05 ELSE 0 END)`;
+    }
+    if (query.category?.length) {
+      params.push(query.category);
+      conditions.push(`asset.category = ANY($${params.length}::text[])`);
+    }
+    if (query.scope === 'owned') conditions.push(this.gate.datasetCondition('owned', 'asset', '$1'));
+    if (query.scope === 'accessible') conditions.push(this.gate.datasetCondition('held', 'asset', '$1'));
+    return { params, conditions, rank };
+  }
+
   /** One dataset for the detail screen, with its columns. */
   async findOne(caller: Caller, assetId: string): Promise<AssetDetail> {
     const access = await this.gate.requireDataset(caller, assetId, 'sample');
-    return { ...toSummary(access), columns: access.asset.columns };
+    const { asset } = access;
+    const versions: Array<{
+      mode: DatasetVersionView['mode'];
+      loaded_at: Date;
+      loaded_by: string | null;
+      row_count: string;
+      byte_count: string;
+    }> = await this.dataSource.query(
+      `SELECT version.mode, version.loaded_at, loader.name AS loaded_by, version.row_count, version.byte_count
+         FROM dataset_versions version LEFT JOIN users loader ON loader.id = version.loaded_by
+        WHERE version.asset_id = $1 ORDER BY version.loaded_at DESC, version.id LIMIT ${MAX_VERSIONS_SHOWN}`,
+      [asset.id],
+    );
+    return {
+      ...toSummary(access),
+      columns: asset.columns,
+      licence: asset.licence,
+      dictionary: asset.dictionary,
+      profile: asset.profile,
+      byte_count: Number(asset.byteCount),
+      data_updated_at: asset.dataUpdatedAt.toISOString(),
+      versions: versions.map((version) => ({
+        ...version,
+        loaded_at: version.loaded_at.toISOString(),
+        row_count: Number(version.row_count),
+        byte_count: Number(version.byte_count),
+      })),
+    };
   }
 
   /** Publishes an uploaded CSV (already staged by the upload interceptor) as the user's dataset. */
   async publishUpload(user: AuthenticatedUser, input: UploadCsvDto, staged: StagedUpload): Promise<string> {
     const title = input.title?.trim();
     if (!title) throw new BadRequestException('Add title & CSV file.');
-    return staged.publish({
+    const id = await staged.publish({
       ownerId: user.id,
       title,
       description: input.description?.trim() ?? '',
@@ -173,14 +246,19 @@ export class AssetsService {
       isPublic: input.is_public ?? true,
       source: 'CSV upload',
       author: user.name,
+      licence: input.licence ?? '',
     });
+    this.profiles.schedule(id);
+    return id;
   }
 
   /** Ingests a CSV stream as a new dataset in one go (used by the seed); returns its id. */
   async ingestCsv(details: NewAssetDetails, source: Readable): Promise<string> {
     const staged = await this.ingest.stage(source);
     try {
-      return await staged.publish(details);
+      const id = await staged.publish(details);
+      this.profiles.schedule(id);
+      return id;
     } finally {
       await staged.discard();
     }

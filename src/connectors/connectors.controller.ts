@@ -1,6 +1,7 @@
 import {
   Body,
   Controller,
+  Delete,
   Get,
   HttpCode,
   NotFoundException,
@@ -99,6 +100,17 @@ export class ConnectorsController {
     return this.connectors.get(user, id);
   }
 
+  /** Its uploader deletes a connector: every instance of it goes, with its table and runs. */
+  @Delete(':id')
+  @ApiOkResponse({ type: MessageResponse })
+  @UseGuards(SessionGuard)
+  remove(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', connectorId) id: string,
+  ): Promise<MessageResponse> {
+    return this.connectors.remove(user, id);
+  }
+
   @Post('upload')
   @ApiCreatedResponse({ type: UploadedConnector })
   @UseGuards(SessionGuard)
@@ -190,7 +202,7 @@ export class ConnectorsController {
   @HttpCode(200)
   @ApiOkResponse({ type: MessageResponse })
   @UseGuards(SessionGuard)
-  remove(
+  removeInstance(
     @CurrentUser() user: AuthenticatedUser,
     @Param('instanceId', instanceId) id: string,
   ): Promise<MessageResponse> {

@@ -2,6 +2,8 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessGate, Caller } from '../access/access-gate.service';
 import { inputShapeProblem } from '../common/pipes/input-shape.pipe';
+import { dropTable } from '../database/data-tables/data-table-ddl';
+import { sqlOn } from '../database/sql';
 import { ConnectorView, toConnectorView } from './connector-views';
 import type { ConnectorSpec } from './dsl/connector-spec.types';
 import { validateConnectorSpec } from './dsl/connector-spec.validator';
@@ -84,6 +86,30 @@ export class ConnectorsService {
       }),
     );
     return { id: connector.id, redirectUrl: `/connector_profile/${connector.id}` };
+  }
+
+  /**
+   * Deletes a connector its caller uploaded (404 for anyone else): every instance of it, whoever
+   * connected it, goes with its table and runs, in one transaction.
+   */
+  async remove(caller: Caller, id: string): Promise<{ message: string }> {
+    await this.dataSource.transaction(async (manager) => {
+      const connector = await this.gate.requireOwnConnector(caller, id, manager);
+      const sql = sqlOn(manager);
+      // Every table its instances fill goes: each instance's own and those of its further streams.
+      const { rows } = await sql<{ output_table_name: string }>(
+        `SELECT t.output_table_name FROM connector_instance_tables t
+           JOIN connector_instances i ON i.id = t.instance_id
+          WHERE i.connector_id = $1
+         UNION ALL
+         SELECT output_table_name FROM connector_instances WHERE connector_id = $1`,
+        [connector.id],
+      );
+      await sql(`DELETE FROM connector_instances WHERE connector_id = $1`, [connector.id]);
+      for (const row of rows) await dropTable(sql, row.output_table_name);
+      await manager.delete(Connector, { id: connector.id });
+    });
+    return { message: 'Connector deleted.' };
   }
 
   /** Creates or refreshes a seeded connector, found by owner and title (idempotent). */

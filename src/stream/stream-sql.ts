@@ -58,19 +58,24 @@ function pageClause(page: StreamPage): string {
   return `${offset}${limit}`;
 }
 
+/** The row filters' condition (literals: COPY takes no parameters), or nothing without filters. */
+function whereClause(where: string | undefined): string {
+  return where && where !== 'TRUE' ? ` WHERE ${where}` : '';
+}
+
 /** One dataset as CSV rows (the header is written separately, from the labels). */
-export function sourceCsvCopy(source: StreamSource, page: StreamPage): string {
+export function sourceCsvCopy(source: StreamSource, page: StreamPage, where?: string): string {
   const select = source.columns.map(csvExpression).join(', ');
-  return `COPY (SELECT ${select} FROM ${dataTable(source.tableName)}${pageClause(page)}) TO STDOUT (FORMAT csv)`;
+  return `COPY (SELECT ${select} FROM ${dataTable(source.tableName)}${whereClause(where)}${pageClause(page)}) TO STDOUT (FORMAT csv)`;
 }
 
 /** One dataset as one JSON object per line, keyed by the column labels. */
-export function sourceJsonCopy(source: StreamSource, page: StreamPage): string {
+export function sourceJsonCopy(source: StreamSource, page: StreamPage, where?: string): string {
   const keys = jsonKeys(source.columns);
   const select = source.columns.map(
     (column, index) => `${jsonExpression(column)} AS ${quoteIdentifier(keys[index])}`,
   );
-  const rows = `SELECT ${select.join(', ')} FROM ${dataTable(source.tableName)}${pageClause(page)}`;
+  const rows = `SELECT ${select.join(', ')} FROM ${dataTable(source.tableName)}${whereClause(where)}${pageClause(page)}`;
   return `COPY (SELECT row_to_json(r) FROM (${rows}) r) TO STDOUT ${JSON_LINES_COPY_OPTIONS}`;
 }
 

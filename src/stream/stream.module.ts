@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
+import { DatasetActivityModule } from '../assets/activity/dataset-activity.module';
 import { UsersModule } from '../users/users.module';
 import { ApiKeyGuard } from './api-key.guard';
 import { StreamAccessService } from './stream-access.service';
@@ -8,7 +9,7 @@ import { StreamService } from './stream.service';
 
 /** BI-tool streaming of datasets and connector tables, authenticated by personal API key. */
 @Module({
-  imports: [UsersModule, AccessModule],
+  imports: [UsersModule, AccessModule, DatasetActivityModule],
   controllers: [StreamController],
   providers: [StreamService, StreamAccessService, ApiKeyGuard],
   // The OData feed authenticates and decides access the same way.

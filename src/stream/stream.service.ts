@@ -1,8 +1,18 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { DATASET_NOT_FOUND, type Caller } from '../access/access-gate.service';
+import { displayType } from '../database/data-tables/data-table-catalog';
+import {
+  FilterColumnType,
+  literalBinder,
+  parseRowFilters,
+  RowFilter,
+  rowFilterCondition,
+  RowFilterError,
+} from '../database/data-tables/row-filters';
 import { pgPool } from '../database/sql';
+import { DatasetActivityService } from '../assets/activity/dataset-activity.service';
 import { copyOut } from './copy-out';
 import { JsonArrayTransform } from './json-array.transform';
 import { StreamAccessService } from './stream-access.service';
@@ -15,13 +25,15 @@ import {
   sourceCsvCopy,
   sourceJsonCopy,
 } from './stream-sql';
-import type { StreamFormat, StreamPage } from './stream-source';
+import type { StreamFormat, StreamPage, StreamSource } from './stream-source';
 
 /** The general stream link answers at most this many rows. */
 export const GENERAL_STREAM_MAX_ROWS = 5000;
 
 export interface StreamRequest extends StreamPage {
   format: StreamFormat;
+  /** Row filters (column:operator:value), one source only. */
+  filter?: string[];
 }
 
 /** Streams whole tables to BI tools straight out of Postgres (COPY), never holding rows in memory. */
@@ -30,6 +42,7 @@ export class StreamService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly access: StreamAccessService,
+    private readonly activity: DatasetActivityService,
   ) {}
 
   /** Every row of one dataset or connector instance table the user may read. */
@@ -41,19 +54,24 @@ export class StreamService {
   ): Promise<void> {
     const source = await this.access.findReadableSource(caller, reference);
     if (!source) throw new NotFoundException(DATASET_NOT_FOUND);
+    if (source.kind === 'asset') this.activity.countStreamRequest(source.id);
     if (source.columns.length === 0) return this.sendEmpty(response, request.format, []);
+    const where = rowFilterCondition(filtersOf(request.filter, source), literalBinder);
     const page = { limit: request.limit, offset: request.offset };
     if (request.format === 'csv') {
-      await this.copy(response, sourceCsvCopy(source, page), 'csv', fileName(source.title), {
+      await this.copy(response, sourceCsvCopy(source, page, where), 'csv', fileName(source.title), {
         prefix: csvHeaderLine(source.columns.map(columnLabel)),
       });
     } else {
-      await this.copy(response, sourceJsonCopy(source, page), request.format, fileName(source.title));
+      await this.copy(response, sourceJsonCopy(source, page, where), request.format, fileName(source.title));
     }
   }
 
   /** The general link: rows of every dataset the user holds, tagged with its id and title, capped. */
   async streamHeldDatasets(caller: Caller, request: StreamRequest, response: Response): Promise<void> {
+    if (request.filter?.length) {
+      throw new BadRequestException('Filters apply to the link of one dataset: stream/data/{id}.');
+    }
     const sources = (await this.access.heldDatasets(caller)).filter((source) => source.columns.length > 0);
     // The cap covers the whole result, not each page: paging past row 5,000 answers nothing more.
     const rowsLeft = Math.max(GENERAL_STREAM_MAX_ROWS - request.offset, 0);
@@ -104,6 +122,20 @@ function setStreamHeaders(response: Response, format: StreamFormat, name: string
     response.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
   } else {
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  }
+}
+
+/** The request's filters on the source's real columns; a wrong one answers 400 with its reason. */
+function filtersOf(raw: string[] | undefined, source: StreamSource): RowFilter[] {
+  const columns = source.columns.map((column) => ({
+    name: column.name,
+    type: displayType(column.pgType) as FilterColumnType,
+  }));
+  try {
+    return parseRowFilters(raw, columns);
+  } catch (error) {
+    if (error instanceof RowFilterError) throw new BadRequestException(error.message);
+    throw error;
   }
 }
 

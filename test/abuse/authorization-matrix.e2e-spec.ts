@@ -151,6 +151,33 @@ describe('abuse: authorisation matrix of the API', () => {
           200,
         ],
         [
+          'GET assets/{id}/activity',
+          'visitor',
+          () => agentOf('visitor').get(`/api/assets/${paidAssetId}/activity`),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'GET assets/{id}/activity',
+          'other',
+          () => agentOf('other').get(`/api/assets/${paidAssetId}/activity`),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'GET assets/{id}/activity',
+          'owner',
+          () => agentOf('owner').get(`/api/assets/${paidAssetId}/activity`),
+          200,
+        ],
+        [
+          'GET access/purchases',
+          'visitor',
+          () => agentOf('visitor').get('/api/access/purchases'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
           'GET assets/table/{instance table}',
           'visitor',
           () => agentOf('visitor').get(`/api/assets/table/${tableName}`),
@@ -497,6 +524,80 @@ describe('abuse: authorisation matrix of the API', () => {
           'You own this dataset; an owner cannot remove their own access.',
         ],
         [
+          'PATCH assets/{id}',
+          'visitor',
+          () =>
+            agentOf('visitor')
+              .patch(`/api/assets/${paidAssetId}`)
+              .set('Origin', TEST_ORIGIN)
+              .send({ title: 'Hijacked', price: '0' }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST assets/{id}/refresh',
+          'visitor',
+          () =>
+            agentOf('visitor')
+              .post(`/api/assets/${paidAssetId}/refresh`)
+              .set('Origin', TEST_ORIGIN)
+              .field('mode', 'replace')
+              .attach('file', Buffer.from('a,b\n1,2\n'), 'x.csv'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'DELETE assets/{id}',
+          'visitor',
+          () => agentOf('visitor').delete(`/api/assets/${paidAssetId}`).set('Origin', TEST_ORIGIN),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'DELETE connectors/{id}',
+          'visitor',
+          () => agentOf('visitor').delete(`/api/connectors/${privateConnectorId}`).set('Origin', TEST_ORIGIN),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'PATCH assets/{id}',
+          'other',
+          () =>
+            agentOf('other')
+              .patch(`/api/assets/${paidAssetId}`)
+              .set('Origin', TEST_ORIGIN)
+              .send({ title: 'Hijacked', price: '0' }),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'POST assets/{id}/refresh',
+          'other',
+          () =>
+            agentOf('other')
+              .post(`/api/assets/${paidAssetId}/refresh`)
+              .set('Origin', TEST_ORIGIN)
+              .field('mode', 'replace')
+              .attach('file', Buffer.from('a,b\n1,2\n'), 'x.csv'),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'DELETE assets/{id}',
+          'other',
+          () => agentOf('other').delete(`/api/assets/${paidAssetId}`).set('Origin', TEST_ORIGIN),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'DELETE connectors/{id}',
+          'other',
+          () => agentOf('other').delete(`/api/connectors/${privateConnectorId}`).set('Origin', TEST_ORIGIN),
+          404,
+          'Connector not found',
+        ],
+        [
           'POST assets/upload-csv',
           'visitor',
           () => postCsv(agentOf('visitor'), 'a,b\n1,2\n', { title: 'x' }),
@@ -688,6 +789,27 @@ describe('abuse: authorisation matrix of the API', () => {
       await post('owner', '/api/blog', { title: 'Owner post', slug: `owner-post-${Date.now()}` }).expect(201);
       await post('owner', `/api/connectors/remove/${instanceId}`).expect(200);
       await owner.agent.get(`/api/assets/table/${tableName}`).expect(404);
+      const throwaway = await uploadDataset(owner.agent, { title: 'Owner throwaway' });
+      await owner.agent
+        .patch(`/api/assets/${throwaway}`)
+        .set('Origin', TEST_ORIGIN)
+        .send({ title: 'Owner renamed' })
+        .expect(200);
+      await owner.agent
+        .post(`/api/assets/${throwaway}/refresh`)
+        .set('Origin', TEST_ORIGIN)
+        .field('mode', 'append')
+        .attach('file', Buffer.from('name,amount\ndelta,4\n'), 'more.csv')
+        .expect(200);
+      await owner.agent.delete(`/api/assets/${throwaway}`).set('Origin', TEST_ORIGIN).expect(200);
+      const ownConnector = await post('owner', '/api/connectors/upload', {
+        title: 'Owner throwaway connector',
+        spec: simpleSpec(upstream.origin),
+      }).expect(201);
+      await owner.agent
+        .delete(`/api/connectors/${ownConnector.body.id}`)
+        .set('Origin', TEST_ORIGIN)
+        .expect(200);
     });
   });
 

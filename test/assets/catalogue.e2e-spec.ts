@@ -189,13 +189,14 @@ describe('GET assets: search, category filter and paging', () => {
 
   it('treats % and _ in the search text literally', async () => {
     const response = await testApp.http
-      .get(`/api/assets?search=${encodeURIComponent(`%${token}`)}`)
+      // "%" would match the "e" in "Weather <token>" if it were a wildcard.
+      .get(`/api/assets?search=${encodeURIComponent(`W%ATHER ${token}`)}`)
       .expect(200);
     expect(response.body).toEqual([]);
     expect(response.headers['x-total-count']).toBe('0');
-    // "_" would match the space in "Weather <token>" if it were a wildcard.
+    // "_" would match the "r" in "Weather <token>" if it were a wildcard.
     const underscore = await testApp.http
-      .get(`/api/assets?search=${encodeURIComponent(`WEATHER_${token}`)}`)
+      .get(`/api/assets?search=${encodeURIComponent(`WEATHE_ ${token}`)}`)
       .expect(200);
     expect(underscore.body).toEqual([]);
     expect(underscore.headers['x-total-count']).toBe('0');

@@ -77,14 +77,14 @@ describe('DataStore and detail screens in a browser', () => {
     await page.keyboard.press('Escape');
     await card(page, PAID).waitFor();
 
-    await page.getByLabel('Search by title').fill('exoplanet');
+    await page.getByLabel('Search datasets').fill('exoplanet');
     await card(page, PAID).waitFor({ state: 'detached' });
     await expect(page.locator('article').count()).resolves.toBe(1);
-    await page.getByLabel('Search by title').fill('no such title anywhere');
+    await page.getByLabel('Search datasets').fill('no such title anywhere');
     await page.getByText('No results found.').waitFor();
     await screenshot(page, 'datastore-empty', 'desktop');
 
-    await page.getByLabel('Search by title').fill('');
+    await page.getByLabel('Search datasets').fill('');
     await cardButton(page, FREE).click();
     await page.waitForURL('**/login');
     expect(errors).toEqual([]);

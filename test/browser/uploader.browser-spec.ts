@@ -90,7 +90,7 @@ describe('uploading a dataset and streaming it in a browser', () => {
     await expect(page.getByRole('button', { name: 'Remove', exact: true }).count()).resolves.toBe(1);
 
     await page.goto('/datastore');
-    await page.getByLabel('Search by title').fill(title);
+    await page.getByLabel('Search datasets').fill(title);
     await card(page, title).waitFor();
     await expect(card(page, title).getByText('Environment').count()).resolves.toBe(1);
     // Owners see no price on their own items.

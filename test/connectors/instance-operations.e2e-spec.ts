@@ -1,7 +1,7 @@
 import { ConnectorRunsService } from '../../src/connectors/runs/connector-runs.service';
 import { stagingTableName } from '../../src/database/data-tables/data-table-names';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
-import { waitForRuns } from '../factories/connector.factory';
+import { createConnector, waitForRuns } from '../factories/connector.factory';
 import { createLoggedInUser } from '../factories/user.factory';
 import { setApiKey } from '../stream/stream.factory';
 import { FakeUpstream, sendJson, startFakeUpstream } from './support/fake-upstream';
@@ -336,5 +336,43 @@ describe('connector instances running several operations', () => {
     const run = await runOnce(instance);
     expect(run).toMatchObject({ status: 'succeeded', row_count: 3 });
     expect(run.operations).toHaveLength(1);
+  });
+
+  it('keeps an incremental state per operation: each asks only for what is newer than its own cursor', async () => {
+    const incrementalSpec = spec();
+    incrementalSpec.operations = [
+      { ...incrementalSpec.operations[0], incremental: { cursor_field: 'name', param: 'since' } },
+      { ...incrementalSpec.operations[2], incremental: { cursor_field: 'login', param: 'since' } },
+    ] as typeof incrementalSpec.operations;
+    const instance = await connect(testApp, incrementalSpec, {
+      settings: { org: 'acme' },
+      operation_ids: ['repos', 'members'],
+    });
+    expect(await runOnce(instance)).toMatchObject({ status: 'succeeded', row_count: 3 + MEMBERS });
+    const [{ incremental_state: state }] = await testApp.dataSource.query(
+      `SELECT incremental_state FROM connector_instances WHERE id = $1`,
+      [instance.id],
+    );
+    expect(state).toEqual({ cursor: 'web', streams: { members: { cursor: `m${MEMBERS - 1}` } } });
+    upstream.requests.splice(0);
+    expect(await runOnce(instance)).toMatchObject({ status: 'succeeded' });
+    const sent = upstream.requests.map((request) => `${request.url.pathname}${request.url.search}`);
+    expect(sent).toEqual([`/orgs/acme/repos?since=web`, `/orgs/acme/members?since=m${MEMBERS - 1}`]);
+  });
+
+  it("deleting the connector drops every instance's tables, the further streams' too", async () => {
+    const { user: uploader, agent: uploaderAgent } = await createLoggedInUser(testApp);
+    const connector = await createConnector(testApp.dataSource, { spec: spec(), ownerId: uploader.id });
+    const instance = await connect(
+      testApp,
+      spec(),
+      { settings: { org: 'acme' }, operation_ids: ['repos', 'members'] },
+      connector.id,
+    );
+    const tables = (await instanceView(instance)).tables.map((table) => table.output_table_name);
+    await runOnce(instance);
+    for (const table of tables) expect(await tableExists(table)).toBe(true);
+    await uploaderAgent.delete(`/api/connectors/${connector.id}`).set('Origin', TEST_ORIGIN).expect(200);
+    for (const table of tables) expect(await tableExists(table)).toBe(false);
   });
 });

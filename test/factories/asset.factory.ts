@@ -10,6 +10,7 @@ export interface UploadFields {
   keywords?: string;
   price?: string;
   is_public?: string;
+  licence?: string;
 }
 
 type Agent = TestAgent<Test>;

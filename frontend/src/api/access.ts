@@ -8,10 +8,12 @@ import type { components } from './schema';
 export type GrantResult = components['schemas']['GrantResult'];
 export type RemoveResult = components['schemas']['RemoveResult'];
 export type PaymentMode = components['schemas']['PaymentMode'];
+export type AccountPurchases = components['schemas']['AccountPurchases'];
 
 export const accessKeys = {
   all: ['access'] as const,
   payments: () => [...accessKeys.all, 'payments'] as const,
+  purchases: () => [...accessKeys.all, 'purchases'] as const,
 };
 
 /**
@@ -34,6 +36,7 @@ export function useAccessChange() {
           assetKeys.lists(),
           // A private dataset's category is listed only while the caller may see the dataset.
           assetKeys.categories(),
+          accessKeys.purchases(),
         ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ),
   });
@@ -45,5 +48,14 @@ export function usePaymentMode() {
     queryKey: accessKeys.payments(),
     queryFn: () => api<PaymentMode>('access/payments'),
     staleTime: Infinity,
+  });
+}
+
+/** GET access/purchases: what the user holds (with the order behind it) and every order. */
+export function usePurchases(enabled: boolean) {
+  return useQuery({
+    queryKey: accessKeys.purchases(),
+    queryFn: () => api<AccountPurchases>('access/purchases'),
+    enabled,
   });
 }

@@ -11,10 +11,20 @@ export type AssetDetail = components['schemas']['AssetDetail'];
 export type AssetColumn = components['schemas']['AssetColumn'];
 export type AssetData = components['schemas']['AssetData'];
 export type UploadedDataset = components['schemas']['UploadedDataset'];
+export type UpdateAsset = components['schemas']['UpdateAssetDto'];
+export type DatasetRefreshed = components['schemas']['DatasetRefreshed'];
+export type DatasetRemoved = components['schemas']['DatasetRemoved'];
+export type DatasetActivity = components['schemas']['DatasetActivity'];
+export type ColumnProfile = components['schemas']['ColumnProfile'];
+export type DatasetVersion = components['schemas']['DatasetVersionView'];
+export type CategoryFacet = components['schemas']['CategoryFacet'];
+export type CatalogueSort = 'relevance' | 'newest' | 'price_asc' | 'price_desc' | 'subscribers';
 
 export interface AssetPageParams {
   search: string;
   categories: string[];
+  /** Left out: relevance with a search, newest without. */
+  sort?: CatalogueSort;
   limit: number;
   offset: number;
 }
@@ -31,6 +41,8 @@ export interface RowsParams {
   limit: number;
   offset: number;
   sort?: string;
+  /** Server-side row filters, `column:operator:value` each. */
+  filters?: string[];
 }
 
 export const assetKeys = {
@@ -40,6 +52,8 @@ export const assetKeys = {
   page: (params: AssetPageParams) => [...assetKeys.lists(), 'page', params] as const,
   scope: (scope: AssetScope) => [...assetKeys.lists(), 'scope', scope] as const,
   categories: () => [...assetKeys.all, 'categories'] as const,
+  facets: (search: string) => [...assetKeys.all, 'facets', search] as const,
+  activity: (id: string) => [...assetKeys.all, 'activity', id] as const,
   detail: (id: string) => [...assetKeys.all, 'detail', id] as const,
   /** Every page of one dataset's rows. */
   data: (id: string) => [...assetKeys.all, 'data', id] as const,
@@ -51,6 +65,7 @@ export function assetListQuery(params: AssetPageParams): string {
   const query = new URLSearchParams();
   if (params.search.trim()) query.set('search', params.search.trim());
   for (const category of params.categories) query.append('category', category);
+  if (params.sort) query.set('sort', params.sort);
   query.set('limit', String(Math.max(1, params.limit)));
   query.set('offset', String(params.offset));
   return query.toString();
@@ -103,6 +118,7 @@ export function useAssetDetail(id: string) {
 export function useAssetRows(id: string, params: RowsParams) {
   const query = new URLSearchParams({ limit: String(params.limit), offset: String(params.offset) });
   if (params.sort) query.set('sort', params.sort);
+  for (const filter of params.filters ?? []) query.append('filter', filter);
   return useQuery({
     queryKey: assetKeys.dataPage(id, params),
     queryFn: () => api<AssetData>(`assets/${encodeURIComponent(id)}/data?${query}`),
@@ -132,4 +148,84 @@ export function useDatasetUpload() {
       ]),
   });
   return { ...mutation, percent };
+}
+
+/** GET assets/facets: each category with how many visible datasets match the search. */
+export function useCategoryFacets(search: string) {
+  const query = new URLSearchParams();
+  if (search.trim()) query.set('search', search.trim());
+  return useQuery({
+    queryKey: assetKeys.facets(search.trim()),
+    queryFn: () => api<CategoryFacet[]>(`assets/facets?${query}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** What an owner's change of a dataset makes stale: its detail, and the lists that show it. */
+function ownerChangeKeys(id: string) {
+  return [assetKeys.detail(id), assetKeys.lists(), assetKeys.categories(), [...assetKeys.all, 'facets']];
+}
+
+/** PATCH assets/{id}: the owner changes the description (the dictionary too). */
+export function useUpdateAsset(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (changes: UpdateAsset) =>
+      api<AssetDetail>(`assets/${encodeURIComponent(id)}`, { method: 'PATCH', body: changes }),
+    onSuccess: (detail) => {
+      queryClient.setQueryData(assetKeys.detail(id), detail);
+      return Promise.all(ownerChangeKeys(id).map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+    },
+  });
+}
+
+/** POST assets/{id}/refresh: a new CSV replaces the rows or is appended, with upload progress. */
+export function useRefreshAsset(id: string) {
+  const queryClient = useQueryClient();
+  const [percent, setPercent] = useState(0);
+  const mutation = useMutation({
+    mutationFn: ({ mode, file }: { mode: 'replace' | 'append'; file: File }) => {
+      const form = new FormData();
+      form.append('mode', mode);
+      form.append('file', file);
+      setPercent(0);
+      return uploadWithProgress<DatasetRefreshed>(
+        `assets/${encodeURIComponent(id)}/refresh`,
+        form,
+        (loaded, total) => setPercent(uploadPercent(loaded, total)),
+      );
+    },
+    onSuccess: () =>
+      Promise.all(
+        [...ownerChangeKeys(id), assetKeys.data(id)].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
+  });
+  return { ...mutation, percent };
+}
+
+/** DELETE assets/{id}: the dataset leaves every list. */
+export function useDeleteAsset() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<DatasetRemoved>(`assets/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: (_answer, id) => {
+      queryClient.removeQueries({ queryKey: assetKeys.detail(id) });
+      return Promise.all(
+        [assetKeys.lists(), assetKeys.categories(), [...assetKeys.all, 'facets']].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      );
+    },
+  });
+}
+
+/** GET assets/{id}/activity: the owner's 90 days of use. */
+export function useAssetActivity(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: assetKeys.activity(id),
+    queryFn: () => api<DatasetActivity>(`assets/${encodeURIComponent(id)}/activity`),
+    enabled,
+  });
 }

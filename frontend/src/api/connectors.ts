@@ -273,3 +273,20 @@ export function useResetIncrementalState() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: connectorKeys.mine() }),
   });
 }
+
+/** DELETE connectors/{id}: its uploader deletes a connector, with every instance of it. */
+export function useDeleteConnector() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      api<{ message: string }>(`connectors/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: (_answer, id) => {
+      queryClient.removeQueries({ queryKey: connectorKeys.detail(id) });
+      return Promise.all(
+        [connectorKeys.lists(), connectorKeys.mine()].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      );
+    },
+  });
+}

@@ -52,6 +52,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/access/purchases': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['AccessController_purchases'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/access/remove': {
     parameters: {
       query?: never;
@@ -92,6 +108,22 @@ export interface paths {
       cookie?: never;
     };
     get: operations['AssetsController_categories'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/assets/facets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['AssetsController_facets'];
     put?: never;
     post?: never;
     delete?: never;
@@ -142,6 +174,22 @@ export interface paths {
     get: operations['AssetsController_findOne'];
     put?: never;
     post?: never;
+    delete: operations['AssetsController_remove'];
+    options?: never;
+    head?: never;
+    patch: operations['AssetsController_update'];
+    trace?: never;
+  };
+  '/api/assets/{id}/activity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['AssetsController_activity'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -162,6 +210,22 @@ export interface paths {
     get: operations['AssetsController_data'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/assets/{id}/refresh': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['AssetsController_refresh'];
     delete?: never;
     options?: never;
     head?: never;
@@ -373,7 +437,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: operations['ConnectorsController_remove'];
+    post: operations['ConnectorsController_removeInstance'];
     delete?: never;
     options?: never;
     head?: never;
@@ -438,7 +502,7 @@ export interface paths {
     get: operations['ConnectorsController_detail'];
     put?: never;
     post?: never;
-    delete?: never;
+    delete: operations['ConnectorsController_remove'];
     options?: never;
     head?: never;
     patch?: never;
@@ -694,6 +758,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    AccountPurchases: {
+      held: components['schemas']['HeldDatasetView'][];
+      orders: components['schemas']['OrderView'][];
+    };
     ActivateConnectorDto: {
       auth_data?: {
         [key: string]: unknown;
@@ -723,6 +791,17 @@ export interface components {
     ActivatedInstance: {
       id: string;
     };
+    ActivityDay: {
+      /**
+       * Format: date
+       * @example 2026-11-23
+       */
+      day: string;
+      grid_views: number;
+      stream_requests: number;
+      /** @description Users other than the owner holding the dataset at the end of the day */
+      subscribers: number;
+    };
     ApiKeyResponse: {
       api_key: string;
     };
@@ -748,29 +827,45 @@ export interface components {
     };
     AssetDetail: {
       author: string;
+      /** @description Bytes of the CSV files behind the current rows */
+      byte_count: number;
       category: string;
       columns: components['schemas']['AssetColumn'][];
       /** Format: date-time */
       created_at: string;
       /** @example USD */
       currency: string;
+      /**
+       * Format: date-time
+       * @description When the rows last changed
+       */
+      data_updated_at: string;
       description: string;
+      /** @description Data dictionary: a description per column name */
+      dictionary: {
+        [key: string]: string;
+      };
       /** @description The caller may read all rows (owner, got or bought it) */
       has_access: boolean;
       id: string;
       image: string | null;
       is_public: boolean;
       keywords: string[];
+      /** @description The licence, as the owner words it; empty when not given */
+      licence: string;
       /** @description The caller uploaded it */
       owned: boolean;
       /** @description 0 means free */
       price: number;
+      profile: components['schemas']['ColumnProfile'][];
       row_count: number;
       source: string;
       subscriber_count: number;
       title: string;
       /** @enum {string} */
       type: 'dataset';
+      /** @description Every load, newest first */
+      versions: components['schemas']['DatasetVersionView'][];
       /** @enum {string} */
       visibility: 'public' | 'private';
     };
@@ -842,6 +937,10 @@ export interface components {
       type: 'update' | 'use_case' | 'whitepaper';
       views: number;
     };
+    CategoryFacet: {
+      category: string;
+      count: number;
+    };
     ChangePasswordDto: {
       current_password: string;
       new_password: string;
@@ -853,6 +952,18 @@ export interface components {
       /** @enum {boolean} */
       granted: false;
       purchase: components['schemas']['PurchaseView'];
+    };
+    ColumnProfile: {
+      distinctCount: number;
+      /** @description Numbers and dates: the largest value */
+      max?: (number | string) | null;
+      /** @description Numbers and dates: the smallest value */
+      min?: (number | string) | null;
+      name: string;
+      /** @description Share of empty values, 0 to 1 */
+      nullShare: number;
+      /** @description Text and booleans: the most frequent values */
+      topValues?: components['schemas']['TopValue'][];
     };
     ConnectorTableRows: {
       columns: components['schemas']['TableColumn'][];
@@ -908,6 +1019,38 @@ export interface components {
        */
       type: 'update' | 'use_case' | 'whitepaper';
     };
+    DatasetActivity: {
+      days: components['schemas']['ActivityDay'][];
+      id: string;
+    };
+    DatasetRefreshed: {
+      id: string;
+      /** @enum {string} */
+      mode: 'replace' | 'append';
+      /** @description Rows in the dataset now */
+      row_count: number;
+      /** @description Rows in the file loaded */
+      rows_loaded: number;
+    };
+    DatasetRemoved: {
+      /** @description Users other than the owner who held the dataset and lost access */
+      holders_lost_access: number;
+      id: string;
+      /** @example Dataset deleted. */
+      message: string;
+    };
+    DatasetVersionView: {
+      /** @description Bytes of the file loaded */
+      byte_count: number;
+      /** Format: date-time */
+      loaded_at: string;
+      /** @description Name of the user who loaded it */
+      loaded_by: string | null;
+      /** @enum {string} */
+      mode: 'initial' | 'replace' | 'append';
+      /** @description Rows this load brought */
+      row_count: number;
+    };
     GenerateApiKeyDto: {
       /** @description The caller's own e-mail address */
       email: string;
@@ -921,6 +1064,22 @@ export interface components {
       purchase?: components['schemas']['PurchaseView'];
       /** @enum {string} */
       reason: 'owner' | 'free' | 'purchase';
+    };
+    HeldDatasetView: {
+      /** @description Price paid */
+      amount: number | null;
+      asset_id: string;
+      currency: string | null;
+      /**
+       * Format: date-time
+       * @description When access was granted
+       */
+      granted_at: string;
+      /** @description The paid order behind it, if any */
+      order_id: string | null;
+      /** @enum {string} */
+      reason: 'free' | 'purchase';
+      title: string;
     };
     InstanceTableView: {
       /** @description The operation (stream); null only for a connector without a spec */
@@ -992,6 +1151,18 @@ export interface components {
     };
     MessageResponse: {
       message: string;
+    };
+    OrderView: {
+      amount: number;
+      /** @description Empty once the owner deleted the dataset */
+      asset_id: string | null;
+      /** Format: date-time */
+      created_at: string;
+      currency: string;
+      id: string;
+      /** @enum {string} */
+      status: 'pending' | 'paid' | 'failed' | 'expired' | 'refunded';
+      title: string | null;
     };
     PaymentMode: {
       /** @example test */
@@ -1188,6 +1359,28 @@ export interface components {
       requests: components['schemas']['TestReadRequest'][];
       warnings: string[];
     };
+    TopValue: {
+      count: number;
+      value: string;
+    };
+    UpdateAssetDto: {
+      /** @example Finance */
+      category?: string;
+      description?: string;
+      dictionary?: {
+        [key: string]: string;
+      };
+      image?: string | null;
+      is_public?: boolean;
+      /** @description A list, or comma-separated text */
+      keywords?: string[];
+      /** @example CC BY 4.0 */
+      licence?: string;
+      /** @description Non-negative, at most two decimals and 1,000,000; 0 means free */
+      price?: number | string;
+      source?: string;
+      title?: string;
+    };
     UpdateInstanceDto: {
       auth_data?: {
         [key: string]: unknown;
@@ -1309,6 +1502,25 @@ export interface operations {
       };
     };
   };
+  AccessController_purchases: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountPurchases'];
+        };
+      };
+    };
+  };
   AccessController_remove: {
     parameters: {
       query?: never;
@@ -1335,12 +1547,14 @@ export interface operations {
   AssetsController_list: {
     parameters: {
       query?: {
-        /** @description Text to look for in titles (case-insensitive) */
+        /** @description Words to look for in title, keywords and description (full text, ranked), or text inside a title */
         search?: string;
         /** @description One or more categories (repeat the parameter or separate with commas) */
         category?: string[];
         /** @description 'owned': only the caller's uploads; 'accessible': datasets the caller holds */
         scope?: 'all' | 'owned' | 'accessible';
+        /** @description Order: 'relevance' (the default with a search), 'newest' (the default without), 'price_asc', 'price_desc', 'subscribers' */
+        sort?: 'relevance' | 'newest' | 'price_asc' | 'price_desc' | 'subscribers';
         limit?: number;
         offset?: number;
       };
@@ -1377,6 +1591,28 @@ export interface operations {
         };
         content: {
           'application/json': string[];
+        };
+      };
+    };
+  };
+  AssetsController_facets: {
+    parameters: {
+      query?: {
+        search?: string;
+        scope?: 'all' | 'owned' | 'accessible';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CategoryFacet'][];
         };
       };
     };
@@ -1424,6 +1660,8 @@ export interface operations {
           is_public?: boolean;
           /** @description Comma-separated */
           keywords?: string;
+          /** @example CC BY 4.0 */
+          licence?: string;
           /**
            * @description Non-negative, at most two decimals; empty means free
            * @example 19.99
@@ -1465,6 +1703,73 @@ export interface operations {
       };
     };
   };
+  AssetsController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DatasetRemoved'];
+        };
+      };
+    };
+  };
+  AssetsController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateAssetDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AssetDetail'];
+        };
+      };
+    };
+  };
+  AssetsController_activity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DatasetActivity'];
+        };
+      };
+    };
+  };
   AssetsController_data: {
     parameters: {
       query?: {
@@ -1474,6 +1779,8 @@ export interface operations {
         /** @description Column name (as in `columns[].name`) to sort by; a leading - sorts descending */
         sort?: string;
         direction?: 'asc' | 'desc';
+        /** @description Row filters, repeatable: column:operator:value with contains, equals, gt, gte, lt, lte, or column:empty / column:notempty (e.g. amount:gte:10, name:contains:berl). All must hold. */
+        filter?: string[];
       };
       header?: never;
       path: {
@@ -1489,6 +1796,42 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AssetData'];
+        };
+      };
+    };
+  };
+  AssetsController_refresh: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description The .csv file, with the same header as the dataset
+           */
+          file: string;
+          /**
+           * @default replace
+           * @enum {string}
+           */
+          mode?: 'replace' | 'append';
+        };
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DatasetRefreshed'];
         };
       };
     };
@@ -1788,7 +2131,7 @@ export interface operations {
       };
     };
   };
-  ConnectorsController_remove: {
+  ConnectorsController_removeInstance: {
     parameters: {
       query?: never;
       header?: never;
@@ -1902,6 +2245,27 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ConnectorView'];
+        };
+      };
+    };
+  };
+  ConnectorsController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
         };
       };
     };
@@ -2058,6 +2422,8 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip first */
         offset?: number;
+        /** @description Row filters of a one-source link, repeatable: column:operator:value with contains, equals, gt, gte, lt, lte, or column:empty / column:notempty (e.g. amount:gte:10). All must hold. */
+        filter?: string[];
       };
       header?: never;
       path?: never;
@@ -2084,6 +2450,8 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip first */
         offset?: number;
+        /** @description Row filters of a one-source link, repeatable: column:operator:value with contains, equals, gt, gte, lt, lte, or column:empty / column:notempty (e.g. amount:gte:10). All must hold. */
+        filter?: string[];
       };
       header?: never;
       path: {

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 export class AssetDataQueryDto {
   @ApiPropertyOptional({
@@ -37,4 +37,17 @@ export class AssetDataQueryDto {
   @Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value))
   @IsIn(['asc', 'desc'])
   direction?: 'asc' | 'desc';
+
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'Row filters, repeatable: column:operator:value with contains, equals, gt, gte, lt, lte, or ' +
+      'column:empty / column:notempty (e.g. amount:gte:10, name:contains:berl). All must hold.',
+  })
+  @IsOptional()
+  @Transform(({ value }) => (Array.isArray(value) ? value : [value]))
+  @ArrayMaxSize(20, { message: 'At most 20 filters can be combined.' })
+  @IsString({ each: true })
+  @MaxLength(1200, { each: true })
+  filter?: string[];
 }

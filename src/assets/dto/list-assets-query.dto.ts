@@ -21,8 +21,28 @@ function toCategoryList({ value }: { value: unknown }): unknown {
   return list.length > 0 ? list : undefined;
 }
 
+export const CATALOGUE_SORTS = ['relevance', 'newest', 'price_asc', 'price_desc', 'subscribers'] as const;
+export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
+
+/** `GET assets/facets`: the counts follow the search and scope, not the category filter. */
+export class FacetsQueryDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+
+  @ApiPropertyOptional({ enum: ['all', 'owned', 'accessible'] })
+  @IsOptional()
+  @IsIn(['all', 'owned', 'accessible'])
+  scope?: 'all' | 'owned' | 'accessible';
+}
+
 export class ListAssetsQueryDto {
-  @ApiPropertyOptional({ description: 'Text to look for in titles (case-insensitive)' })
+  @ApiPropertyOptional({
+    description:
+      'Words to look for in title, keywords and description (full text, ranked), or text inside a title',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(200)
@@ -47,6 +67,16 @@ export class ListAssetsQueryDto {
   @IsOptional()
   @IsIn(['all', 'owned', 'accessible'])
   scope?: 'all' | 'owned' | 'accessible';
+
+  @ApiPropertyOptional({
+    description:
+      "Order: 'relevance' (the default with a search), 'newest' (the default without), 'price_asc', " +
+      "'price_desc', 'subscribers'",
+    enum: CATALOGUE_SORTS,
+  })
+  @IsOptional()
+  @IsIn(CATALOGUE_SORTS, { message: `sort must be one of ${CATALOGUE_SORTS.join(', ')}` })
+  sort?: CatalogueSort;
 
   @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000 })
   @IsOptional()

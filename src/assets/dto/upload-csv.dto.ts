@@ -68,7 +68,7 @@ export function toBoolean({ value }: { value: unknown }): unknown {
 }
 
 /** "a, b, c" (or repeated fields) into a trimmed list without blanks or duplicates. */
-function toKeywordList({ value }: { value: unknown }): unknown {
+export function toKeywordList({ value }: { value: unknown }): unknown {
   const entries = (Array.isArray(value) ? value : [value]).flatMap((entry) =>
     typeof entry === 'string' ? entry.split(',') : [entry],
   );
@@ -120,6 +120,13 @@ export class UploadCsvDto {
   @Transform(toBoolean)
   @IsBoolean({ message: 'is_public must be true or false' })
   is_public?: boolean;
+
+  @ApiPropertyOptional({ example: 'CC BY 4.0' })
+  @IsOptional()
+  @Transform(toTrimmedText)
+  @IsString()
+  @MaxLength(500)
+  licence?: string;
 }
 
 /** OpenAPI description of the whole multipart form, file included. */
@@ -142,5 +149,6 @@ export const UPLOAD_CSV_SCHEMA = {
       description: 'Non-negative, at most two decimals; empty means free',
     },
     is_public: { type: 'boolean', default: true },
+    licence: { type: 'string', example: 'CC BY 4.0' },
   },
 };

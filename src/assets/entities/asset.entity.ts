@@ -19,6 +19,19 @@ export interface AssetColumn {
   type: 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamptz' | 'text' | 'jsonb';
 }
 
+/** What the load found in one column, shown to buyers before they get the data. */
+export interface ColumnProfile {
+  name: string;
+  /** Share of empty values, 0..1. */
+  nullShare: number;
+  distinctCount: number;
+  /** Numbers and dates only: the smallest and largest value, as JSON renders them. */
+  min?: number | string | null;
+  max?: number | string | null;
+  /** Text and booleans only: the most frequent values, most frequent first. */
+  topValues?: Array<{ value: string; count: number }>;
+}
+
 /**
  * A dataset in the catalogue. Its rows live in the real table `data.<table_name>`; the row only
  * exists once that table is complete (ingest creates both in one transaction).
@@ -27,6 +40,7 @@ export interface AssetColumn {
 @Check('assets_price_check', `price >= 0`)
 @Check('assets_subscriber_count_check', `subscriber_count >= 0`)
 @Index('assets_search_idx', { synchronize: false })
+@Index('assets_fulltext_idx', { synchronize: false })
 export class Asset {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -85,6 +99,26 @@ export class Asset {
 
   @Column({ type: 'jsonb', default: () => "'[]'" })
   columns: AssetColumn[];
+
+  /** The licence the data comes under, as the owner words it. */
+  @Column({ type: 'text', default: '' })
+  licence: string;
+
+  /** The data dictionary: a description per column name, written by the owner. */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  dictionary: Record<string, string>;
+
+  /** Computed when the rows are loaded (see column-profile.ts). */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  profile: ColumnProfile[];
+
+  /** Bytes of the CSV files behind the current rows. */
+  @Column({ name: 'byte_count', type: 'bigint', default: 0 })
+  byteCount: string;
+
+  /** When the rows last changed (upload, replace or append). */
+  @Column({ name: 'data_updated_at', type: 'timestamptz', default: () => 'now()' })
+  dataUpdatedAt: Date;
 
   @Index('assets_created_at_idx')
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

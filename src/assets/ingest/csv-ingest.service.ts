@@ -66,7 +66,8 @@ export class CsvIngestService {
 
   /** Loads the stream into a staged (uncommitted) table; throws CsvRejection for a bad file. */
   async stage(source: Readable): Promise<StagedUpload> {
-    const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    const counter = { bytes: 0 };
+    const chunks = countedChunks(source[Symbol.asyncIterator]() as AsyncIterator<Buffer>, counter);
     let client: Client | undefined;
     let spool: UploadSpool | undefined;
     try {
@@ -89,7 +90,11 @@ export class CsvIngestService {
       if (loaded.rowCount === 0) throw new CsvRejection('The file has a header line but no data rows.');
       // Second fence for a cut-off upload: never stage what the source itself reports as failed.
       if (source.errored) throw source.errored;
-      const staged = new StagedUpload(client, { assetId, tableName, ...loaded }, this.grants);
+      const staged = new StagedUpload(
+        client,
+        { assetId, tableName, ...loaded, byteCount: counter.bytes },
+        this.grants,
+      );
       client = undefined;
       return staged;
     } catch (error) {
@@ -299,4 +304,16 @@ async function* scanned(chunks: AsyncIterable<Buffer>, scanner: CsvScanner): Asy
     yield* parts.splice(0);
   }
   scanner.finish();
+}
+
+/** The same chunks, adding each one's size to `counter.bytes` (the size of the file as uploaded). */
+function countedChunks(chunks: AsyncIterator<Buffer>, counter: { bytes: number }): AsyncIterator<Buffer> {
+  return {
+    next: async () => {
+      const next = await chunks.next();
+      if (!next.done) counter.bytes += next.value.length;
+      return next;
+    },
+    return: chunks.return ? (value?: unknown) => chunks.return!(value) : undefined,
+  };
 }

@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { Client } from 'pg';
 import type { GrantsService } from '../../access/grants.service';
-import { sqlOn } from '../../database/sql';
+import { Sql, sqlOn } from '../../database/sql';
 import type { AssetColumn } from '../entities/asset.entity';
+import type { LoadMode } from '../entities/dataset-version.entity';
 
 /** What describes a new dataset besides its rows. */
 export interface NewAssetDetails {
@@ -17,6 +18,7 @@ export interface NewAssetDetails {
   source: string;
   author: string;
   image?: string | null;
+  licence?: string;
 }
 
 export interface StagedTable {
@@ -24,6 +26,8 @@ export interface StagedTable {
   tableName: string;
   columns: AssetColumn[];
   rowCount: number;
+  /** Bytes of the uploaded file. */
+  byteCount: number;
 }
 
 /**
@@ -42,14 +46,12 @@ export class StagedUpload {
   ) {}
 
   async publish(details: NewAssetDetails): Promise<string> {
-    if (this.settled) throw new Error('This upload was already published or discarded');
-    this.settled = true;
-    const { assetId, tableName, columns, rowCount } = this.table;
-    try {
-      await this.client.query(
+    const { assetId, tableName, columns, rowCount, byteCount } = this.table;
+    return this.commitWith(async (sql) => {
+      await sql(
         `INSERT INTO assets (id, owner_id, title, description, category, keywords, price, is_public, image,
-                             source, author, table_name, row_count, columns)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+                             source, author, table_name, row_count, columns, licence, byte_count)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
         [
           assetId,
           details.ownerId,
@@ -65,11 +67,27 @@ export class StagedUpload {
           tableName,
           rowCount,
           JSON.stringify(columns),
+          details.licence ?? '',
+          byteCount,
         ],
       );
-      await this.grants.grantOwnerAccess(sqlOn(this.client), details.ownerId, assetId);
-      await this.client.query('COMMIT');
+      await recordVersion(sql, { assetId, loadedBy: details.ownerId, mode: 'initial', rowCount, byteCount });
+      await this.grants.grantOwnerAccess(sql, details.ownerId, assetId);
       return assetId;
+    });
+  }
+
+  /**
+   * Runs `work` in the staged table's transaction and commits everything at once; on any error
+   * rolls all of it back. Either way the connection is closed: the upload is settled.
+   */
+  async commitWith<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    if (this.settled) throw new Error('This upload was already published or discarded');
+    this.settled = true;
+    try {
+      const result = await work(sqlOn(this.client));
+      await this.client.query('COMMIT');
+      return result;
     } catch (error) {
       await this.client.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -90,4 +108,15 @@ export class StagedUpload {
       await this.client.end().catch(() => undefined);
     }
   }
+}
+
+/** Keeps one load in the dataset's version history (inside the load's own transaction). */
+export async function recordVersion(
+  sql: Sql,
+  version: { assetId: string; loadedBy: string; mode: LoadMode; rowCount: number; byteCount: number },
+): Promise<void> {
+  await sql(
+    `INSERT INTO dataset_versions (asset_id, loaded_by, mode, row_count, byte_count) VALUES ($1, $2, $3, $4, $5)`,
+    [version.assetId, version.loadedBy, version.mode, version.rowCount, version.byteCount],
+  );
 }

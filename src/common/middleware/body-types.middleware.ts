@@ -1,7 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
 
-/** The only endpoint that takes a multipart form (a CSV file and its fields). */
+/** The only endpoints that take a multipart form (a CSV file and its fields): upload and refresh. */
 const MULTIPART_PATHS = new Set(['/api/assets/upload-csv']);
+const MULTIPART_PATTERNS = [/^\/api\/assets\/[0-9a-f-]{36}\/refresh$/i];
+
+function takesMultipart(path: string): boolean {
+  return MULTIPART_PATHS.has(path) || MULTIPART_PATTERNS.some((pattern) => pattern.test(path));
+}
 
 export const JSON_ONLY_MESSAGE = 'Send the request body as JSON (Content-Type: application/json).';
 
@@ -11,7 +16,7 @@ function hasBody(request: Request): boolean {
 }
 
 /**
- * Accepts JSON where JSON is expected, and multipart only on the upload endpoint: a form-encoded
+ * Accepts JSON where JSON is expected, and multipart only on the upload and refresh endpoints: a form-encoded
  * or multipart body elsewhere is refused with 415 before anything reads it, so a plain HTML form
  * from another site cannot produce a request the API would act on.
  */
@@ -20,6 +25,6 @@ export function acceptedBodyTypes(request: Request, response: Response, next: Ne
   const path = request.path.replace(/\/+$/, '');
   const isJson = Boolean(request.is(['application/json', 'application/*+json']));
   const isMultipart = Boolean(request.is('multipart/form-data'));
-  if (isJson || (isMultipart && MULTIPART_PATHS.has(path))) return next();
+  if (isJson || (isMultipart && takesMultipart(path))) return next();
   response.status(415).json({ error: JSON_ONLY_MESSAGE, message: JSON_ONLY_MESSAGE, statusCode: 415 });
 }

@@ -62,6 +62,27 @@ export async function swapTable(sql: Sql, replacement: string, tableName: string
   await sql(`ALTER TABLE ${dataTable(replacement)} RENAME TO ${quoteIdentifier(tableName)}`);
 }
 
+/**
+ * Copies every row of `source` into `target` in file order, each column cast to the target's
+ * type, then drops `source`. Inside the caller's transaction: readers see none of the new rows
+ * until it commits.
+ */
+export async function appendRows(
+  sql: Sql,
+  source: string,
+  target: string,
+  columns: ColumnDefinition[],
+): Promise<number> {
+  const names = columns.map((column) => quoteIdentifier(column.name));
+  const casts = columns.map((column) => `${quoteIdentifier(column.name)}::${column.sqlType}`);
+  const { rowCount } = await sql(
+    `INSERT INTO ${dataTable(target)} (${names.join(', ')})
+     SELECT ${casts.join(', ')} FROM ${dataTable(source)} ORDER BY ${quoteIdentifier(ROW_ID_COLUMN)}`,
+  );
+  await dropTable(sql, source);
+  return rowCount;
+}
+
 /** Holds writers (and schema changes) of other transactions off the table until this one ends. */
 export async function lockForAppend(sql: Sql, tableName: string): Promise<void> {
   await sql(`LOCK TABLE ${dataTable(tableName)} IN SHARE ROW EXCLUSIVE MODE`);

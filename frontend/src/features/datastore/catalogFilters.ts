@@ -7,7 +7,17 @@ export interface CatalogFilters {
   kinds: Record<ItemKind, boolean>;
   /** Empty means All. */
   categories: string[];
+  /** Order of the datasets; left out: relevance with a search, newest without. */
+  sort?: 'newest' | 'price_asc' | 'price_desc' | 'subscribers';
 }
+
+export const SORT_LABELS: Array<[NonNullable<CatalogFilters['sort']> | '', string]> = [
+  ['', 'Best match / newest'],
+  ['newest', 'Newest'],
+  ['price_asc', 'Price: low to high'],
+  ['price_desc', 'Price: high to low'],
+  ['subscribers', 'Most subscribers'],
+];
 
 export const DEFAULT_FILTERS: CatalogFilters = {
   search: '',

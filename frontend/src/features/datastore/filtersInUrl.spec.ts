@@ -21,6 +21,13 @@ describe('filters in the address', () => {
     expect(filtersFromParams(params)).toEqual({ filters, page: 3 });
   });
 
+  it('round-trip the order of the datasets and ignore an unknown one', () => {
+    const filters = { ...DEFAULT_FILTERS, sort: 'price_desc' as const };
+    expect(filtersToParams(filters, 1).toString()).toBe('sort=price_desc');
+    expect(filtersFromParams(new URLSearchParams('sort=price_desc')).filters).toEqual(filters);
+    expect(filtersFromParams(new URLSearchParams('sort=random')).filters).toEqual(DEFAULT_FILTERS);
+  });
+
   it('falls back to page 1 for a nonsense page', () => {
     expect(filtersFromParams(new URLSearchParams('page=abc')).page).toBe(1);
   });

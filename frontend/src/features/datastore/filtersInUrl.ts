@@ -19,6 +19,7 @@ export function filtersFromParams(params: URLSearchParams): { filters: CatalogFi
       search: params.get('q') ?? DEFAULT_FILTERS.search,
       kinds,
       categories: params.getAll('category'),
+      ...sortFrom(params.get('sort')),
     },
     page,
   };
@@ -30,6 +31,13 @@ export function filtersToParams(filters: CatalogFilters, page: number): URLSearc
   const hidden = KINDS.filter((kind) => !filters.kinds[kind]);
   if (hidden.length) params.set('hide', hidden.join(','));
   for (const category of filters.categories) params.append('category', category);
+  if (filters.sort) params.set('sort', filters.sort);
   if (page > 1) params.set('page', String(page));
   return params;
+}
+
+function sortFrom(value: string | null): Pick<CatalogFilters, 'sort'> {
+  const known = ['newest', 'price_asc', 'price_desc', 'subscribers'] as const;
+  const sort = known.find((candidate) => candidate === value);
+  return sort ? { sort } : {};
 }

@@ -8,6 +8,7 @@ import { useSession } from '../../auth/useSession';
 import { useLogoutAndGoHome } from '../../components/useLogoutAndGoHome';
 import { useNotify } from '../../components/useNotify';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
+import { PurchasesSection } from './PurchasesSection';
 
 /** Profile (login required by the router): e-mail, Change Password, Enable 2FA, Logout. */
 export function AccountPage() {
@@ -41,6 +42,7 @@ export function AccountPage() {
           </Button>
         </Stack>
       </Paper>
+      <PurchasesSection />
       <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
     </Container>
   );

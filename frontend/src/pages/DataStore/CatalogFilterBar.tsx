@@ -18,6 +18,7 @@ import {
   CatalogFilters,
   categorySelectValue,
   nextCategories,
+  SORT_LABELS,
 } from '../../features/datastore/catalogFilters';
 import type { ItemKind } from '../../features/datastore/catalogItem';
 
@@ -32,15 +33,17 @@ interface Props {
   onSearchText: (text: string) => void;
   filters: CatalogFilters;
   categories: string[];
+  /** Items per category matching the search, shown beside each. */
+  counts?: Map<string, number>;
   onChange: (filters: CatalogFilters) => void;
 }
 
-export function CatalogFilterBar({ searchText, onSearchText, filters, categories, onChange }: Props) {
+export function CatalogFilterBar({ searchText, onSearchText, filters, categories, counts, onChange }: Props) {
   const shownKinds = KIND_LABELS.map(([kind]) => kind).filter((kind) => filters.kinds[kind]);
   return (
     <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' }, mb: 3 }}>
       <TextField
-        label="Search by title"
+        label="Search datasets"
         type="search"
         size="small"
         value={searchText}
@@ -103,7 +106,33 @@ export function CatalogFilterBar({ searchText, onSearchText, filters, categories
                     : filters.categories.includes(category)
                 }
               />
-              <ListItemText primary={category} />
+              <ListItemText
+                primary={
+                  category !== ALL_CATEGORIES && counts?.has(category)
+                    ? `${category} (${counts.get(category)})`
+                    : category
+                }
+              />
+            </MenuItem>
+          ))}
+        </Select>
+      </FormControl>
+      <FormControl size="small" sx={{ minWidth: 190 }}>
+        <InputLabel id="sort-label">Sort by</InputLabel>
+        <Select
+          labelId="sort-label"
+          value={filters.sort ?? ''}
+          onChange={(event) => {
+            const sort = event.target.value as CatalogFilters['sort'] | '';
+            const { sort: _previous, ...rest } = filters;
+            void _previous;
+            onChange(sort ? { ...rest, sort } : rest);
+          }}
+          input={<OutlinedInput label="Sort by" />}
+        >
+          {SORT_LABELS.map(([value, label]) => (
+            <MenuItem key={value || 'default'} value={value}>
+              {label}
             </MenuItem>
           ))}
         </Select>

@@ -53,6 +53,7 @@ export function DataStorePage() {
         onSearchText={setSearchText}
         filters={filters}
         categories={catalog.categories}
+        counts={catalog.counts}
         onChange={(next) => show(next)}
       />
       <Box sx={{ height: 4, mb: 2 }}>

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { CatalogFilters, categoryOptions, matchesFilters } from '../../features/datastore/catalogFilters';
 import { CatalogItem } from '../../features/datastore/catalogItem';
-import { useAssetCategories, useAssetPage } from '../../api/assets';
+import { useAssetCategories, useAssetPage, useCategoryFacets } from '../../api/assets';
 import { useConnectors } from '../../api/connectors';
 import { pageCount, pageWindow } from '../../features/datastore/pageWindow';
 import { assetToItem, connectorToItem } from '../../features/datastore/toCatalogItems';
@@ -25,6 +25,7 @@ export function useCatalog(filters: CatalogFilters, page: number) {
   const assets = useAssetPage({
     search: filters.search,
     categories: filters.categories,
+    sort: filters.sort,
     limit: window.assetLimit,
     offset: window.assetOffset,
   });
@@ -47,9 +48,20 @@ export function useCatalog(filters: CatalogFilters, page: number) {
     filters.categories,
   );
 
+  // How many items of each category match the search: datasets counted by the server, connectors here.
+  const facets = useCategoryFacets(filters.search);
+  const counts = new Map<string, number>();
+  for (const facet of facets.data ?? []) counts.set(facet.category, facet.count);
+  for (const connector of connectors.data ?? []) {
+    const item = connectorToItem(connector);
+    if (!matchesFilters(item, { ...filters, categories: [] })) continue;
+    counts.set(item.category, (counts.get(item.category) ?? 0) + 1);
+  }
+
   return {
     items,
     categories,
+    counts,
     total: matchingConnectors.length + assetTotal,
     pages: pageCount(matchingConnectors.length + assetTotal, PAGE_SIZE),
     loading: connectors.isPending || (datasetsShown && assets.isPending),

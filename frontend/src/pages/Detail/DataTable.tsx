@@ -1,5 +1,16 @@
 import Box from '@mui/material/Box';
-import { DataGrid, GridColDef, GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
+import {
+  DataGrid,
+  GridColDef,
+  GridFilterModel,
+  GridPaginationModel,
+  GridSortModel,
+  getGridBooleanOperators,
+  getGridDateOperators,
+  getGridNumericOperators,
+  getGridStringOperators,
+} from '@mui/x-data-grid';
+import { SERVER_FILTER_OPERATORS } from '../../features/detail/gridFilters';
 import { useMemo } from 'react';
 import { cellText, DatasetColumn, gridColumns, gridRows } from '../../features/detail/gridColumns';
 
@@ -15,6 +26,9 @@ export interface DataTableProps {
     onPagination: (model: GridPaginationModel) => void;
     sort: GridSortModel;
     onSort: (model: GridSortModel) => void;
+    /** Server filtering: the grid offers only the operators the server applies. */
+    filter?: GridFilterModel;
+    onFilter?: (model: GridFilterModel) => void;
   };
   /** Fixed height with a scrolling body; without it the grid grows with its (few) rows. */
   height?: number;
@@ -27,12 +41,13 @@ export function DataTable({ label, columns, rows, loading, server, height }: Dat
     () =>
       specs.map(({ plainDigits, ...spec }) => ({
         ...spec,
+        ...(server?.onFilter && { filterOperators: serverOperators(spec.type) }),
         ...((spec.type === 'number' || spec.type === 'date') && {
           valueFormatter: (value: unknown) =>
             cellText(value, { type: spec.type, plainDigits }) ?? String(value),
         }),
       })),
-    [specs],
+    [specs, server?.onFilter],
   );
   const offset = server ? server.pagination.page * server.pagination.pageSize : 0;
   const gridData = useMemo(() => gridRows(rows, specs, offset), [rows, specs, offset]);
@@ -58,7 +73,25 @@ export function DataTable({ label, columns, rows, loading, server, height }: Dat
           sortModel: server.sort,
           onSortModelChange: server.onSort,
         })}
+        {...(server?.onFilter && {
+          filterMode: 'server' as const,
+          filterModel: server.filter,
+          onFilterModelChange: server.onFilter,
+        })}
       />
     </Box>
   );
+}
+
+/** The grid's operators for a column type, narrowed to those the server's row filters know. */
+function serverOperators(type: string | undefined) {
+  const all =
+    type === 'number'
+      ? getGridNumericOperators()
+      : type === 'date' || type === 'dateTime'
+        ? getGridDateOperators(type === 'dateTime')
+        : type === 'boolean'
+          ? getGridBooleanOperators()
+          : getGridStringOperators();
+  return all.filter((operator) => SERVER_FILTER_OPERATORS.includes(operator.value));
 }

@@ -10,7 +10,10 @@ import { useCardActions } from '../DataStore/useCardActions';
 import { CheckoutReturnNotice } from './CheckoutReturnNotice';
 import { FullData, SamplePreview } from './DatasetRows';
 import { DetailFacts } from './DetailFacts';
+import { DatasetProduct } from './DatasetProduct';
 import { DetailHero } from './DetailHero';
+import { HolderLinks } from './HolderLinks';
+import { OwnerPanel } from './owner/OwnerPanel';
 
 export function DatasetDetail({ id }: { id: string }) {
   const asset = useAssetDetail(id);
@@ -42,6 +45,9 @@ export function DatasetDetail({ id }: { id: string }) {
             description={asset.data.description}
             price={asset.data.price}
           />
+          <DatasetProduct asset={asset.data} />
+          {asset.data.owned && <OwnerPanel asset={asset.data} />}
+          {item.hasAccess && <HolderLinks assetId={id} />}
           {item.hasAccess ? (
             <FullData assetId={id} columns={asset.data.columns} />
           ) : (

@@ -1,7 +1,9 @@
 import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
+import type { GridFilterModel, GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
+import { serverFilters } from '../../features/detail/gridFilters';
 import { useEffect, useState } from 'react';
 import { FAILED_TO_LOAD } from '../../features/detail/detailRules';
 import { useAssetRows } from '../../api/assets';
@@ -46,17 +48,28 @@ export function SamplePreview({ assetId }: { assetId: string }) {
 export function FullData({ assetId, columns }: { assetId: string; columns?: DatasetColumn[] }) {
   const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: 25 });
   const [sort, setSort] = useState<GridSortModel>([]);
+  const [filter, setFilter] = useState<GridFilterModel>({ items: [] });
   const rows = useAssetRows(assetId, {
     limit: pagination.pageSize,
     offset: pagination.page * pagination.pageSize,
     sort: sortParam(sort),
+    filters: serverFilters(filter.items),
   });
   return (
     <Paper variant="outlined" component="section" aria-labelledby="data-heading" sx={{ p: { xs: 2, md: 3 } }}>
       <Typography id="data-heading" variant="h5" component="h2" gutterBottom>
         Data
       </Typography>
-      {rows.error ? (
+      {rows.error && filter.items.length > 0 ? (
+        <Alert
+          severity="warning"
+          sx={{ mb: 2 }}
+          action={<Button onClick={() => setFilter({ items: [] })}>Clear filter</Button>}
+        >
+          {rows.error.message}
+        </Alert>
+      ) : null}
+      {rows.error && filter.items.length === 0 ? (
         <Alert severity="error">{FAILED_TO_LOAD}</Alert>
       ) : (
         <LazyDataTable
@@ -72,6 +85,11 @@ export function FullData({ assetId, columns }: { assetId: string; columns?: Data
             sort,
             onSort: (model) => {
               setSort(model);
+              setPagination({ ...pagination, page: 0 });
+            },
+            filter,
+            onFilter: (model) => {
+              setFilter(model);
               setPagination({ ...pagination, page: 0 });
             },
           }}

@@ -1,0 +1,53 @@
+import { useDeleteAsset } from '../../../api/assets';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { useNotify } from '../../../components/useNotify';
+import { holdersLosingAccess } from '../../../features/manage/ownerRules';
+import { ownerErrorText } from './ownerErrors';
+
+interface Props {
+  /** The dataset to delete, or null while nothing is asked. */
+  dataset: { id: string; title: string; subscriber_count: number } | null;
+  onClose: () => void;
+  onDeleted?: () => void;
+}
+
+/** Asks before deleting a dataset, saying how many holders lose access; then deletes it. */
+export function DeleteDatasetDialog({ dataset, onClose, onDeleted }: Props) {
+  const remove = useDeleteAsset();
+  const notify = useNotify();
+  const holders = dataset ? holdersLosingAccess(dataset.subscriber_count) : 0;
+  return (
+    <ConfirmDialog
+      open={dataset !== null}
+      title={`Delete “${dataset?.title ?? ''}”?`}
+      message={
+        <>
+          {holders === 0
+            ? 'Nobody else holds this dataset.'
+            : `${holders} ${holders === 1 ? 'holder loses' : 'holders lose'} access.`}{' '}
+          Its rows, its table and every stream link go for good; purchases stay in the records.
+        </>
+      }
+      confirmLabel="Delete dataset"
+      destructive
+      busy={remove.isPending}
+      onCancel={onClose}
+      onConfirm={() => {
+        if (!dataset) return;
+        remove.mutate(dataset.id, {
+          onSuccess: (answer) => {
+            notify(
+              answer.holders_lost_access === 0
+                ? 'Dataset deleted.'
+                : `Dataset deleted. ${answer.holders_lost_access} ${answer.holders_lost_access === 1 ? 'holder' : 'holders'} lost access.`,
+              'success',
+            );
+            onClose();
+            onDeleted?.();
+          },
+          onError: (error) => notify(ownerErrorText(error), 'error'),
+        });
+      }}
+    />
+  );
+}

@@ -1,0 +1,203 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { FormEvent, useState } from 'react';
+import { AssetDetail, useAssetDetail, useUpdateAsset } from '../../../api/assets';
+import { useNotify } from '../../../components/useNotify';
+import { ownerErrorText } from './ownerErrors';
+
+interface Form {
+  title: string;
+  description: string;
+  category: string;
+  keywords: string;
+  price: string;
+  isPublic: boolean;
+  source: string;
+  licence: string;
+  image: string;
+  dictionary: Record<string, string>;
+}
+
+function formOf(asset: AssetDetail): Form {
+  return {
+    title: asset.title,
+    description: asset.description,
+    category: asset.category,
+    keywords: asset.keywords.join(', '),
+    price: String(asset.price),
+    isPublic: asset.is_public,
+    source: asset.source,
+    licence: asset.licence,
+    image: asset.image ?? '',
+    dictionary: Object.fromEntries(
+      asset.columns.map((column) => [column.name, asset.dictionary[column.name] ?? '']),
+    ),
+  };
+}
+
+/** The owner edits a dataset's description and data dictionary; the server applies the upload's rules. */
+export function EditDatasetDialog(props: { id: string; open: boolean; onClose: () => void }) {
+  // Mounted only while open, so every opening starts from the dataset as it is now.
+  return props.open ? <EditForm {...props} /> : null;
+}
+
+function EditForm({ id, open, onClose }: { id: string; open: boolean; onClose: () => void }) {
+  const asset = useAssetDetail(id);
+  const update = useUpdateAsset(id);
+  const notify = useNotify();
+  const [form, setForm] = useState<Form | null>(asset.data ? formOf(asset.data) : null);
+  // The detail may arrive after the dialog opened (from Manage): fill the form once it does.
+  if (!form && asset.data) setForm(formOf(asset.data));
+
+  const set = (changes: Partial<Form>) =>
+    setForm((current) => (current ? { ...current, ...changes } : current));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!form) return;
+    update.mutate(
+      {
+        title: form.title,
+        description: form.description,
+        category: form.category,
+        keywords: form.keywords
+          .split(',')
+          .map((word) => word.trim())
+          .filter(Boolean),
+        price: form.price.trim() === '' ? '0' : form.price.trim(),
+        is_public: form.isPublic,
+        source: form.source,
+        licence: form.licence,
+        image: form.image.trim() === '' ? null : form.image.trim(),
+        dictionary: form.dictionary,
+      },
+      {
+        onSuccess: () => {
+          notify('Dataset saved.', 'success');
+          onClose();
+        },
+      },
+    );
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onClose={update.isPending ? undefined : onClose}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby="edit-dataset-title"
+    >
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id="edit-dataset-title">Edit dataset</DialogTitle>
+        <DialogContent dividers>
+          {!form ? (
+            <Typography color="text.secondary">Loading…</Typography>
+          ) : (
+            <Stack spacing={2}>
+              {update.error && <Alert severity="error">{ownerErrorText(update.error)}</Alert>}
+              <TextField
+                label="Title"
+                required
+                value={form.title}
+                onChange={(event) => set({ title: event.target.value })}
+                slotProps={{ htmlInput: { maxLength: 200 } }}
+              />
+              <TextField
+                label="Description"
+                multiline
+                minRows={3}
+                value={form.description}
+                onChange={(event) => set({ description: event.target.value })}
+              />
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                <TextField
+                  label="Category"
+                  fullWidth
+                  value={form.category}
+                  onChange={(event) => set({ category: event.target.value })}
+                />
+                <TextField
+                  label="Price (USD)"
+                  fullWidth
+                  value={form.price}
+                  onChange={(event) => set({ price: event.target.value })}
+                  helperText="0 or empty means free"
+                  slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+                />
+              </Stack>
+              <TextField
+                label="Keywords"
+                value={form.keywords}
+                onChange={(event) => set({ keywords: event.target.value })}
+                helperText="Separated by commas"
+              />
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                <TextField
+                  label="Source"
+                  fullWidth
+                  value={form.source}
+                  onChange={(event) => set({ source: event.target.value })}
+                />
+                <TextField
+                  label="Licence"
+                  fullWidth
+                  value={form.licence}
+                  onChange={(event) => set({ licence: event.target.value })}
+                  placeholder="e.g. CC BY 4.0"
+                />
+              </Stack>
+              <TextField
+                label="Image URL"
+                value={form.image}
+                onChange={(event) => set({ image: event.target.value })}
+                helperText="An http(s) address or a path on this site"
+              />
+              <FormControlLabel
+                control={
+                  <Switch
+                    checked={form.isPublic}
+                    onChange={(event) => set({ isPublic: event.target.checked })}
+                  />
+                }
+                label={form.isPublic ? 'Public' : 'Private'}
+              />
+              <Typography variant="subtitle1" component="h3">
+                Data dictionary
+              </Typography>
+              {asset.data?.columns.map((column) => (
+                <TextField
+                  key={column.name}
+                  label={`${column.label} (${column.type})`}
+                  size="small"
+                  value={form.dictionary[column.name] ?? ''}
+                  onChange={(event) =>
+                    set({ dictionary: { ...form.dictionary, [column.name]: event.target.value } })
+                  }
+                  slotProps={{ htmlInput: { maxLength: 2000 } }}
+                />
+              ))}
+            </Stack>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={update.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" disabled={!form || update.isPending}>
+            Save
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,64 @@
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { AssetDetail, useAssetActivity } from '../../../api/assets';
+import { ActivityChart } from './ActivityChart';
+import { DeleteDatasetDialog } from './DeleteDatasetDialog';
+import { EditDatasetDialog } from './EditDatasetDialog';
+import { RefreshDatasetDialog } from './RefreshDatasetDialog';
+
+/** The owner's panel on their dataset's page: edit, refresh, delete, and how the dataset is used. */
+export function OwnerPanel({ asset }: { asset: AssetDetail }) {
+  const [dialog, setDialog] = useState<'edit' | 'refresh' | 'delete' | null>(null);
+  const activity = useAssetActivity(asset.id, true);
+  const navigate = useNavigate();
+  return (
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby="owner-heading"
+      sx={{ p: { xs: 2, md: 3 } }}
+    >
+      <Typography id="owner-heading" variant="h5" component="h2" gutterBottom>
+        Your dataset
+      </Typography>
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, mb: 3 }}>
+        <Button variant="contained" onClick={() => setDialog('edit')}>
+          Edit
+        </Button>
+        <Button variant="outlined" onClick={() => setDialog('refresh')}>
+          Refresh data
+        </Button>
+        <Button variant="outlined" color="error" onClick={() => setDialog('delete')}>
+          Delete
+        </Button>
+      </Stack>
+      <Typography component="h3" variant="h6" gutterBottom>
+        Activity
+      </Typography>
+      {activity.data ? (
+        <ActivityChart activity={activity.data} />
+      ) : activity.error ? (
+        <Typography color="text.secondary">The activity could not be loaded.</Typography>
+      ) : (
+        <Skeleton variant="rounded" height={180} />
+      )}
+      <EditDatasetDialog id={asset.id} open={dialog === 'edit'} onClose={() => setDialog(null)} />
+      <RefreshDatasetDialog
+        id={asset.id}
+        title={asset.title}
+        open={dialog === 'refresh'}
+        onClose={() => setDialog(null)}
+      />
+      <DeleteDatasetDialog
+        dataset={dialog === 'delete' ? asset : null}
+        onClose={() => setDialog(null)}
+        onDeleted={() => navigate('/manage')}
+      />
+    </Paper>
+  );
+}

@@ -1,0 +1,244 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AccessGate } from '../access/access-gate.service';
+import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import {
+  alterTable,
+  appendRows,
+  dropTable,
+  lockForAppend,
+  swapTable,
+} from '../database/data-tables/data-table-ddl';
+import { dataTable, quoteIdentifier } from '../database/data-tables/data-table-names';
+import { Sql, sqlOn } from '../database/sql';
+import { DatasetActivityService } from './activity/dataset-activity.service';
+import type { DatasetActivity, DatasetRemoved, DatasetRefreshed } from './asset-views';
+import type { UpdateAssetDto } from './dto/update-asset.dto';
+import type { AssetColumn } from './entities/asset.entity';
+import type { LoadMode } from './entities/dataset-version.entity';
+import { ColumnProfileService } from './ingest/column-profile.service';
+import { recordVersion, StagedUpload } from './ingest/staged-upload';
+import { sqlTypeFor } from './ingest/value-kinds';
+
+/** Days the owner's activity view covers. */
+export const ACTIVITY_DAYS = 90;
+
+/** Longest description of one column in the data dictionary. */
+export const MAX_DICTIONARY_TEXT = 2000;
+
+/** Whether values typed `from` in a new file can go into a dataset column typed `to` unchanged. */
+function fits(from: AssetColumn['type'], to: AssetColumn['type']): boolean {
+  return (
+    from === to ||
+    to === 'text' ||
+    (to === 'numeric' && from === 'integer') ||
+    (to === 'timestamptz' && from === 'date')
+  );
+}
+
+function describeColumns(columns: AssetColumn[]): string {
+  return columns.map((column) => column.label).join(', ');
+}
+
+/**
+ * What only a dataset's owner may do: change its description, load new rows (replace or append,
+ * each kept as a version), and delete it. The AccessGate decides who the owner is ('own').
+ */
+@Injectable()
+export class DatasetOwnerService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly gate: AccessGate,
+    private readonly usage: DatasetActivityService,
+    private readonly profiles: ColumnProfileService,
+  ) {}
+
+  /** Applies the sent fields (validated like an upload's) in one update. */
+  async update(user: AuthenticatedUser, assetId: string, input: UpdateAssetDto): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const { asset } = await this.gate.requireDataset(user, assetId, 'own', manager);
+      const changes: Record<string, unknown> = {};
+      if (input.title !== undefined) changes.title = input.title;
+      if (input.description !== undefined) changes.description = input.description.trim();
+      if (input.category !== undefined) changes.category = input.category || 'Other';
+      if (input.keywords !== undefined) changes.keywords = input.keywords;
+      if (input.price !== undefined) changes.price = input.price;
+      if (input.is_public !== undefined) changes.is_public = input.is_public;
+      if (input.source !== undefined) changes.source = input.source;
+      if (input.licence !== undefined) changes.licence = input.licence;
+      if (input.image !== undefined) changes.image = input.image || null;
+      if (input.dictionary !== undefined) {
+        changes.dictionary = JSON.stringify(
+          mergeDictionary(asset.columns, asset.dictionary, input.dictionary),
+        );
+      }
+      const entries = Object.entries(changes);
+      if (entries.length === 0) return;
+      const assignments = entries.map(([column], index) => `${quoteIdentifier(column)} = $${index + 2}`);
+      await sqlOn(manager)(`UPDATE assets SET ${assignments.join(', ')}, updated_at = now() WHERE id = $1`, [
+        asset.id,
+        ...entries.map(([, value]) => value),
+      ]);
+    });
+  }
+
+  /**
+   * Loads a staged file into the dataset: `replace` swaps the new table in, `append` adds its
+   * rows. The header must be the dataset's and every value must fit its column's type; the
+   * dataset keeps its columns. Everything commits at once with the staged table's transaction,
+   * so readers see the old rows until then, and a refused file changes nothing.
+   */
+  async refresh(
+    user: AuthenticatedUser,
+    assetId: string,
+    mode: Exclude<LoadMode, 'initial'>,
+    staged: StagedUpload,
+  ): Promise<DatasetRefreshed> {
+    const answer = await staged.commitWith(async (sql) => {
+      const asset = await this.gate.lockOwnedDataset(sql, user, assetId);
+      const loaded = staged.table;
+      await checkFits(sql, loaded.tableName, loaded.columns, asset.columns);
+      const definitions = asset.columns.map((column) => ({
+        name: column.name,
+        sqlType: sqlTypeFor(column.type),
+      }));
+      let rowCount = loaded.rowCount;
+      let byteCount = loaded.byteCount;
+      if (mode === 'replace') {
+        const retyped = asset.columns.filter((column, index) => column.type !== loaded.columns[index].type);
+        await alterTable(
+          sql,
+          loaded.tableName,
+          retyped.map((column) => ({
+            retypeColumn: { name: column.name, sqlType: sqlTypeFor(column.type) },
+            using: `${quoteIdentifier(column.name)}::${sqlTypeFor(column.type)}`,
+          })),
+        );
+        await swapTable(sql, loaded.tableName, asset.tableName);
+      } else {
+        await lockForAppend(sql, asset.tableName);
+        await appendRows(sql, loaded.tableName, asset.tableName, definitions);
+        rowCount += Number(asset.rowCount);
+        byteCount += Number(asset.byteCount);
+      }
+      // The old profile stays until the new one is computed, right after the commit.
+      await sql(
+        `UPDATE assets SET row_count = $2, byte_count = $3, data_updated_at = now(), updated_at = now()
+          WHERE id = $1`,
+        [asset.id, rowCount, byteCount],
+      );
+      await recordVersion(sql, {
+        assetId: asset.id,
+        loadedBy: user.id,
+        mode,
+        rowCount: loaded.rowCount,
+        byteCount: loaded.byteCount,
+      });
+      return { id: asset.id, mode, rows_loaded: loaded.rowCount, row_count: rowCount };
+    });
+    this.profiles.schedule(answer.id);
+    return answer;
+  }
+
+  /**
+   * The last ACTIVITY_DAYS days of use, one entry per day (UTC), oldest first: holders other
+   * than the owner at the end of each day, grid views and stream requests. Counts of this
+   * process not yet stored are stored first, so the owner sees their own latest views.
+   */
+  async activity(user: AuthenticatedUser, assetId: string): Promise<DatasetActivity> {
+    const { asset } = await this.gate.requireDataset(user, assetId, 'own');
+    await this.usage.flush();
+    const days: Array<{ day: string; subscribers: number; grid_views: number; stream_requests: number }> =
+      await this.dataSource.query(
+        `WITH series AS (
+           SELECT moment::date AS day
+             FROM generate_series((now() AT TIME ZONE 'UTC')::date - ${ACTIVITY_DAYS - 1},
+                                  (now() AT TIME ZONE 'UTC')::date, interval '1 day') AS moment)
+         SELECT to_char(series.day, 'YYYY-MM-DD') AS day,
+                (SELECT count(*)::int FROM access_grants held
+                  WHERE held.asset_id = $1 AND held.user_id IS DISTINCT FROM $2
+                    AND held.granted_at < (series.day + 1)::timestamp AT TIME ZONE 'UTC') AS subscribers,
+                COALESCE(activity.grid_views, 0) AS grid_views,
+                COALESCE(activity.stream_requests, 0) AS stream_requests
+           FROM series
+           LEFT JOIN dataset_daily_activity activity ON activity.asset_id = $1 AND activity.day = series.day
+          ORDER BY series.day`,
+        [asset.id, asset.ownerId],
+      );
+    return { id: asset.id, days };
+  }
+
+  /**
+   * Deletes the dataset, its table and every grant; purchases stay in the records (their dataset
+   * link becomes empty). Answers how many users other than the owner lost access.
+   */
+  async remove(user: AuthenticatedUser, assetId: string): Promise<DatasetRemoved> {
+    return this.dataSource.transaction(async (manager) => {
+      const sql = sqlOn(manager);
+      const { asset } = await this.gate.requireDataset(user, assetId, 'own', manager);
+      await sql(`SELECT id FROM assets WHERE id = $1 FOR UPDATE`, [asset.id]);
+      const { rows } = await sql<{ holders: number }>(
+        `SELECT count(*)::int AS holders FROM access_grants WHERE asset_id = $1 AND user_id <> $2`,
+        [asset.id, user.id],
+      );
+      await sql(`DELETE FROM assets WHERE id = $1`, [asset.id]);
+      await dropTable(sql, asset.tableName);
+      const holders = rows[0].holders;
+      return { message: 'Dataset deleted.', id: asset.id, holders_lost_access: holders };
+    });
+  }
+}
+
+/** The dictionary after applying `changes`: blank texts remove, unknown columns are refused. */
+function mergeDictionary(
+  columns: AssetColumn[],
+  current: Record<string, string>,
+  changes: Record<string, unknown>,
+): Record<string, string> {
+  const merged = { ...current };
+  for (const [name, text] of Object.entries(changes)) {
+    if (!columns.some((column) => column.name === name)) {
+      throw new BadRequestException(`The dataset has no column "${name}".`);
+    }
+    if (typeof text !== 'string') throw new BadRequestException(`The description of "${name}" must be text.`);
+    if (text.length > MAX_DICTIONARY_TEXT) {
+      throw new BadRequestException(
+        `The description of "${name}" is longer than ${MAX_DICTIONARY_TEXT} characters.`,
+      );
+    }
+    if (text.trim() === '') delete merged[name];
+    else merged[name] = text.trim();
+  }
+  return merged;
+}
+
+/**
+ * Refuses a file whose header is not the dataset's, or whose values do not fit a column's type
+ * (a column the file leaves empty fits any type).
+ */
+async function checkFits(
+  sql: Sql,
+  stagedTable: string,
+  loaded: AssetColumn[],
+  target: AssetColumn[],
+): Promise<void> {
+  const sameHeader =
+    loaded.length === target.length && loaded.every((column, index) => column.name === target[index].name);
+  if (!sameHeader) {
+    throw new BadRequestException(
+      `The file's columns (${describeColumns(loaded)}) are not the dataset's (${describeColumns(target)}). ` +
+        'A refresh needs the same header.',
+    );
+  }
+  for (const [index, column] of target.entries()) {
+    const found = loaded[index];
+    if (fits(found.type, column.type)) continue;
+    const { rows } = await sql<{ filled: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ${dataTable(stagedTable)} WHERE ${quoteIdentifier(column.name)} IS NOT NULL) AS filled`,
+    );
+    if (!rows[0].filled) continue;
+    throw new BadRequestException(
+      `Column "${column.label}" holds ${found.type} values in this file, but the dataset's column is ${column.type}.`,
+    );
+  }
+}

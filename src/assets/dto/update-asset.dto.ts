@@ -1,0 +1,114 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+} from 'class-validator';
+import { IsCoverImage } from '../../blog/dto/is-cover-image.validator';
+import { IsPriceAmount, toBoolean, toKeywordList, toTrimmedText } from './upload-csv.dto';
+
+/**
+ * `PATCH assets/{id}`: the owner changes what describes a dataset, with the rules of the upload.
+ * Only the fields sent change; an empty body changes nothing.
+ */
+export class UpdateAssetDto {
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @Transform(toTrimmedText)
+  @IsString({ message: 'Title is required' })
+  @IsNotEmpty({ message: 'Title is required' })
+  @MaxLength(200)
+  title?: string;
+
+  @ApiPropertyOptional({ maxLength: 10_000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  description?: string;
+
+  @ApiPropertyOptional({ example: 'Finance', maxLength: 100 })
+  @IsOptional()
+  @Transform(toTrimmedText)
+  @IsString()
+  @MaxLength(100)
+  category?: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'A list, or comma-separated text' })
+  @IsOptional()
+  @Transform(toKeywordList)
+  @IsArray()
+  @ArrayMaxSize(30)
+  @IsString({ each: true })
+  @MaxLength(60, { each: true })
+  keywords?: string[];
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'number' }, { type: 'string' }],
+    description: 'Non-negative, at most two decimals and 1,000,000; 0 means free',
+  })
+  @IsOptional()
+  @IsPriceAmount()
+  price?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'is_public must be true or false' })
+  is_public?: boolean;
+
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @Transform(toTrimmedText)
+  @IsString()
+  @MaxLength(200)
+  source?: string;
+
+  @ApiPropertyOptional({ maxLength: 500, example: 'CC BY 4.0' })
+  @IsOptional()
+  @Transform(toTrimmedText)
+  @IsString()
+  @MaxLength(500)
+  licence?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 })
+  @IsOptional()
+  @IsCoverImage({ message: 'Image must be an http(s) URL or a path on this site starting with /' })
+  @MaxLength(2000)
+  image?: string | null;
+
+  /** Column name → description; a blank description removes it. Unknown columns are refused. */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsObject({ message: 'dictionary must be an object of column name to description' })
+  dictionary?: Record<string, unknown>;
+}
+
+export const REFRESH_MODES = ['replace', 'append'] as const;
+
+/** The text field of `POST assets/{id}/refresh` besides the file. */
+export class RefreshAssetDto {
+  @ApiPropertyOptional({ enum: REFRESH_MODES, default: 'replace' })
+  @IsOptional()
+  @IsIn(REFRESH_MODES, { message: 'mode must be replace or append' })
+  mode?: (typeof REFRESH_MODES)[number];
+}
+
+export const REFRESH_CSV_SCHEMA = {
+  type: 'object',
+  required: ['file'],
+  properties: {
+    file: {
+      type: 'string',
+      format: 'binary',
+      description: 'The .csv file, with the same header as the dataset',
+    },
+    mode: { type: 'string', enum: [...REFRESH_MODES], default: 'replace' },
+  },
+};

@@ -1,0 +1,349 @@
+import { PassThrough, Readable } from 'node:stream';
+import type { Test } from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { DatasetOwnerService } from '../../src/assets/dataset-owner.service';
+import { CsvIngestService } from '../../src/assets/ingest/csv-ingest.service';
+import { ColumnProfileService } from '../../src/assets/ingest/column-profile.service';
+import { expectNoIngestConnections, orphanDatasetTables, uploadDataset } from '../factories/asset.factory';
+import { simpleSpec } from '../factories/connector.factory';
+import { createLoggedInUser, TestUser } from '../factories/user.factory';
+import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+
+type Agent = TestAgent<Test>;
+
+/** Every text an error answer carries: its error and each validation message. */
+function messagesOf(body: { error?: string; message?: string | string[]; errors?: unknown }): string[] {
+  return [body.error ?? '', ...[body.message ?? []].flat(), ...[body.errors ?? []].flat().map(String)];
+}
+
+const FIRST = 'name,amount,day\nalpha,1,2024-01-01\nbeta,2,2024-01-02\ngamma,3,2024-01-03\n';
+
+describe('owner actions on a dataset: edit, refresh (replace, append), delete', () => {
+  let testApp: TestApp;
+  let owner: { user: TestUser; agent: Agent };
+  let buyer: { user: TestUser; agent: Agent };
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    owner = await createLoggedInUser(testApp, { name: 'Olga Owner' });
+    buyer = await createLoggedInUser(testApp, { name: 'Bea Buyer' });
+  });
+  afterAll(() => testApp.close());
+
+  /** Profiles are computed right after a load commits; these tests read them once stored. */
+  const profilesSettled = () => testApp.app.get(ColumnProfileService).settled();
+  const uploadSettled = async (...args: Parameters<typeof uploadDataset>) => {
+    const id = await uploadDataset(...args);
+    await profilesSettled();
+    return id;
+  };
+
+  const refresh = (agent: Agent, id: string, csv: string, mode?: string) => {
+    const request = agent.post(`/api/assets/${id}/refresh`).set('Origin', TEST_ORIGIN);
+    if (mode) request.field('mode', mode);
+    return request.attach('file', Buffer.from(csv), 'next.csv');
+  };
+  const rowsOf = async (id: string) =>
+    (await owner.agent.get(`/api/assets/${id}/data`).query({ limit: 1000 }).expect(200)).body.rows;
+  const stateOf = async (id: string) => {
+    const [asset] = await testApp.dataSource.query(
+      `SELECT title, row_count, byte_count, columns, profile, data_updated_at FROM assets WHERE id = $1`,
+      [id],
+    );
+    return { asset, rows: await rowsOf(id) };
+  };
+
+  describe('PATCH assets/{id}', () => {
+    it('changes the sent fields with the upload’s rules and answers the detail', async () => {
+      const id = await uploadSettled(owner.agent, { title: 'Before' }, FIRST);
+      const response = await owner.agent
+        .patch(`/api/assets/${id}`)
+        .set('Origin', TEST_ORIGIN)
+        .send({
+          title: '  After  ',
+          description: 'Monthly figures',
+          category: 'Finance',
+          keywords: 'money, months, money',
+          price: 9.5,
+          is_public: false,
+          source: 'Statistics office',
+          licence: 'CC BY 4.0',
+          image: '/images/finance.png',
+          dictionary: { amount: 'Units sold', day: ' Day of sale ' },
+        })
+        .expect(200);
+      expect(response.body).toMatchObject({
+        title: 'After',
+        description: 'Monthly figures',
+        category: 'Finance',
+        keywords: ['money', 'months'],
+        price: 9.5,
+        is_public: false,
+        source: 'Statistics office',
+        licence: 'CC BY 4.0',
+        image: '/images/finance.png',
+        dictionary: { amount: 'Units sold', day: 'Day of sale' },
+      });
+      // A blank description takes the column out of the dictionary; the others stay.
+      const cleared = await owner.agent
+        .patch(`/api/assets/${id}`)
+        .set('Origin', TEST_ORIGIN)
+        .send({ dictionary: { day: '' } })
+        .expect(200);
+      expect(cleared.body.dictionary).toEqual({ amount: 'Units sold' });
+      expect(cleared.body.title).toBe('After');
+    });
+
+    it.each([
+      [{ title: '   ' }, 'Title is required'],
+      [{ price: '-1' }, 'Price must be a non-negative amount with at most two decimals.'],
+      [{ price: '2000000' }, 'Price must be at most 1,000,000.'],
+      [{ is_public: 'maybe' }, 'is_public must be true or false'],
+      [
+        { image: 'javascript:alert(1)' },
+        'Image must be an http(s) URL or a path on this site starting with /',
+      ],
+      [{ dictionary: { nope: 'x' } }, 'The dataset has no column "nope".'],
+      [{ dictionary: { amount: 7 } }, 'The description of "amount" must be text.'],
+      [{ owner_id: 'someone' }, 'property owner_id should not exist'],
+    ])('refuses %j with a clear message and changes nothing', async (body, message) => {
+      const id = await uploadSettled(owner.agent, { title: 'Unchanged', price: '3' }, FIRST);
+      const before = await testApp.dataSource.query(`SELECT * FROM assets WHERE id = $1`, [id]);
+      const response = await owner.agent.patch(`/api/assets/${id}`).set('Origin', TEST_ORIGIN).send(body);
+      expect(response.status).toBe(400);
+      expect(messagesOf(response.body)).toContain(message);
+      expect(await testApp.dataSource.query(`SELECT * FROM assets WHERE id = $1`, [id])).toEqual(before);
+    });
+  });
+
+  describe('POST assets/{id}/refresh', () => {
+    it('replaces the rows, recomputes the profile and keeps a version per load', async () => {
+      const id = await uploadSettled(owner.agent, { title: 'Replace me' }, FIRST);
+      const next = 'name,amount,day\ndelta,10,2024-02-01\nepsilon,20,2024-02-02\n';
+      const response = await refresh(owner.agent, id, next, 'replace').expect(200);
+      expect(response.body).toEqual({ id, mode: 'replace', rows_loaded: 2, row_count: 2 });
+      await profilesSettled();
+      expect(await rowsOf(id)).toEqual([
+        { name: 'delta', amount: 10, day: '2024-02-01' },
+        { name: 'epsilon', amount: 20, day: '2024-02-02' },
+      ]);
+      const detail = (await owner.agent.get(`/api/assets/${id}`).expect(200)).body;
+      expect(detail.row_count).toBe(2);
+      expect(detail.byte_count).toBe(Buffer.byteLength(next));
+      expect(detail.profile.find((column: { name: string }) => column.name === 'amount')).toMatchObject({
+        min: 10,
+        max: 20,
+      });
+      expect(
+        detail.versions.map((version: { mode: string; row_count: number }) => [
+          version.mode,
+          version.row_count,
+        ]),
+      ).toEqual([
+        ['replace', 2],
+        ['initial', 3],
+      ]);
+      expect(detail.versions[0]).toMatchObject({
+        loaded_by: 'Olga Owner',
+        byte_count: Buffer.byteLength(next),
+      });
+      expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
+      await expectNoIngestConnections(testApp);
+    });
+
+    it('appends rows in file order, casting into the dataset’s types (whole numbers into a decimal column)', async () => {
+      const id = await uploadSettled(owner.agent, { title: 'Append to me' }, 'name,price\na,1.5\nb,2.25\n');
+      const response = await refresh(owner.agent, id, 'name,price\nc,3\nd,4\n', 'append').expect(200);
+      expect(response.body).toEqual({ id, mode: 'append', rows_loaded: 2, row_count: 4 });
+      await profilesSettled();
+      expect(await rowsOf(id)).toEqual([
+        { name: 'a', price: 1.5 },
+        { name: 'b', price: 2.25 },
+        { name: 'c', price: 3 },
+        { name: 'd', price: 4 },
+      ]);
+      const detail = (await owner.agent.get(`/api/assets/${id}`).expect(200)).body;
+      expect(detail.columns.map((column: { type: string }) => column.type)).toEqual(['text', 'numeric']);
+      expect(detail.versions.map((version: { mode: string }) => version.mode)).toEqual(['append', 'initial']);
+      expect(detail.profile[1]).toMatchObject({ name: 'price', min: 1.5, max: 4, distinctCount: 4 });
+    });
+
+    it.each([
+      [
+        'replace',
+        'other,columns\n1,2\n',
+        "The file's columns (other, columns) are not the dataset's (name, amount, day). A refresh needs the same header.",
+      ],
+      [
+        'append',
+        'name,amount\nx,1\n',
+        "The file's columns (name, amount) are not the dataset's (name, amount, day). A refresh needs the same header.",
+      ],
+      [
+        'append',
+        'name,amount,day\nx,lots,2024-01-01\n',
+        'Column "amount" holds text values in this file, but the dataset\'s column is integer.',
+      ],
+      [
+        'replace',
+        'name,amount,day\nx,1,soon\n',
+        'Column "day" holds text values in this file, but the dataset\'s column is date.',
+      ],
+      ['replace', 'name,amount,day\n', 'The file has a header line but no data rows.'],
+      ['sideways', FIRST, 'mode must be replace or append'],
+    ])('refuses a %s with %j and changes nothing', async (mode, csv, message) => {
+      const id = await uploadSettled(owner.agent, { title: 'Keep me' }, FIRST);
+      const before = await stateOf(id);
+      const response = await refresh(owner.agent, id, csv, mode);
+      expect(response.status).toBe(400);
+      expect(messagesOf(response.body)).toContain(message);
+      expect(await stateOf(id)).toEqual(before);
+      const versions = await testApp.dataSource.query(
+        `SELECT mode FROM dataset_versions WHERE asset_id = $1`,
+        [id],
+      );
+      expect(versions).toEqual([{ mode: 'initial' }]);
+      expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
+      await expectNoIngestConnections(testApp);
+    });
+
+    it('lets a column the file leaves empty into any type', async () => {
+      const id = await uploadSettled(owner.agent, { title: 'Gaps' }, FIRST);
+      await refresh(owner.agent, id, 'name,amount,day\nzeta,,\n', 'append').expect(200);
+      expect((await rowsOf(id)).at(-1)).toEqual({ name: 'zeta', amount: null, day: null });
+    });
+
+    it('shows readers the old rows until the new ones commit, never a mix', async () => {
+      for (const mode of ['replace', 'append'] as const) {
+        const id = await uploadSettled(owner.agent, { title: `Readers ${mode}` }, FIRST);
+        const before = await rowsOf(id);
+        const staged = await testApp.app
+          .get(CsvIngestService)
+          .stage(Readable.from([Buffer.from('name,amount,day\nnew,99,2025-01-01\n')]));
+        // Loaded but not committed: every reader still sees the old rows and counts.
+        expect(await rowsOf(id)).toEqual(before);
+        const [{ count }] = await testApp.dataSource.query(
+          `SELECT row_count::int AS count FROM assets WHERE id = $1`,
+          [id],
+        );
+        expect(count).toBe(3);
+        await testApp.app
+          .get(DatasetOwnerService)
+          .refresh({ ...owner.user, proUser: false, blogEditor: false }, id, mode, staged);
+        const after = await rowsOf(id);
+        expect(after).toEqual(
+          mode === 'replace'
+            ? [{ name: 'new', amount: 99, day: '2025-01-01' }]
+            : [...before, { name: 'new', amount: 99, day: '2025-01-01' }],
+        );
+      }
+    });
+
+    it('leaves nothing behind when the loading connection dies mid-file (a killed process)', async () => {
+      const id = await uploadSettled(owner.agent, { title: 'Killed load' }, FIRST);
+      const before = await stateOf(id);
+      const source = new PassThrough();
+      source.write('name,amount,day\n');
+      for (let index = 0; index < 2000; index++) source.write(`row${index},${index},2024-03-01\n`);
+      const staging = testApp.app.get(CsvIngestService).stage(source);
+      // Wait for the load's connection, then end it the way a dying process would.
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const [row] = await testApp.dataSource.query(
+          `SELECT count(*)::int AS open FROM pg_stat_activity WHERE application_name = 'dataset-ingest' AND datname = current_database()`,
+        );
+        if (row.open > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await testApp.dataSource.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'dataset-ingest' AND datname = current_database()`,
+      );
+      source.end('last,1,2024-03-02\n');
+      await expect(staging).rejects.toBeDefined();
+      expect(await stateOf(id)).toEqual(before);
+      expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
+    });
+
+    it('never reads the file of someone who does not own the dataset', async () => {
+      const id = await uploadSettled(owner.agent, { title: 'Not yours' }, FIRST);
+      const response = await refresh(buyer.agent, id, 'name,amount,day\nx,1,2024-01-01\n', 'replace');
+      expect(response.status).toBe(404);
+      expect(response.body.error).toBe('Dataset not found');
+      expect(await rowsOf(id)).toHaveLength(3);
+    });
+  });
+
+  describe('DELETE assets/{id}', () => {
+    it('removes rows, table and grants, keeps purchases, and says how many holders lost access', async () => {
+      const id = await uploadSettled(owner.agent, { title: 'Delete me', price: '4.00' }, FIRST);
+      await buyer.agent
+        .post('/api/access/grant')
+        .set('Origin', TEST_ORIGIN)
+        .send({ assetId: id })
+        .expect(200);
+      const [{ table_name: tableName }] = await testApp.dataSource.query(
+        `SELECT table_name FROM assets WHERE id = $1`,
+        [id],
+      );
+      const purchasesBefore = await testApp.dataSource.query(
+        `SELECT id, amount, status FROM purchases WHERE user_id = $1 AND asset_id = $2`,
+        [buyer.user.id, id],
+      );
+      expect(purchasesBefore).toHaveLength(1);
+      const response = await owner.agent.delete(`/api/assets/${id}`).set('Origin', TEST_ORIGIN).expect(200);
+      expect(response.body).toEqual({ message: 'Dataset deleted.', id, holders_lost_access: 1 });
+      await owner.agent.get(`/api/assets/${id}`).expect(404);
+      const [table] = await testApp.dataSource.query(`SELECT to_regclass($1) AS found`, [
+        `data.${tableName}`,
+      ]);
+      expect(table.found).toBeNull();
+      expect(await testApp.dataSource.query(`SELECT * FROM access_grants WHERE asset_id = $1`, [id])).toEqual(
+        [],
+      );
+      const purchasesAfter = await testApp.dataSource.query(
+        `SELECT id, amount, status, asset_id FROM purchases WHERE id = $1`,
+        [purchasesBefore[0].id],
+      );
+      expect(purchasesAfter).toEqual([{ ...purchasesBefore[0], asset_id: null }]);
+    });
+  });
+
+  describe('DELETE connectors/{id}', () => {
+    it('lets the uploader delete a connector with every instance and its table; others get 404', async () => {
+      const uploaded = await owner.agent
+        .post('/api/connectors/upload')
+        .set('Origin', TEST_ORIGIN)
+        .send({ title: 'Deletable connector', spec: simpleSpec('http://127.0.0.1:9') })
+        .expect(201);
+      const connectorId = uploaded.body.id;
+      const activated = await buyer.agent
+        .post('/api/connectors/activate')
+        .set('Origin', TEST_ORIGIN)
+        .send({ connector_id: connectorId })
+        .expect(201);
+      const [{ output_table_name: tableName }] = await testApp.dataSource.query(
+        `SELECT output_table_name FROM connector_instances WHERE id = $1`,
+        [activated.body.id],
+      );
+      await testApp.dataSource.query(`CREATE TABLE IF NOT EXISTS data.${tableName} (x int)`);
+      const refused = await buyer.agent.delete(`/api/connectors/${connectorId}`).set('Origin', TEST_ORIGIN);
+      expect(refused.status).toBe(404);
+      expect(refused.body.error).toBe('Connector not found');
+      await owner.agent.get(`/api/connectors/${connectorId}`).expect(200);
+      const response = await owner.agent
+        .delete(`/api/connectors/${connectorId}`)
+        .set('Origin', TEST_ORIGIN)
+        .expect(200);
+      expect(response.body).toEqual({ message: 'Connector deleted.' });
+      await owner.agent.get(`/api/connectors/${connectorId}`).expect(404);
+      expect(
+        await testApp.dataSource.query(`SELECT id FROM connector_instances WHERE connector_id = $1`, [
+          connectorId,
+        ]),
+      ).toEqual([]);
+      const [table] = await testApp.dataSource.query(`SELECT to_regclass($1) AS found`, [
+        `data.${tableName}`,
+      ]);
+      expect(table.found).toBeNull();
+    });
+  });
+});
