@@ -44,7 +44,12 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
           Connector setup
         </Typography>
         <Stack spacing={3} divider={<Divider flexItem />}>
-          <SettingsSection connector={connector} state={state} privateStored={!!instance?.has_auth_data} />
+          <SettingsSection
+            connector={connector}
+            state={state}
+            privateStored={!!instance?.has_auth_data}
+            instanceId={instance?.id}
+          />
           <CredentialsSection
             fields={parseAuthFields(connector.auth_fields)}
             values={state.auth}

@@ -19,8 +19,11 @@ export function SettingsSection({
   connector,
   state,
   privateStored,
+  instanceId,
 }: {
   connector: Connector;
+  /** The user's instance, whose stored credentials option look-ups may use. */
+  instanceId: string | undefined;
   state: SetupState;
   /** The instance holds the private values already; see toFormSchema. */
   privateStored: boolean;
@@ -72,6 +75,7 @@ export function SettingsSection({
           formData={state.values}
           onChange={state.setValues}
           formRef={state.formRef}
+          optionsContext={{ connectorId: connector.id, instanceId }}
         />
       )}
       <TextField
