@@ -87,14 +87,26 @@ describe('uploading a dataset and streaming it in a browser', () => {
 
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
     await page.getByText(`1–25 of ${ROWS.toLocaleString('en-US')}`).waitFor();
-    await expect(page.getByRole('button', { name: 'Remove', exact: true }).count()).resolves.toBe(1);
+    // The owner is offered neither Get/Buy nor Remove on their own dataset: it is theirs, managed in Manage.
+    const hero = page.locator('main header');
+    await hero.getByText('You own this', { exact: true }).waitFor();
+    await expect(hero.getByRole('button').count()).resolves.toBe(0);
+    await expect(hero.getByRole('link', { name: 'Manage', exact: true }).getAttribute('href')).resolves.toBe(
+      '/manage?tab=uploaded',
+    );
 
     await page.goto('/datastore');
     await page.getByLabel('Search by title').fill(title);
     await card(page, title).waitFor();
     await expect(card(page, title).getByText('Environment').count()).resolves.toBe(1);
-    // Owners see no price on their own items.
+    // Owners see no price and no action on their own items, but where to manage them.
     await expect(card(page, title).getByLabel('Price', { exact: true }).count()).resolves.toBe(0);
+    await expect(card(page, title).getByRole('button').count()).resolves.toBe(0);
+    await card(page, title).getByText('You own this', { exact: true }).waitFor();
+    await screenshot(page, 'datastore-owned-card', 'desktop');
+    await card(page, title).getByRole('link', { name: 'Manage', exact: true }).click();
+    await page.waitForURL('**/manage?tab=uploaded');
+    await page.getByRole('list', { name: 'Uploaded data' }).getByRole('link', { name: title }).waitFor();
 
     await page.goto('/manage');
     const accessible = page.getByRole('list', { name: 'Accessible datasets' });

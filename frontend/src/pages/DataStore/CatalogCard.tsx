@@ -10,6 +10,7 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
+import { OwnedNote } from '../../components/OwnedNote';
 import { Price } from '../../components/Price';
 import {
   CardAction,
@@ -72,16 +73,20 @@ export function CatalogCard({ item, busy, onAction }: Props) {
       </CardActionArea>
       <CardActions sx={{ justifyContent: 'space-between', px: 2, pb: 2 }}>
         {showsPrice(item) ? <Price value={item.price} aria-label="Price" /> : <span />}
-        <Button
-          variant={action === 'Remove' || action === 'Manage' ? 'outlined' : 'contained'}
-          color={action === 'Remove' ? 'error' : 'primary'}
-          size="small"
-          disabled={busy}
-          onClick={() => onAction(item, action)}
-          aria-label={`${action} ${item.title}`}
-        >
-          {action}
-        </Button>
+        {action ? (
+          <Button
+            variant={action === 'Remove' || action === 'Manage' ? 'outlined' : 'contained'}
+            color={action === 'Remove' ? 'error' : 'primary'}
+            size="small"
+            disabled={busy}
+            onClick={() => onAction(item, action)}
+            aria-label={`${action} ${item.title}`}
+          >
+            {action}
+          </Button>
+        ) : (
+          <OwnedNote />
+        )}
       </CardActions>
     </Card>
   );

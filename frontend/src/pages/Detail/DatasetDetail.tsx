@@ -20,7 +20,12 @@ export function DatasetDetail({ id }: { id: string }) {
   if (asset.error) return <DetailMessage text={loadErrorMessage(asset.error)} />;
 
   const item = assetToItem(asset.data);
-  const action = detailAction({ kind: 'dataset', hasAccess: item.hasAccess, price: item.price });
+  const action = detailAction({
+    kind: 'dataset',
+    hasAccess: item.hasAccess,
+    price: item.price,
+    owned: item.owned,
+  });
   return (
     <>
       <DetailHero
@@ -29,7 +34,7 @@ export function DatasetDetail({ id }: { id: string }) {
         isPrivate={item.isPrivate}
         action={action}
         busy={actions.busyId === item.id}
-        onAction={() => actions.run(item, action)}
+        onAction={() => action && actions.run(item, action)}
       />
       <CheckoutReturnNotice assetId={item.id} hasAccess={item.hasAccess} />
       <Container maxWidth="lg" sx={{ py: { xs: 3, md: 4 } }}>
