@@ -141,7 +141,16 @@ describe('DataStore and detail screens in a browser', () => {
     const held = await apiAs<string[]>(page, 'GET', 'access/my');
     expect(held).toHaveLength(2);
 
+    // A paid dataset would have to be bought again: Remove asks first, and Cancel keeps it.
     await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove this dataset?' });
+    await confirm.getByText('you would have to buy it again').waitFor();
+    await screenshot(page, 'confirm-remove-paid', 'desktop');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect(apiAs<string[]>(page, 'GET', 'access/my')).resolves.toHaveLength(2);
+    await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    await confirm.getByRole('button', { name: 'Remove access' }).click();
     await expectNotice(page, 'Access removed.');
     await page.getByRole('heading', { name: 'Sample Data Preview' }).waitFor();
     await page.getByRole('button', { name: 'Buy', exact: true }).waitFor();

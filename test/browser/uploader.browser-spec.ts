@@ -159,7 +159,17 @@ describe('uploading a dataset and streaming it in a browser', () => {
     };
     expect(feed.value.map((entitySet) => entitySet.title)).toContain(title);
 
+    // Replacing the key breaks every link: it asks first, and Cancel keeps the key.
     await page.getByRole('button', { name: 'Generate New Key' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Generate a new API key?' });
+    await confirm.getByText('Your current key stops working at once').waitFor();
+    await screenshot(page, 'confirm-new-key', 'desktop');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect(keyBox.innerText()).resolves.toBe(firstKey);
+    expect((await fetch(jsonLink)).status).toBe(200);
+    await page.getByRole('button', { name: 'Generate New Key' }).click();
+    await confirm.getByRole('button', { name: 'Generate New Key' }).click();
     await expectNotice(page, 'API Key generated!');
     await eventually(async () => (await keyBox.innerText()).trim() !== firstKey, 'a new API key');
     const secondKey = (await keyBox.innerText()).trim();

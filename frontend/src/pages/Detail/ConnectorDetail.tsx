@@ -18,6 +18,8 @@ import { ConnectDialog } from './ConnectDialog';
 import { DetailMessage, DetailSkeleton } from './DatasetDetail';
 import { DetailFacts } from './DetailFacts';
 import { DetailHero } from './DetailHero';
+import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
+import { removeConnectorConfirmation } from '../../features/manage/confirmTexts';
 
 /** /connector_profile/{id}: details, Connect or Remove, and the setup once connected. */
 export function ConnectorDetail({ id }: { id: string }) {
@@ -28,6 +30,7 @@ export function ConnectorDetail({ id }: { id: string }) {
   const instances = useMyInstances(status === 'in');
   const removeInstance = useRemoveInstance();
   const [connecting, setConnecting] = useState(false);
+  const [confirmingRemoval, setConfirmingRemoval] = useState(false);
 
   if (connector.isPending || (status === 'in' && instances.isPending)) return <DetailSkeleton />;
   if (connector.error) return <DetailMessage text={loadErrorMessage(connector.error)} />;
@@ -38,17 +41,27 @@ export function ConnectorDetail({ id }: { id: string }) {
 
   const onAction = () => {
     if (status !== 'in') navigate('/login');
-    else if (instance) {
-      removeInstance.mutate(instance.id, {
-        onSuccess: () => notify('Connector removed.', 'success'),
-        onError: () => notify('Failed to remove connector', 'error'),
-      });
-    } else if (connectNeedsSetup(data.schema?.fields)) navigate(`/connector-setup/${id}`);
+    else if (instance) setConfirmingRemoval(true);
+    else if (connectNeedsSetup(data.schema?.fields)) navigate(`/connector-setup/${id}`);
     else setConnecting(true);
+  };
+
+  const removeConfirmed = () => {
+    setConfirmingRemoval(false);
+    if (!instance) return;
+    removeInstance.mutate(instance.id, {
+      onSuccess: () => notify('Connector removed.', 'success'),
+      onError: () => notify('Failed to remove connector', 'error'),
+    });
   };
 
   return (
     <>
+      <PendingConfirmDialog
+        confirmation={confirmingRemoval && instance ? removeConnectorConfirmation(instance.title) : null}
+        onConfirm={removeConfirmed}
+        onCancel={() => setConfirmingRemoval(false)}
+      />
       <DetailHero
         title={data.title}
         isConnector

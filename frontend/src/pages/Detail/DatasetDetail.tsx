@@ -5,6 +5,7 @@ import Stack from '@mui/material/Stack';
 import { detailAction, detailCategory, loadErrorMessage } from '../../features/detail/detailRules';
 import { useAssetDetail } from '../../api/assets';
 import { assetToItem } from '../../features/datastore/toCatalogItems';
+import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
 import { BuyDialog } from '../DataStore/BuyDialog';
 import { useCardActions } from '../DataStore/useCardActions';
 import { CheckoutReturnNotice } from './CheckoutReturnNotice';
@@ -55,6 +56,11 @@ export function DatasetDetail({ id }: { id: string }) {
         </Stack>
       </Container>
       <BuyDialog item={actions.buying} onConfirm={actions.confirmBuy} onCancel={actions.cancelBuy} />
+      <PendingConfirmDialog
+        confirmation={actions.removeConfirmation}
+        onConfirm={actions.confirmRemove}
+        onCancel={actions.cancelRemove}
+      />
     </>
   );
 }
