@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Paper from '@mui/material/Paper';
@@ -69,7 +68,6 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
             <HeadersEditor rows={state.headers} onChange={state.setHeaders} />
           </Stack>
           <Stack spacing={1.5}>
-            {actions.problem && <Alert severity="error">{actions.problem}</Alert>}
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
               <Button variant="contained" size="large" onClick={actions.save} disabled={actions.saving}>
                 {actions.saving ? 'Saving…' : 'Save Settings'}

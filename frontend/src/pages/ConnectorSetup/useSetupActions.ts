@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ApiError } from '../../api/client';
+import { refusalOr } from '../../api/client';
 import { splitFormData } from '../../features/connectors/splitFormData';
 import { useNotify } from '../../components/useNotify';
 import {
@@ -22,7 +22,10 @@ export const CONNECT_FIRST = 'You need to connect first before saving settings.'
 const filled = (values: Record<string, string>) =>
   Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim()));
 
-/** Save Settings (connecting first when needed) and Run Now, with their alert texts. */
+/**
+ * Save Settings (connecting first when needed) and Run Now. A failure says one thing: the
+ * server's reason for a refusal, or the screen's own text.
+ */
 export function useSetupActions(
   connector: Connector,
   instance: ConnectorInstance | undefined,
@@ -32,7 +35,6 @@ export function useSetupActions(
   const activate = useActivateConnector();
   const update = useUpdateInstance();
   const trigger = useTriggerRun();
-  const [problem, setProblem] = useState<string | null>(null);
   const [runStartedAt, setRunStartedAt] = useState(0);
   const fields = connector.schema?.fields ?? [];
 
@@ -55,7 +57,6 @@ export function useSetupActions(
   };
 
   const save = async () => {
-    setProblem(null);
     const toSend = valuesToSend();
     if (!toSend) return;
     const { settings, authData } = toSend;
@@ -73,8 +74,7 @@ export function useSetupActions(
         instanceId = created.id;
         notify('Connected successfully.', 'success');
       } catch (error) {
-        setProblem(error instanceof ApiError ? error.message : null);
-        notify('Activation failed during save', 'error');
+        notify(refusalOr(error, 'Activation failed during save'), 'error');
         return;
       }
     }
@@ -94,8 +94,7 @@ export function useSetupActions(
       });
       notify('Settings saved successfully.', 'success');
     } catch (error) {
-      setProblem(error instanceof ApiError ? error.message : null);
-      notify('Failed to save settings', 'error');
+      notify(refusalOr(error, 'Failed to save settings'), 'error');
     }
   };
 
@@ -114,7 +113,7 @@ export function useSetupActions(
           setRunStartedAt(Date.now());
           notify('Run triggered. Please reload the page after a few seconds to view new data.', 'success');
         },
-        onError: () => notify('Failed to trigger run', 'error'),
+        onError: (error) => notify(refusalOr(error, 'Failed to trigger run'), 'error'),
       },
     );
   };
@@ -125,6 +124,5 @@ export function useSetupActions(
     saving: activate.isPending || update.isPending,
     triggering: trigger.isPending,
     runStartedAt,
-    problem,
   };
 }
