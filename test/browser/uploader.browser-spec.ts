@@ -45,10 +45,17 @@ describe('uploading a dataset and streaming it in a browser', () => {
     const submit = page.getByRole('button', { name: 'Upload Dataset' });
     await submit.click();
     await expectNotice(page, 'Add title & CSV file.');
+    const formAlert = page.locator('form').getByRole('alert');
+    await expect(formAlert.innerText()).resolves.toBe('Add title & CSV file.');
+    // Fixing the form takes the message away: it no longer stands.
     await page.getByLabel('Title').fill(title);
+    await expect(formAlert.count()).resolves.toBe(0);
     await chooseFile(page, 'levels.txt', Buffer.from('a,b\n1,2\n'), 'text/plain');
     await submit.click();
     await expectNotice(page, 'Add title & CSV file.');
+    await expect(formAlert.innerText()).resolves.toBe(
+      '“levels.txt” is not a CSV file: choose a file ending in .csv.',
+    );
 
     // A file the server cannot read: 'Upload failed' with the server's reason beside the form.
     await chooseFile(page, 'empty.csv', Buffer.alloc(0));
@@ -77,6 +84,7 @@ describe('uploading a dataset and streaming it in a browser', () => {
     await expect(progress.count()).resolves.toBe(1);
     await screenshot(page, 'upload-progress', 'desktop');
     await page.waitForURL(/\/dataset_profile\/[0-9a-f-]{36}$/, { timeout: 60_000 });
+    await expectNotice(page, 'Dataset uploaded.');
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
       latency: 0,
