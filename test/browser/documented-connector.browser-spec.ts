@@ -62,6 +62,31 @@ describe("the documentation's complete connector example, connected in a browser
     await api?.close();
   });
 
+  it('uploads the example through the form, its title and description taken from the spec, the uploader its author', async () => {
+    const { context, page, errors } = await openPage(browser);
+    await logIn(page, DEMO_USER.email, DEMO_USER.password);
+    await page.goto('/upload?tab=connector');
+    await page.getByText("Leave empty to use the spec's title.").waitFor();
+    const specBox = page.getByLabel('Connector spec (JSON)');
+    // Broken JSON is what needs fixing, even with the title left empty.
+    await specBox.fill('{ "title": ');
+    await page.getByRole('button', { name: 'Upload Connector' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Invalid JSON in connector spec.' }).waitFor();
+    await expect(page.getByText('Title is required.').count()).resolves.toBe(0);
+
+    await specBox.fill(JSON.stringify({ ...EXAMPLE_SPEC, base_url: `${api.origin}/v2` }, null, 2));
+    await page.getByRole('button', { name: 'Upload Connector' }).click();
+    await page.waitForURL(/\/connector_profile\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { name: EXAMPLE_SPEC.title, level: 1 }).waitFor();
+    const details = await page.getByRole('region', { name: 'Details' }).innerText();
+    expect(details).toContain(EXAMPLE_SPEC.description);
+    expect(details).not.toContain('No description yet.');
+    expect(details).toMatch(/Author\s+Demo User/i);
+    expect(details).toContain(api.origin);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('loads the Station list from its options_endpoint, reloads it for another country, saves and runs', async () => {
     const { context, page, errors } = await openPage(browser);
     await logIn(page, DEMO_USER.email, DEMO_USER.password);

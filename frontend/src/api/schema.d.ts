@@ -1105,6 +1105,7 @@ export interface components {
     };
     UploadConnectorDto: {
       category?: string;
+      /** @description Empty or left out: the spec's description */
       description?: string;
       image?: string;
       /** @default true */
@@ -1117,7 +1118,8 @@ export interface components {
             [key: string]: unknown;
           }
         | string;
-      title: string;
+      /** @description Empty or left out: the spec's title */
+      title?: string;
     };
     UploadedConnector: {
       id: string;

@@ -15,8 +15,10 @@ import {
   afterUploadPath,
   checkConnectorUpload,
   ConnectorUploadForm,
+  DESCRIPTION_FROM_SPEC,
   EXAMPLE_SPEC,
   SpecProblem,
+  TITLE_FROM_SPEC,
   specProblems,
 } from '../../features/upload/connectorUpload';
 import { useUploadConnector } from '../../api/connectors';
@@ -70,7 +72,12 @@ export function UploadConnectorTab() {
         </Link>{' '}
         for every field, auth type and pagination strategy.
       </Typography>
-      <MetadataFields values={form} onChange={set} />
+      <MetadataFields
+        values={form}
+        onChange={set}
+        titleHelperText={TITLE_FROM_SPEC}
+        descriptionHelperText={DESCRIPTION_FROM_SPEC}
+      />
       <TextField
         label="Connector spec (JSON)"
         multiline
