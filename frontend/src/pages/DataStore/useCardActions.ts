@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { loginPath } from '../../auth/loginReturn';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { CardAction, CatalogItem } from '../../features/datastore/catalogItem';
@@ -14,6 +15,7 @@ import { Confirmation, removeAccessConfirmation } from '../../features/manage/co
 export function useCardActions() {
   const { status } = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
   const notify = useNotify();
   const access = useAccessChange();
   const [busyId, setBusyId] = useState<string | null>(null);
@@ -40,7 +42,7 @@ export function useCardActions() {
 
   const run = (item: CatalogItem, action: CardAction) => {
     if (status !== 'in') {
-      navigate('/login');
+      navigate(loginPath(location));
       return;
     }
     if (action === 'Get') changeAccess(item, true);

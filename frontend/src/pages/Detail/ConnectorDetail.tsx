@@ -3,7 +3,8 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { loginPath } from '../../auth/loginReturn';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import {
@@ -25,6 +26,7 @@ import { removeConnectorConfirmation } from '../../features/manage/confirmTexts'
 export function ConnectorDetail({ id }: { id: string }) {
   const { status } = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
   const notify = useNotify();
   const connector = useConnectorDetail(id);
   const instances = useMyInstances(status === 'in');
@@ -40,7 +42,7 @@ export function ConnectorDetail({ id }: { id: string }) {
   const action = detailAction({ kind: 'connector', hasAccess: !!instance, price: data.price });
 
   const onAction = () => {
-    if (status !== 'in') navigate('/login');
+    if (status !== 'in') navigate(loginPath(location));
     else if (instance) setConfirmingRemoval(true);
     else if (connectNeedsSetup(data.schema?.fields)) navigate(`/connector-setup/${id}`);
     else setConnecting(true);
