@@ -172,6 +172,15 @@ describe('DataStore and detail screens in a browser', () => {
     const { context, page } = await openPage(browser);
     await page.goto('/dataset_profile/00000000-0000-4000-8000-000000000000');
     await page.getByText('Item not found').waitFor();
+    // No dead end: a visitor is told a private item needs a login (and where it leads back), and
+    // there is a way back to the DataStore.
+    await page.getByText('If this is your private item, log in to see it.').waitFor();
+    await expect(page.getByRole('link', { name: 'Log in' }).getAttribute('href')).resolves.toBe(
+      `/login?next=${encodeURIComponent('/dataset_profile/00000000-0000-4000-8000-000000000000')}`,
+    );
+    await screenshot(page, 'item-not-found', 'desktop');
+    await page.getByRole('link', { name: 'Back to DataStore' }).click();
+    await page.waitForURL('**/datastore');
     await page.goto('/connector_profile/not-an-id');
     await page.getByText('Invalid connector ID.').waitFor();
     await page.goto('/connector_profile/00000000-0000-4000-8000-000000000000');

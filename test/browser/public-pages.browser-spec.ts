@@ -177,6 +177,10 @@ describe('public pages in a browser', () => {
     await footer.getByRole('link', { name: 'API Documentation', exact: true }).click();
     await page.waitForURL((url) => url.pathname.startsWith('/api-documentation'));
     await page.getByText('Data Marketplace API').first().waitFor();
+    // It is no dead end: a link leads back into the app.
+    await page.getByRole('link', { name: '← Back to DataMarket' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await heading1(page).first().waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -16,7 +16,8 @@ import {
 import { useConnectorDetail, useMyInstances, useRemoveInstance } from '../../api/connectors';
 import { ConnectorSetupPanel } from '../ConnectorSetup/ConnectorSetupPanel';
 import { ConnectDialog } from './ConnectDialog';
-import { DetailMessage, DetailSkeleton } from './DatasetDetail';
+import { DetailSkeleton } from './DatasetDetail';
+import { DetailMessage } from './DetailMessage';
 import { DetailFacts } from './DetailFacts';
 import { DetailHero } from './DetailHero';
 import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';

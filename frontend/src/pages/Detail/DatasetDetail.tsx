@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Container from '@mui/material/Container';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
@@ -12,6 +11,7 @@ import { CheckoutReturnNotice } from './CheckoutReturnNotice';
 import { FullData, SamplePreview } from './DatasetRows';
 import { DetailFacts } from './DetailFacts';
 import { DetailHero } from './DetailHero';
+import { DetailMessage } from './DetailMessage';
 
 export function DatasetDetail({ id }: { id: string }) {
   const asset = useAssetDetail(id);
@@ -70,16 +70,6 @@ export function DetailSkeleton() {
     <Container maxWidth="lg" sx={{ py: 4 }} aria-busy="true" aria-label="Loading">
       <Skeleton variant="rounded" height={160} sx={{ mb: 3 }} />
       <Skeleton variant="rounded" height={220} />
-    </Container>
-  );
-}
-
-export function DetailMessage({ text }: { text: string }) {
-  return (
-    <Container maxWidth="md" sx={{ py: 6 }}>
-      <Alert severity="warning" role="alert">
-        {text}
-      </Alert>
     </Container>
   );
 }
