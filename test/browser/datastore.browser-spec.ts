@@ -86,7 +86,10 @@ describe('DataStore and detail screens in a browser', () => {
 
     await page.getByLabel('Search by title').fill('');
     await cardButton(page, FREE).click();
-    await page.waitForURL('**/login');
+    // To log in, and back to the DataStore afterwards.
+    await page.waitForURL(
+      (url) => url.pathname === '/login' && !!url.searchParams.get('next')?.startsWith('/datastore'),
+    );
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -108,11 +108,25 @@ describe("the documentation's complete connector example, connected in a browser
       async () => api.requests.some((request) => request.url.search === '?country=FR'),
       'the stations of France to be asked for',
     );
+    // No station: the preview says the address is incomplete rather than showing stations//observations quietly.
+    const preview = page.getByRole('figure', { name: 'Final URL preview' });
+    await preview.getByText('Incomplete URL: fill Station, part of the address.').waitFor();
+    await expect(preview.locator('code').innerText()).resolves.toContain('/stations//observations');
     await page.getByRole('combobox', { name: 'Station' }).click();
     await page.getByRole('option', { name: 'Paris', exact: true }).waitFor();
     await expect(page.getByRole('option', { name: 'Hamburg', exact: true }).count()).resolves.toBe(0);
     await page.getByRole('option', { name: 'Paris', exact: true }).click();
     await page.getByLabel('From').fill('2026-01-01');
+    await expect(preview.getByText('Incomplete URL').count()).resolves.toBe(0);
+    await expect(preview.locator('code').innerText()).resolves.toContain('/stations/PAR/observations');
+
+    // A key typed in Advanced (JSON) that no field declares is named as never sent, and is not sent.
+    await page.getByLabel('Advanced (JSON)').check();
+    const json = page.getByLabel('Settings JSON');
+    await json.fill(JSON.stringify({ ...JSON.parse(await json.inputValue()), sneaky: 'x' }, null, 2));
+    await page.getByText('Not fields of this connector, so never sent: sneaky.').waitFor();
+    await expect(preview.locator('code').innerText()).resolves.not.toContain('sneaky');
+    await page.getByLabel('Advanced (JSON)').uncheck();
     await page.getByLabel('Client ID').fill(CLIENT.id);
     await page.getByLabel('Client secret').fill(CLIENT.secret);
     await screenshot(page, 'documented-connector-setup', 'desktop');
@@ -140,6 +154,7 @@ describe("the documentation's complete connector example, connected in a browser
     const call = api.requests.find((request) => request.url.pathname === '/v2/stations/PAR/observations');
     expect(call?.headers.authorization).toBe(`Bearer ${CLIENT.token}`);
     expect(call?.url.searchParams.get('from')).toBe('2026-01-01');
+    expect(call?.url.searchParams.has('sneaky')).toBe(false);
     expect(errors).toEqual([]);
     await context.close();
   });
