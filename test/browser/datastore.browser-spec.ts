@@ -207,8 +207,34 @@ describe('DataStore and detail screens in a browser', () => {
       await screenshot(page, 'connector-profile-visitor', viewport);
 
       await page.goto('/datastore');
+      await card(page, PAID).waitFor();
+      // A pressed type toggle stands out from an unpressed one: filled, not a pale tint.
+      const toggle = page.getByRole('button', { name: 'Datasets', exact: true });
+      const pressedBackground = await toggle.evaluate((element) => getComputedStyle(element).backgroundColor);
+      await toggle.click();
+      await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('false');
+      const releasedBackground = await toggle.evaluate(
+        (element) => getComputedStyle(element).backgroundColor,
+      );
+      expect(pressedBackground).not.toBe(releasedBackground);
+      expect(pressedBackground).toMatch(/^rgb\(\d+, \d+, \d+\)$/);
+      await toggle.click();
+      await card(page, PAID).waitFor();
+      // Cards without an image of their own get their category's colours, not one shared picture.
+      const art = async (title: string) =>
+        card(page, title)
+          .locator('[data-category]')
+          .evaluate((element) => getComputedStyle(element).backgroundImage);
+      expect(await art(PAID)).not.toBe(await art(FREE));
+
       await card(page, PAID).getByRole('link').click();
-      await page.getByRole('grid', { name: 'Sample data' }).locator('.MuiDataGrid-row').first().waitFor();
+      const sample = page.getByRole('grid', { name: 'Sample data' });
+      await sample.locator('.MuiDataGrid-row').first().waitFor();
+      // Dates show whole, even on a phone.
+      const dateCell = sample.locator('.MuiDataGrid-row').first().locator('[data-field="date"]');
+      await expect(dateCell.innerText()).resolves.toBe('2024-03-01');
+      const clipped = await dateCell.evaluate((element) => element.scrollWidth > element.clientWidth + 1);
+      expect(clipped).toBe(false);
       await screenshot(page, 'dataset-profile-visitor', viewport);
       expect(errors).toEqual([]);
       await context.close();

@@ -11,6 +11,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { OwnedNote } from '../../components/OwnedNote';
+import { categoryGradient } from '../../features/datastore/cardArt';
 import { Price } from '../../components/Price';
 import {
   CardAction,
@@ -113,11 +114,9 @@ function CardImage({ item }: { item: CatalogItem }) {
         display: 'grid',
         placeItems: 'center',
         color: 'primary.contrastText',
-        background:
-          item.kind === 'connector'
-            ? 'linear-gradient(135deg, #00897b, #26a69a)'
-            : 'linear-gradient(135deg, #3f51b5, #6573c3)',
+        background: categoryGradient(item.category),
       }}
+      data-category={item.category}
     >
       <Icon sx={{ fontSize: 40, opacity: 0.9 }} />
     </Box>
