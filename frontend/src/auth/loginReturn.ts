@@ -11,7 +11,11 @@ const NO_RETURN = /^\/(login|register|verify-email)(\/|\?|#|$)/;
 export function safeNextPath(next: string | null | undefined): string | null {
   if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
   // Control characters and backslashes are read by browsers in ways that can leave the site.
-  if (/[\u0000-\u001f\u007f\\]/.test(next)) return null;
+  if (
+    next.includes('\\') ||
+    [...next].some((character) => character.charCodeAt(0) < 0x20 || character === '\u007f')
+  )
+    return null;
   let parsed: URL;
   try {
     parsed = new URL(next, 'http://same.invalid');

@@ -3,7 +3,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Navigate, Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { failureText, useLogin } from '../../api/users';
 import { pathAfterLogin } from '../../auth/loginReturn';
@@ -23,14 +23,14 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const destination = pathAfterLogin(params.get('next'));
   // Set on submit: the session turns 'in' before this screen has said 'Login successful'.
-  const submitted = useRef(false);
+  const [submitted, setSubmitted] = useState(false);
 
   // Someone already logged in has nothing to do here.
-  if (status === 'in' && !submitted.current) return <Navigate to={destination} replace />;
+  if (status === 'in' && !submitted) return <Navigate to={destination} replace />;
 
   const submit = () => {
     if (!canSubmitLogin(email, password) || login.isPending) return;
-    submitted.current = true;
+    setSubmitted(true);
     login.mutate(
       { email: email.trim(), password },
       {
@@ -39,7 +39,7 @@ export function LoginPage() {
           navigate(destination, { replace: true });
         },
         onError: (error) => {
-          submitted.current = false;
+          setSubmitted(false);
           notify(failureText(error, { fallback: 'Login failed', network: 'Error logging in' }), 'error');
         },
       },
