@@ -221,7 +221,8 @@ describe('uploading a dataset and streaming it in a browser', () => {
         .waitFor();
       await screenshot(visitor.page, 'manage-visitor', viewport);
       await visitor.page.goto('/upload');
-      await visitor.page.waitForURL('**/login');
+      // To log in, and back to /upload afterwards.
+      await visitor.page.waitForURL('**/login?next=%2Fupload');
       await visitor.context.close();
     });
   });
