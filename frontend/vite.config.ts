@@ -1,16 +1,24 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
   root: resolve(__dirname),
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Brotli and gzip copies beside each file, for the server to send as the browser accepts.
+    compression({
+      algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
+    }),
+  ],
   build: {
     outDir: resolve(__dirname, 'dist'),
     emptyOutDir: true,
-    sourcemap: true,
+    // Source maps show the whole source to anyone: built only when asked for (BUILD_SOURCEMAPS=true).
+    sourcemap: process.env.BUILD_SOURCEMAPS === 'true',
     chunkSizeWarningLimit: 1500,
   },
   server: {

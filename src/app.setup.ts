@@ -59,7 +59,11 @@ function contentSecurityPolicy(config: AppConfig) {
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   const openApi = new DocumentBuilder()
     .setTitle('Data Marketplace API')
-    .setDescription('Datasets, connectors, access, streaming and blog. Paths are relative to /api.')
+    .setDescription(
+      'Datasets, connectors, access, streaming and blog. Paths are relative to /api.\n\n' +
+        // The page is the API's, outside the app: these links lead back into it.
+        '[← Back to DataMarket](/) · [Connector documentation](/documentation)',
+    )
     .setVersion('1.0')
     .addCookieAuth(SESSION_COOKIE)
     .addApiKey({ type: 'apiKey', in: 'query', name: 'api_key' }, 'api_key')

@@ -1,4 +1,16 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
@@ -8,11 +20,16 @@ import { BlogPostDetail, BlogPostSummary, LikeCount } from './blog-post.response
 import { BlogService } from './blog.service';
 import { CreateBlogPostDto } from './dto/create-blog-post.dto';
 import { ListBlogPostsQueryDto } from './dto/list-blog-posts-query.dto';
+import { VISITOR_COOKIE, visitorOf } from './visitor-cookie';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 
 @ApiTags('blog')
 @Controller('blog')
 export class BlogController {
-  constructor(private readonly blog: BlogService) {}
+  constructor(
+    private readonly blog: BlogService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Posts, newest first; the total count is in X-Total-Count' })
@@ -49,7 +66,14 @@ export class BlogController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Like a post (no login); answers the new count' })
   @ApiOkResponse({ type: LikeCount })
-  like(@Param('slug') slug: string, @Req() request: Request): Promise<LikeCount> {
-    return this.blog.like(slug, request.ip ?? 'unknown');
+  like(
+    @Param('slug') slug: string,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<LikeCount> {
+    const visitor = visitorOf(request, this.config.sessionSecret);
+    if (visitor.newCookie)
+      response.cookie(VISITOR_COOKIE, visitor.newCookie.value, visitor.newCookie.options);
+    return this.blog.like(slug, { visitorId: visitor.id, clientIp: request.ip ?? 'unknown' });
   }
 }

@@ -13,9 +13,15 @@ import type { ListBlogPostsQueryDto } from './dto/list-blog-posts-query.dto';
 
 /** The searchable text; exactly the expression of blog_posts_search_idx, so the GIN index serves it. */
 const SEARCH_DOCUMENT = `to_tsvector('simple', p.title || ' ' || regexp_replace(p.content, '<[^>]*>', ' ', 'g'))`;
-/** One like per visitor (client address) and post a day: a visitor cannot inflate the count. */
+/** One like per visitor (their anonymous visitor cookie) and post a day: nobody can inflate the count. */
 export const LIKE_RATE_LIMIT: RateLimitRule = { limit: 1, windowSeconds: 24 * 3600 };
 export const ALREADY_LIKED = 'You have already liked this post';
+/**
+ * Likes of one post from one network address a day: room for an office behind one address, but a
+ * client throwing its cookie away to like again soon runs into it.
+ */
+export const LIKE_NETWORK_LIMIT: RateLimitRule = { limit: 30, windowSeconds: 24 * 3600 };
+export const TOO_MANY_LIKES = 'Too many likes from your network today. Please try again tomorrow.';
 const POST_NOT_FOUND = 'Post not found';
 
 export interface BlogPage {
@@ -123,10 +129,18 @@ export class BlogService {
     });
   }
 
-  /** One more like, counted atomically; each visitor (client address) may like a post once a day. */
-  async like(slug: string, clientIp: string): Promise<{ likes: number }> {
+  /**
+   * One more like, counted atomically; each visitor (anonymous visitor cookie) may like a post
+   * once a day, and each network address a few dozen times.
+   */
+  async like(slug: string, liker: { visitorId: string; clientIp: string }): Promise<{ likes: number }> {
     if (!SLUG_PATTERN.test(slug)) throw new NotFoundException(POST_NOT_FOUND);
-    await this.rateLimiter.consume(`blog-like:${clientIp}:${slug}`, LIKE_RATE_LIMIT, ALREADY_LIKED);
+    await this.rateLimiter.consume(`blog-like:${liker.visitorId}:${slug}`, LIKE_RATE_LIMIT, ALREADY_LIKED);
+    await this.rateLimiter.consume(
+      `blog-like-network:${liker.clientIp}:${slug}`,
+      LIKE_NETWORK_LIMIT,
+      TOO_MANY_LIKES,
+    );
     const [row] = await this.dataSource.query(
       // Wrapped in a CTE so the driver answers rows (a bare UPDATE answers [rows, count]).
       'WITH liked AS (UPDATE blog_posts SET likes = likes + 1 WHERE slug = $1 RETURNING likes) SELECT likes FROM liked',

@@ -118,7 +118,7 @@ export class ConnectorsController {
     @CurrentUser() user: AuthenticatedUser,
     @Body() input: UploadConnectorDto,
   ): Promise<UploadedConnector> {
-    return this.connectors.upload(user.id, input);
+    return this.connectors.upload(user, input);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessGate, Caller } from '../access/access-gate.service';
+import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { inputShapeProblem } from '../common/pipes/input-shape.pipe';
 import { dropTable } from '../database/data-tables/data-table-ddl';
 import { sqlOn } from '../database/sql';
@@ -64,16 +65,30 @@ export class ConnectorsService {
   }
 
   /** Validates the DSL (every problem with its path) and stores it as a connector. */
-  async upload(userId: string, input: UploadConnectorDto): Promise<{ id: string; redirectUrl: string }> {
+  /**
+   * Title and description default to the spec's own; the uploader is the author, and the API's
+   * address (its base_url's origin) the source.
+   */
+  async upload(
+    uploader: Pick<AuthenticatedUser, 'id' | 'name'>,
+    input: UploadConnectorDto,
+  ): Promise<{ id: string; redirectUrl: string }> {
     const spec = parseSpec(input.spec);
     const problems = validateConnectorSpec(spec);
     if (problems.length > 0) throw new BadRequestException({ message: problems });
-    const definition = specToConnector(spec as ConnectorSpec);
+    const document = spec as ConnectorSpec;
+    const title = input.title?.trim() || textOf(document.title);
+    if (!title) throw new BadRequestException({ message: ['Title is required'] });
+    if (title.length > 200)
+      throw new BadRequestException({ message: ['title must be at most 200 characters'] });
+    const definition = specToConnector(document);
     const connector = await this.connectors.save(
       this.connectors.create({
-        ownerId: userId,
-        title: input.title.trim(),
-        description: input.description ?? (spec as ConnectorSpec).description ?? '',
+        ownerId: uploader.id,
+        title,
+        description: input.description?.trim() || textOf(document.description),
+        author: uploader.name,
+        source: originOf(document.base_url),
         category: input.category?.trim() || definition.category,
         price: String(input.price ?? 0),
         isPublic: input.is_public ?? true,
@@ -140,6 +155,19 @@ export class ConnectorsService {
       return existing.id;
     }
     return (await this.connectors.save(this.connectors.create(values))).id;
+  }
+}
+
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** Where the data comes from, as a reader would name it: the API's origin, or nothing. */
+function originOf(baseUrl: unknown): string {
+  try {
+    return typeof baseUrl === 'string' ? new URL(baseUrl).origin : '';
+  } catch {
+    return '';
   }
 }
 

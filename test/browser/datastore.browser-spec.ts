@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage, screenshot, ViewportName } from './support/browser';
 import {
@@ -86,7 +87,10 @@ describe('DataStore and detail screens in a browser', () => {
 
     await page.getByLabel('Search datasets').fill('');
     await cardButton(page, FREE).click();
-    await page.waitForURL('**/login');
+    // To log in, and back to the DataStore afterwards.
+    await page.waitForURL(
+      (url) => url.pathname === '/login' && !!url.searchParams.get('next')?.startsWith('/datastore'),
+    );
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -141,7 +145,16 @@ describe('DataStore and detail screens in a browser', () => {
     const held = await apiAs<string[]>(page, 'GET', 'access/my');
     expect(held).toHaveLength(2);
 
+    // A paid dataset would have to be bought again: Remove asks first, and Cancel keeps it.
     await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove this dataset?' });
+    await confirm.getByText('you would have to buy it again').waitFor();
+    await screenshot(page, 'confirm-remove-paid', 'desktop');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect(apiAs<string[]>(page, 'GET', 'access/my')).resolves.toHaveLength(2);
+    await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    await confirm.getByRole('button', { name: 'Remove access' }).click();
     await expectNotice(page, 'Access removed.');
     await page.getByRole('heading', { name: 'Sample Data Preview' }).waitFor();
     await page.getByRole('button', { name: 'Buy', exact: true }).waitFor();
@@ -163,6 +176,15 @@ describe('DataStore and detail screens in a browser', () => {
     const { context, page } = await openPage(browser);
     await page.goto('/dataset_profile/00000000-0000-4000-8000-000000000000');
     await page.getByText('Item not found').waitFor();
+    // No dead end: a visitor is told a private item needs a login (and where it leads back), and
+    // there is a way back to the DataStore.
+    await page.getByText('If this is your private item, log in to see it.').waitFor();
+    await expect(page.getByRole('link', { name: 'Log in' }).getAttribute('href')).resolves.toBe(
+      `/login?next=${encodeURIComponent('/dataset_profile/00000000-0000-4000-8000-000000000000')}`,
+    );
+    await screenshot(page, 'item-not-found', 'desktop');
+    await page.getByRole('link', { name: 'Back to DataStore' }).click();
+    await page.waitForURL('**/datastore');
     await page.goto('/connector_profile/not-an-id');
     await page.getByText('Invalid connector ID.').waitFor();
     await page.goto('/connector_profile/00000000-0000-4000-8000-000000000000');
@@ -186,8 +208,34 @@ describe('DataStore and detail screens in a browser', () => {
       await screenshot(page, 'connector-profile-visitor', viewport);
 
       await page.goto('/datastore');
+      await card(page, PAID).waitFor();
+      // A pressed type toggle stands out from an unpressed one: filled, not a pale tint.
+      const toggle = page.getByRole('button', { name: 'Datasets', exact: true });
+      const pressedBackground = await toggle.evaluate((element) => getComputedStyle(element).backgroundColor);
+      await toggle.click();
+      await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('false');
+      const releasedBackground = await toggle.evaluate(
+        (element) => getComputedStyle(element).backgroundColor,
+      );
+      expect(pressedBackground).not.toBe(releasedBackground);
+      expect(pressedBackground).toMatch(/^rgb\(\d+, \d+, \d+\)$/);
+      await toggle.click();
+      await card(page, PAID).waitFor();
+      // Cards without an image of their own get their category's colours, not one shared picture.
+      const art = async (title: string) =>
+        card(page, title)
+          .locator('[data-category]')
+          .evaluate((element) => getComputedStyle(element).backgroundImage);
+      expect(await art(PAID)).not.toBe(await art(FREE));
+
       await card(page, PAID).getByRole('link').click();
-      await page.getByRole('grid', { name: 'Sample data' }).locator('.MuiDataGrid-row').first().waitFor();
+      const sample = page.getByRole('grid', { name: 'Sample data' });
+      await sample.locator('.MuiDataGrid-row').first().waitFor();
+      // Dates show whole, even on a phone.
+      const dateCell = sample.locator('.MuiDataGrid-row').first().locator('[data-field="date"]');
+      await expect(dateCell.innerText()).resolves.toBe('2024-03-01');
+      const clipped = await dateCell.evaluate((element) => element.scrollWidth > element.clientWidth + 1);
+      expect(clipped).toBe(false);
       await screenshot(page, 'dataset-profile-visitor', viewport);
       expect(errors).toEqual([]);
       await context.close();

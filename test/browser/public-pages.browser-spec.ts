@@ -177,6 +177,13 @@ describe('public pages in a browser', () => {
     await footer.getByRole('link', { name: 'API Documentation', exact: true }).click();
     await page.waitForURL((url) => url.pathname.startsWith('/api-documentation'));
     await page.getByText('Data Marketplace API').first().waitFor();
+    // It is no dead end: a link leads back into the app (Swagger UI opens description links in a new tab).
+    const [app] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('link', { name: '← Back to DataMarket' }).click(),
+    ]);
+    await app.waitForURL((url) => url.pathname === '/');
+    await heading1(app).first().waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -45,10 +45,17 @@ describe('uploading a dataset and streaming it in a browser', () => {
     const submit = page.getByRole('button', { name: 'Upload Dataset' });
     await submit.click();
     await expectNotice(page, 'Add title & CSV file.');
+    const formAlert = page.locator('form').getByRole('alert');
+    await expect(formAlert.innerText()).resolves.toBe('Add title & CSV file.');
+    // Fixing the form takes the message away: it no longer stands.
     await page.getByLabel('Title').fill(title);
+    await expect(formAlert.count()).resolves.toBe(0);
     await chooseFile(page, 'levels.txt', Buffer.from('a,b\n1,2\n'), 'text/plain');
     await submit.click();
     await expectNotice(page, 'Add title & CSV file.');
+    await expect(formAlert.innerText()).resolves.toBe(
+      '“levels.txt” is not a CSV file: choose a file ending in .csv.',
+    );
 
     // A file the server cannot read: 'Upload failed' with the server's reason beside the form.
     await chooseFile(page, 'empty.csv', Buffer.alloc(0));
@@ -77,6 +84,7 @@ describe('uploading a dataset and streaming it in a browser', () => {
     await expect(progress.count()).resolves.toBe(1);
     await screenshot(page, 'upload-progress', 'desktop');
     await page.waitForURL(/\/dataset_profile\/[0-9a-f-]{36}$/, { timeout: 60_000 });
+    await expectNotice(page, 'Dataset uploaded.');
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
       latency: 0,
@@ -87,14 +95,26 @@ describe('uploading a dataset and streaming it in a browser', () => {
 
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
     await page.getByText(`1–25 of ${ROWS.toLocaleString('en-US')}`).waitFor();
-    await expect(page.getByRole('button', { name: 'Remove', exact: true }).count()).resolves.toBe(1);
+    // The owner is offered neither Get/Buy nor Remove on their own dataset: it is theirs, managed in Manage.
+    const hero = page.locator('main header');
+    await hero.getByText('You own this', { exact: true }).waitFor();
+    await expect(hero.getByRole('button').count()).resolves.toBe(0);
+    await expect(hero.getByRole('link', { name: 'Manage', exact: true }).getAttribute('href')).resolves.toBe(
+      '/manage?tab=uploaded',
+    );
 
     await page.goto('/datastore');
     await page.getByLabel('Search datasets').fill(title);
     await card(page, title).waitFor();
     await expect(card(page, title).getByText('Environment').count()).resolves.toBe(1);
-    // Owners see no price on their own items.
+    // Owners see no price and no action on their own items, but where to manage them.
     await expect(card(page, title).getByLabel('Price', { exact: true }).count()).resolves.toBe(0);
+    await expect(card(page, title).getByRole('button').count()).resolves.toBe(0);
+    await card(page, title).getByText('You own this', { exact: true }).waitFor();
+    await screenshot(page, 'datastore-owned-card', 'desktop');
+    await card(page, title).getByRole('link', { name: 'Manage', exact: true }).click();
+    await page.waitForURL('**/manage?tab=uploaded');
+    await page.getByRole('list', { name: 'Uploaded data' }).getByRole('link', { name: title }).waitFor();
 
     await page.goto('/manage');
     const accessible = page.getByRole('list', { name: 'Accessible datasets' });
@@ -147,7 +167,17 @@ describe('uploading a dataset and streaming it in a browser', () => {
     };
     expect(feed.value.map((entitySet) => entitySet.title)).toContain(title);
 
+    // Replacing the key breaks every link: it asks first, and Cancel keeps the key.
     await page.getByRole('button', { name: 'Generate New Key' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Generate a new API key?' });
+    await confirm.getByText('Your current key stops working at once').waitFor();
+    await screenshot(page, 'confirm-new-key', 'desktop');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect(keyBox.innerText()).resolves.toBe(firstKey);
+    expect((await fetch(jsonLink)).status).toBe(200);
+    await page.getByRole('button', { name: 'Generate New Key' }).click();
+    await confirm.getByRole('button', { name: 'Generate New Key' }).click();
     await expectNotice(page, 'API Key generated!');
     await eventually(async () => (await keyBox.innerText()).trim() !== firstKey, 'a new API key');
     const secondKey = (await keyBox.innerText()).trim();
@@ -191,7 +221,8 @@ describe('uploading a dataset and streaming it in a browser', () => {
         .waitFor();
       await screenshot(visitor.page, 'manage-visitor', viewport);
       await visitor.page.goto('/upload');
-      await visitor.page.waitForURL('**/login');
+      // To log in, and back to /upload afterwards.
+      await visitor.page.waitForURL('**/login?next=%2Fupload');
       await visitor.context.close();
     });
   });

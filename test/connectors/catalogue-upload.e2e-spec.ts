@@ -152,18 +152,37 @@ describe('connectors: catalogue and DSL upload', () => {
     expect(response.body.error).toBe('Invalid JSON in connector spec.');
   });
 
-  it('requires a title', async () => {
-    const { agent } = await createLoggedInUser(testApp);
+  it("takes the spec's title and description when the form leaves them empty; the uploader is the author", async () => {
+    const { agent, user } = await createLoggedInUser(testApp);
+    const spec = { ...VALID_SPEC, description: 'Forecasts from the spec.' };
     const response = await agent
       .post('/api/connectors/upload')
       .set('Origin', TEST_ORIGIN)
-      .send({ title: '', spec: VALID_SPEC })
-      .expect(400);
-    expect(response.body.errors).toContain('Title is required');
+      .send({ title: '   ', description: '', spec })
+      .expect(201);
+    const detail = await agent.get(`/api/connectors/${response.body.id}`).expect(200);
+    expect(detail.body).toMatchObject({
+      title: 'Weather',
+      description: 'Forecasts from the spec.',
+      author: user.name,
+      source: 'https://api.example.com',
+    });
+  });
+
+  it('requires a title in the form or in the spec', async () => {
+    const { agent } = await createLoggedInUser(testApp);
+    const { title: _title, ...untitled } = VALID_SPEC;
+    for (const title of ['', '   ', undefined]) {
+      const response = await agent
+        .post('/api/connectors/upload')
+        .set('Origin', TEST_ORIGIN)
+        .send({ title, spec: untitled })
+        .expect(400);
+      expect(response.body.errors).toContain('Title is required');
+    }
   });
 
   it.each([
-    ['a title of white space only', { title: '   ' }, 'Title is required'],
     ['a price of true', { price: true }, 'Price must be a non-negative amount with at most two decimals.'],
     ['a negative price', { price: -1 }, 'Price must be a non-negative amount with at most two decimals.'],
     [

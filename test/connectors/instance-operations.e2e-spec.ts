@@ -343,7 +343,7 @@ describe('connector instances running several operations', () => {
     incrementalSpec.operations = [
       { ...incrementalSpec.operations[0], incremental: { cursor_field: 'name', param: 'since' } },
       { ...incrementalSpec.operations[2], incremental: { cursor_field: 'login', param: 'since' } },
-    ] as typeof incrementalSpec.operations;
+    ] as unknown as typeof incrementalSpec.operations;
     const instance = await connect(testApp, incrementalSpec, {
       settings: { org: 'acme' },
       operation_ids: ['repos', 'members'],

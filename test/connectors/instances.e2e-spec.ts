@@ -113,6 +113,36 @@ describe('connectors: instances', () => {
     await activate(agent, body).expect(201);
   });
 
+  it('refuses text PostgreSQL cannot store with 400 and the field, on activate, save and run (not a 500)', async () => {
+    const { agent } = await createLoggedInUser(testApp);
+    // Sent as raw JSON: the escape is what a browser's JSON.stringify sends for a lone surrogate.
+    const raw = (body: unknown) => JSON.stringify(body).replace('Berlin', 'Berlin\\ud800');
+    const refused = await agent
+      .post('/api/connectors/activate')
+      .set('Origin', TEST_ORIGIN)
+      .set('Content-Type', 'application/json')
+      .send(raw(validBody()))
+      .expect(400);
+    expect(refused.body.error).toBe(
+      'settings.city must be valid Unicode text (it holds half of a character pair)',
+    );
+    const { id } = (await activate(agent).expect(201)).body;
+    const save = await agent
+      .patch(`/api/connectors/instance/${id}`)
+      .set('Origin', TEST_ORIGIN)
+      .set('Content-Type', 'application/json')
+      .send(raw({ settings: validBody().settings }))
+      .expect(400);
+    expect(save.body.error).toMatch(/^settings\.city must be valid Unicode text/);
+    const run = await agent
+      .post(`/api/connectors/instance/${id}/run`)
+      .set('Origin', TEST_ORIGIN)
+      .set('Content-Type', 'application/json')
+      .send(raw({ settings: validBody().settings }))
+      .expect(400);
+    expect(run.body.error).toMatch(/^settings\.city must be valid Unicode text/);
+  });
+
   it('answers 404 for an unknown connector', async () => {
     const { agent } = await createLoggedInUser(testApp);
     await activate(agent, { ...validBody(), connector_id: '6f1c1a38-7d53-4a0e-9b5e-000000000000' }).expect(

@@ -113,6 +113,30 @@ describe('connectors: options look-ups and iterations through the API', () => {
       .expect(404);
   });
 
+  it('loads options before connecting without asking for a token the user has not given yet', async () => {
+    const tokenless = await createConnector(testApp.dataSource, {
+      spec: {
+        base_url: upstream.origin,
+        auth: {
+          type: 'oauth2',
+          grant_type: 'client_credentials',
+          token_url: '/oauth/token',
+          fields: [{ key: 'client_id', required: true }],
+        },
+        operations: [{ id: 'weather', url_path: '/weather/{{city}}' }],
+        fields: [{ key: 'region', type: 'select', options_endpoint: '/regions' }],
+      },
+    });
+    const { agent } = await createLoggedInUser(testApp);
+    upstream.requests.splice(0);
+    await agent
+      .get('/api/connectors/options')
+      .query({ connector_id: tokenless.id, field: 'region' })
+      .expect(200);
+    expect(upstream.requests.map((request) => request.url.pathname)).toEqual(['/regions']);
+    expect(upstream.requests[0].headers.authorization).toBeUndefined();
+  });
+
   it('requires login, a known field with an endpoint, and JSON values', async () => {
     await testApp.http
       .get('/api/connectors/options')

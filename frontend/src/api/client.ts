@@ -30,6 +30,17 @@ export function errorText(body: unknown): string | undefined {
 }
 
 /**
+ * The one message for a failed call: the server's own words for a refusal (4xx with an error
+ * text), otherwise the screen's fallback. A 5xx's generic text or a proxy's status line means
+ * nothing to the user.
+ */
+export function refusalOr(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500)
+    return errorText(error.body) ?? fallback;
+  return fallback;
+}
+
+/**
  * Calls `/api/<path>`. Resolves with the parsed body on 2xx; rejects with ApiError (status and
  * server text) otherwise, or with a TypeError when the network itself failed.
  */

@@ -114,13 +114,15 @@ export function selectOptionsQuery(
   });
 }
 
+/** `enabled` is false until every field the look-up depends on has a value. */
 export function useSelectOptions(
   connectorId: string,
   field: string,
   values: Record<string, unknown>,
   instanceId?: string,
+  enabled = true,
 ) {
-  return useQuery(selectOptionsQuery(connectorId, field, values, instanceId));
+  return useQuery({ ...selectOptionsQuery(connectorId, field, values, instanceId), enabled });
 }
 
 /** POST connectors/activate -> {id}: creates the user's instance of a connector. */

@@ -1407,6 +1407,7 @@ export interface components {
     };
     UploadConnectorDto: {
       category?: string;
+      /** @description Empty or left out: the spec's description */
       description?: string;
       image?: string;
       /** @default true */
@@ -1419,7 +1420,8 @@ export interface components {
             [key: string]: unknown;
           }
         | string;
-      title: string;
+      /** @description Empty or left out: the spec's title */
+      title?: string;
     };
     UploadedConnector: {
       id: string;

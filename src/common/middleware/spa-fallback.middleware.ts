@@ -1,23 +1,45 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import express, { NextFunction, Request, Response, RequestHandler } from 'express';
+import type { NextFunction, Request, Response, RequestHandler } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 
 /** Paths that belong to the server, not to the single-page app. */
 function isServerPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/') || path.startsWith('/api-documentation');
 }
 
+/** Vite names the files under /assets/ by their content's hash: a changed file gets a new name. */
+const HASHED_ASSETS = '/assets/';
+const FOREVER = 'public, max-age=31536000, immutable';
+
 /**
  * Serves the built SPA from `/` with history fallback: any GET that is not an API path answers
  * index.html so client-side routes survive a reload. `/ws` is deliberately no app route.
+ * Files are sent as the build pre-compressed them (brotli, else gzip, as the browser accepts);
+ * hashed assets are cached for a year, index.html is revalidated on every visit so a new build
+ * is seen at once, and a missing asset is a 404 rather than the app page.
  */
 export function spaHandlers(webRoot: string): RequestHandler[] {
   const indexFile = join(webRoot, 'index.html');
   const hasBuild = existsSync(indexFile);
-  const assets = express.static(webRoot, { index: false, maxAge: '1h', fallthrough: true });
+  const assets = expressStaticGzip(webRoot, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gzip'],
+    index: false,
+    serveStatic: {
+      fallthrough: true,
+      setHeaders: (response, path) => {
+        const hashed = path.replace(/\\/g, '/').includes(HASHED_ASSETS);
+        response.setHeader(
+          'Cache-Control',
+          hashed ? FOREVER : path.endsWith('.html') ? 'no-cache' : 'public, max-age=3600',
+        );
+      },
+    },
+  });
   const fallback = (request: Request, response: Response, next: NextFunction) => {
     if (isServerPath(request.path)) return next();
-    if (request.path === '/ws' || request.path.startsWith('/ws/')) {
+    if (request.path === '/ws' || request.path.startsWith('/ws/') || request.path.startsWith(HASHED_ASSETS)) {
       response.status(404).type('text/plain').send('Not found');
       return;
     }

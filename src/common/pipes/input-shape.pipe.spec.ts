@@ -25,6 +25,15 @@ describe('inputShapeProblem', () => {
     );
   });
 
+  it('names the field holding half of a surrogate pair, which PostgreSQL cannot store', () => {
+    expect(inputShapeProblem({ settings: { city: 'x\ud800' } })).toBe(
+      'settings.city must be valid Unicode text (it holds half of a character pair)',
+    );
+    expect(inputShapeProblem({ city: '\udc00y' })).toMatch(/^city must be valid Unicode/);
+    expect(inputShapeProblem({ ['k\ud800']: 1 })).toBe('Field names must be valid Unicode text');
+    expect(inputShapeProblem({ city: 'emoji \ud83d\ude00 ok' })).toBeUndefined();
+  });
+
   it('refuses nesting beyond the limit without overflowing the stack itself', () => {
     expect(inputShapeProblem(nested(MAX_INPUT_DEPTH + 1))).toBe(
       `The request is nested too deeply (at most ${MAX_INPUT_DEPTH} levels)`,

@@ -1,19 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsPriceAmount, toBoolean, toTrimmedText } from '../../assets/dto/upload-csv.dto';
 import { IsCoverImage } from '../../blog/dto/is-cover-image.validator';
 
 /** The fields of `POST connectors/upload`, with the same rules as a dataset upload's. */
 export class UploadConnectorDto {
-  @ApiProperty({ maxLength: 200 })
+  /** Empty or left out: the spec's own title (one of the two is required). */
+  @ApiPropertyOptional({ maxLength: 200, description: "Empty or left out: the spec's title" })
   @Transform(toTrimmedText)
-  @IsString({ message: 'Title is required' })
-  @IsNotEmpty({ message: 'Title is required' })
+  @IsOptional()
+  @IsString({ message: 'Title must be text' })
   @MaxLength(200)
-  title: string;
+  title?: string;
 
-  @ApiPropertyOptional({ maxLength: 5000 })
+  /** Empty or left out: the spec's own description. */
+  @ApiPropertyOptional({ maxLength: 5000, description: "Empty or left out: the spec's description" })
   @IsOptional()
   @IsString()
   @MaxLength(5000)

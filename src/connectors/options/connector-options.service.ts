@@ -69,7 +69,9 @@ export class ConnectorOptionsService {
           urlTemplate: target.urlTemplate,
           method: 'GET',
           headers: target.headers,
-          auth: spec?.auth ?? null,
+          // Before connecting there are no credentials yet (and Save needs this field filled):
+          // the list is then asked for without authentication rather than with empty secrets.
+          auth: query.instance_id ? (spec?.auth ?? null) : null,
           authData,
           baseUrl: spec?.base_url ?? null,
           settings: {},

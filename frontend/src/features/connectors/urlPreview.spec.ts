@@ -1,4 +1,4 @@
-import { fillUrlTemplate, placeholders, previewUrl } from './urlPreview';
+import { emptyPathPlaceholders, fillUrlTemplate, placeholders, previewUrl } from './urlPreview';
 
 describe('previewUrl', () => {
   it('fills flat and dotted placeholders URL-encoded', () => {
@@ -43,5 +43,22 @@ describe('previewUrl', () => {
 
   it('lists placeholders', () => {
     expect(placeholders('/{{a}}/{{ b.c }}')).toEqual(['a', 'b.c']);
+  });
+});
+
+describe('previewUrl with the declared fields', () => {
+  it('appends only declared settings, as the engine sends only those', () => {
+    expect(previewUrl('https://api.example.com/items', { units: 'metric', extra: 'x' }, [], ['units'])).toBe(
+      'https://api.example.com/items?units=metric',
+    );
+  });
+});
+
+describe('emptyPathPlaceholders', () => {
+  it('names the path placeholders without a value, not the query ones', () => {
+    const template = 'https://api.example.com/stations/{{station}}/observations?from={{period.from}}';
+    expect(emptyPathPlaceholders(template, {})).toEqual(['station']);
+    expect(emptyPathPlaceholders(template, { station: '' })).toEqual(['station']);
+    expect(emptyPathPlaceholders(template, { station: 'BER' })).toEqual([]);
   });
 });

@@ -44,23 +44,34 @@ export function fillUrlTemplate(template: string, values: Values): string {
   return pairs.length > 0 ? `${filledBase}?${pairs.join('&')}` : filledBase;
 }
 
-function unusedSettings(settings: Values, used: Set<string>, prefix = ''): Array<[string, string]> {
+function unusedSettings(
+  settings: Values,
+  used: Set<string>,
+  declared: Set<string> | undefined,
+  prefix = '',
+): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
   for (const [key, value] of Object.entries(settings ?? {})) {
     const path = prefix ? `${prefix}.${key}` : key;
     if ((!prefix && RESERVED.has(key)) || isEmpty(value)) continue;
     if (typeof value === 'object' && !Array.isArray(value))
-      pairs.push(...unusedSettings(value as Values, used, path));
-    else if (!used.has(path)) pairs.push([path, text(value)]);
+      pairs.push(...unusedSettings(value as Values, used, declared, path));
+    else if (!used.has(path) && (!declared || declared.has(path))) pairs.push([path, text(value)]);
   }
   return pairs;
 }
 
 /**
  * Template + settings -> the URL shown under the read-only template. `otherTemplates` are the
- * header values and body template, whose placeholders also consume settings.
+ * header values and body template, whose placeholders also consume settings. Like the engine,
+ * only `declared` settings (the connector's fields) are appended: other keys are never sent.
  */
-export function previewUrl(template: string, settings: Values, otherTemplates: string[] = []): string {
+export function previewUrl(
+  template: string,
+  settings: Values,
+  otherTemplates: string[] = [],
+  declared?: string[],
+): string {
   const filled = fillUrlTemplate(template, settings);
   const used = new Set([template, ...otherTemplates].flatMap(placeholders));
   let url: URL;
@@ -69,8 +80,17 @@ export function previewUrl(template: string, settings: Values, otherTemplates: s
   } catch {
     return filled;
   }
-  for (const [key, value] of unusedSettings(settings, used)) {
+  for (const [key, value] of unusedSettings(settings, used, declared && new Set(declared))) {
     if (!url.searchParams.has(key)) url.searchParams.set(key, value);
   }
   return url.toString();
+}
+
+/**
+ * Placeholders in the URL's path (before any `?`) that have no value: the URL would have an empty
+ * segment (`stations//observations`), which no API answers as meant.
+ */
+export function emptyPathPlaceholders(template: string, settings: Values): string[] {
+  const path = template.split(/[?#]/)[0];
+  return [...new Set(placeholders(path))].filter((key) => isEmpty(valueAt(settings, key)));
 }

@@ -27,6 +27,11 @@ describe('cardAction', () => {
   it('reads Get for a free dataset without access', () => {
     expect(cardAction(dataset)).toBe('Get');
   });
+
+  it("offers nothing on the user's own dataset, which they hold and cannot remove", () => {
+    expect(cardAction({ ...dataset, hasAccess: true, owned: true })).toBeNull();
+    expect(cardAction({ ...connector, owned: true })).toBe('Connect');
+  });
 });
 
 describe('showsPrice', () => {

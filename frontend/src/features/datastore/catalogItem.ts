@@ -25,11 +25,16 @@ export interface CatalogItem {
 
 export type CardAction = 'Connect' | 'Manage' | 'Remove' | 'Get' | 'Buy';
 
-/** Card button: Connect or Manage for a connector; Remove, Buy or Get for a dataset. */
+/**
+ * Card button: Connect or Manage for a connector; Remove, Buy or Get for a dataset. None on the
+ * user's own dataset: there is nothing to get, and its access cannot be removed (it is managed in
+ * Manage → Uploaded Data).
+ */
 export function cardAction(
-  item: Pick<CatalogItem, 'kind' | 'price' | 'hasAccess' | 'hasInstance'>,
-): CardAction {
+  item: Pick<CatalogItem, 'kind' | 'price' | 'hasAccess' | 'hasInstance'> & { owned?: boolean },
+): CardAction | null {
   if (item.kind === 'connector') return item.hasInstance ? 'Manage' : 'Connect';
+  if (item.owned) return null;
   if (item.hasAccess) return 'Remove';
   return priceAmount(item.price) > 0 ? 'Buy' : 'Get';
 }

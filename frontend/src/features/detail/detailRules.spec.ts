@@ -15,6 +15,11 @@ describe('detailAction', () => {
     expect(detailAction({ kind: 'connector', hasAccess: true, price: '0' })).toBe('Remove');
   });
 
+  it("offers nothing on the user's own dataset, but keeps Remove on their own connector's instance", () => {
+    expect(detailAction({ kind: 'dataset', hasAccess: true, price: '5', owned: true })).toBeNull();
+    expect(detailAction({ kind: 'connector', hasAccess: true, price: '0', owned: true })).toBe('Remove');
+  });
+
   it('reads Connect for a connector without access, whatever its price', () => {
     expect(detailAction({ kind: 'connector', hasAccess: false, price: '5' })).toBe('Connect');
   });

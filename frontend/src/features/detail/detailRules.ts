@@ -3,12 +3,17 @@ import { priceAmount } from '../datastore/price';
 export type DetailKind = 'dataset' | 'connector';
 export type DetailAction = 'Remove' | 'Connect' | 'Buy' | 'Get';
 
-/** Hero button of the Detail screen: Remove with access, Connect for a connector, Buy above 0, otherwise Get. */
+/**
+ * Hero button of the Detail screen: Remove with access, Connect for a connector, Buy above 0,
+ * otherwise Get; none on the user's own dataset (managed from Manage → Uploaded Data).
+ */
 export function detailAction(item: {
   kind: DetailKind;
   hasAccess: boolean;
   price: number | string;
-}): DetailAction {
+  owned?: boolean;
+}): DetailAction | null {
+  if (item.kind === 'dataset' && item.owned) return null;
   if (item.hasAccess) return 'Remove';
   if (item.kind === 'connector') return 'Connect';
   return priceAmount(item.price) > 0 ? 'Buy' : 'Get';

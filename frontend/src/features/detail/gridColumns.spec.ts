@@ -93,3 +93,14 @@ describe('cellText', () => {
     expect(cellText('text', { type: 'string', plainDigits: false })).toBeUndefined();
   });
 });
+
+describe('gridColumns widths', () => {
+  it('keeps date and date-time columns wide enough to show them whole on a phone', () => {
+    const [date, moment] = gridColumns([
+      { name: 'day', type: 'date' },
+      { name: 'at', type: 'timestamptz' },
+    ]);
+    expect(date.minWidth).toBeGreaterThanOrEqual(130);
+    expect(moment.minWidth).toBeGreaterThanOrEqual(200);
+  });
+});

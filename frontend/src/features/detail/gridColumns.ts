@@ -42,6 +42,18 @@ export function gridType(type: string | undefined): GridType {
   }
 }
 
+/**
+ * Narrowest a column may get: on a phone the columns shrink to this, so a date or a date and time
+ * must still fit whole (the grid scrolls sideways instead of cutting them off).
+ */
+const MIN_WIDTH: Record<GridType, number> = {
+  string: 160,
+  number: 120,
+  boolean: 110,
+  date: 130,
+  dateTime: 200,
+};
+
 /** Column names may be plain strings (preview of a connector table) or typed dataset columns. */
 export function gridColumns(columns: Array<DatasetColumn | string>): GridColumnSpec[] {
   return columns.map((column) => {
@@ -51,7 +63,7 @@ export function gridColumns(columns: Array<DatasetColumn | string>): GridColumnS
       field: spec.name,
       headerName: spec.label || spec.name,
       type,
-      minWidth: type === 'string' ? 160 : 120,
+      minWidth: MIN_WIDTH[type],
       flex: 1,
       plainDigits: isNamingNumber(spec.name, spec.type),
     };

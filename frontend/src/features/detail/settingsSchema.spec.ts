@@ -1,5 +1,5 @@
 import type { SchemaField } from '../../api/connectors';
-import { toFormSchema } from './settingsSchema';
+import { REMOTE_SELECT_WIDGET, toFormSchema } from './settingsSchema';
 
 const fields: SchemaField[] = [
   { key: 'city', label: 'City', type: 'text', required: true },
@@ -66,5 +66,33 @@ describe('toFormSchema', () => {
     expect(stored.properties?.token?.description).toBe(
       'Stored encrypted. Leave empty to keep the saved value.',
     );
+  });
+});
+
+describe('toFormSchema with an options_endpoint', () => {
+  it('hands the select to the widget that loads its options, with its path and what it depends on', () => {
+    const remote: SchemaField[] = [
+      {
+        key: 'place',
+        type: 'group',
+        fields: [
+          {
+            key: 'station',
+            label: 'Station',
+            type: 'select',
+            options_endpoint: '/stations',
+            depends_on: ['country'],
+          },
+        ],
+      },
+    ];
+    const { schema, uiSchema } = toFormSchema(remote, {});
+    expect(schema.properties?.place?.properties?.station).toEqual({ title: 'Station', type: 'string' });
+    expect(uiSchema.place).toMatchObject({
+      station: {
+        'ui:widget': REMOTE_SELECT_WIDGET,
+        'ui:options': { field: 'place.station', dependsOn: ['country'] },
+      },
+    });
   });
 });

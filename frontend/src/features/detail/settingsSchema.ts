@@ -73,6 +73,9 @@ export interface FormSchemaOptions {
   privateStored?: boolean;
 }
 
+/** Name of the widget (registered by the setup form) that loads a select field's options_endpoint. */
+export const REMOTE_SELECT_WIDGET = 'remoteSelect';
+
 const KEEP_STORED = 'Stored encrypted. Leave empty to keep the saved value.';
 
 function fieldSchema(
@@ -94,6 +97,16 @@ function fieldSchema(
     case 'boolean':
       return { schema: { ...base, type: 'boolean' }, ui: {} };
     case 'select': {
+      // Choices fetched from the connector's API: the form keeps the value as text and the widget
+      // loads the list (again whenever a field it depends on changes).
+      if (field.options_endpoint)
+        return {
+          schema: { ...base, type: 'string' },
+          ui: {
+            'ui:widget': REMOTE_SELECT_WIDGET,
+            'ui:options': { field: path, dependsOn: field.depends_on ?? [] },
+          },
+        };
       const oneOf = optionEntries(field.options);
       return { schema: { ...base, type: optionsType(oneOf.map((option) => option.const)), oneOf }, ui: {} };
     }

@@ -31,12 +31,24 @@ describe('parseConnectorSpec', () => {
 });
 
 describe('checkConnectorUpload', () => {
-  it('requires a title', () => {
-    expect(checkConnectorUpload({ ...form, title: '  ' }).error).toBe(TITLE_REQUIRED);
+  it("takes the spec's title and description when the form leaves them empty", () => {
+    const spec = JSON.stringify({ title: ' Spec title ', description: 'From the spec', operations: [] });
+    expect(
+      checkConnectorUpload({ ...form, title: '  ', description: '', specText: spec }).payload,
+    ).toMatchObject({
+      title: 'Spec title',
+      description: 'From the spec',
+    });
   });
 
-  it('reports invalid spec JSON', () => {
+  it('requires a title when neither the form nor the spec has one', () => {
+    const untitled = JSON.stringify({ operations: [] });
+    expect(checkConnectorUpload({ ...form, title: '  ', specText: untitled }).error).toBe(TITLE_REQUIRED);
+  });
+
+  it('reports invalid spec JSON before a missing title', () => {
     expect(checkConnectorUpload({ ...form, specText: 'nope' }).error).toBe(INVALID_SPEC_JSON);
+    expect(checkConnectorUpload({ ...form, title: '', specText: 'nope' }).error).toBe(INVALID_SPEC_JSON);
   });
 
   it('builds the payload of POST connectors/upload', () => {

@@ -4,6 +4,8 @@ import type { UploadConnectorInput } from '../../api/connectors';
 
 export const INVALID_SPEC_JSON = 'Invalid JSON in connector spec.';
 export const TITLE_REQUIRED = 'Title is required.';
+export const TITLE_FROM_SPEC = "Leave empty to use the spec's title.";
+export const DESCRIPTION_FROM_SPEC = "Leave empty to use the spec's description.";
 
 export interface ConnectorUploadForm {
   title: string;
@@ -31,16 +33,23 @@ export function parseConnectorSpec(text: string): SpecParse {
 export type UploadCheck =
   { payload: UploadConnectorInput; error?: undefined } | { payload?: undefined; error: string };
 
+const specText = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+/**
+ * The spec is read first (its problems are the ones to fix first); an empty title or description
+ * takes the spec's own.
+ */
 export function checkConnectorUpload(form: ConnectorUploadForm): UploadCheck {
-  if (!form.title.trim()) return { error: TITLE_REQUIRED };
-  const price = form.price.trim() === '' ? 0 : Number(form.price);
-  if (!Number.isFinite(price) || price < 0) return { error: 'Price must be 0 or more.' };
   const parsed = parseConnectorSpec(form.specText);
   if (parsed.error !== undefined) return { error: parsed.error };
+  const title = form.title.trim() || specText(parsed.spec.title);
+  if (!title) return { error: TITLE_REQUIRED };
+  const price = form.price.trim() === '' ? 0 : Number(form.price);
+  if (!Number.isFinite(price) || price < 0) return { error: 'Price must be 0 or more.' };
   return {
     payload: {
-      title: form.title.trim(),
-      description: form.description.trim(),
+      title,
+      description: form.description.trim() || specText(parsed.spec.description),
       is_public: form.isPublic,
       price: Math.round(price * 100) / 100,
       spec: parsed.spec,

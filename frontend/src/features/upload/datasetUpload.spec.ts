@@ -25,10 +25,14 @@ describe('checkDatasetUpload', () => {
     expect(checkDatasetUpload({ ...form, file: null }).error).toBe(TITLE_AND_FILE_REQUIRED);
   });
 
-  it("says 'Add title & CSV file.' for a file that is not .csv", () => {
-    expect(checkDatasetUpload({ ...form, file: { name: 'prices.xlsx' } as File }).error).toBe(
-      TITLE_AND_FILE_REQUIRED,
-    );
+  it("says 'Add title & CSV file.' for a file that is not .csv, and beside the form that a .csv file is needed", () => {
+    const checked = checkDatasetUpload({ ...form, file: { name: 'prices.xlsx' } as File });
+    expect(checked.error).toBe(TITLE_AND_FILE_REQUIRED);
+    expect(checked.detail).toBe('“prices.xlsx” is not a CSV file: choose a file ending in .csv.');
+  });
+
+  it('has nothing more to say than the notice when the title or file is simply missing', () => {
+    expect(checkDatasetUpload({ ...form, file: null }).detail).toBeUndefined();
   });
 
   it('refuses a negative price or one with three decimals', () => {

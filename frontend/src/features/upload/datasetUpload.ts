@@ -13,8 +13,20 @@ export interface DatasetUploadForm {
   file: File | null;
 }
 
+export const UPLOADED = 'Dataset uploaded.';
+
+/** Beside the form, for a chosen file that is no CSV file: what to choose instead. */
+export function notCsvMessage(fileName: string): string {
+  return `“${fileName}” is not a CSV file: choose a file ending in .csv.`;
+}
+
+/**
+ * `error` is the notice (the spec's text); `detail`, when there is more to say than that, is
+ * shown beside the form.
+ */
 export type DatasetUploadCheck =
-  { fields: Record<string, string>; error?: undefined } | { fields?: undefined; error: string };
+  | { fields: Record<string, string>; error?: undefined; detail?: undefined }
+  | { fields?: undefined; error: string; detail?: string };
 
 /** A file counts as CSV by its .csv extension; the server checks the content. */
 export function isCsvFileName(name: string): boolean {
@@ -23,8 +35,9 @@ export function isCsvFileName(name: string): boolean {
 
 /** The text parts of the multipart form, or the message to show instead of uploading. */
 export function checkDatasetUpload(form: DatasetUploadForm): DatasetUploadCheck {
-  if (!form.title.trim() || !form.file || !isCsvFileName(form.file.name))
-    return { error: TITLE_AND_FILE_REQUIRED };
+  if (form.file && !isCsvFileName(form.file.name))
+    return { error: TITLE_AND_FILE_REQUIRED, detail: notCsvMessage(form.file.name) };
+  if (!form.title.trim() || !form.file) return { error: TITLE_AND_FILE_REQUIRED };
   const price = form.price.trim();
   if (price !== '' && !/^\d{1,10}(\.\d{1,2})?$/.test(price)) return { error: PRICE_INVALID };
   return {

@@ -12,6 +12,7 @@ import { ApiError } from '../../api/client';
 import { useNotify } from '../../components/useNotify';
 import { BLOG_POST_TYPES, useCreatePost } from '../../api/blog';
 import { ContentField } from './ContentField';
+import { PublishRightsNotice } from './PublishRightsNotice';
 import { PostFormErrors, PostFormValues, validatePostForm } from './post-form';
 import { suggestSlug } from './slug';
 
@@ -67,6 +68,7 @@ export function BlogNewPage() {
       <Typography variant="h2" component="h1" gutterBottom>
         New blog post
       </Typography>
+      <PublishRightsNotice />
       <Paper variant="outlined" component="form" noValidate onSubmit={onSubmit} sx={{ p: { xs: 2, sm: 3 } }}>
         <Box sx={{ display: 'grid', gap: 2.5 }}>
           <TextField

@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { INVALID_CONNECTOR_ID, isValidId, loadErrorMessage } from '../../features/detail/detailRules';
 import { useConnectorDetail, useMyInstances } from '../../api/connectors';
-import { DetailMessage } from '../Detail/DatasetDetail';
+import { DetailMessage } from '../Detail/DetailMessage';
 import { ConnectorSetupPanel } from './ConnectorSetupPanel';
 
 /** /connector-setup/{id} (login required by the router): set up, connect, run. */

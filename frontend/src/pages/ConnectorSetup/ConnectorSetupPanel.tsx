@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Paper from '@mui/material/Paper';
@@ -58,7 +57,12 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
           Connector setup
         </Typography>
         <Stack spacing={3} divider={<Divider flexItem />}>
-          <SettingsSection connector={connector} state={state} privateStored={!!instance?.has_auth_data} />
+          <SettingsSection
+            connector={connector}
+            state={state}
+            privateStored={!!instance?.has_auth_data}
+            instanceId={instance?.id}
+          />
           <CredentialsSection
             fields={parseAuthFields(connector.auth_fields)}
             values={state.auth}
@@ -78,7 +82,6 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
             <HeadersEditor rows={state.headers} onChange={state.setHeaders} />
           </Stack>
           <Stack spacing={1.5}>
-            {actions.problem && <Alert severity="error">{actions.problem}</Alert>}
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
               <Button variant="contained" size="large" onClick={actions.save} disabled={actions.saving}>
                 {actions.saving ? 'Saving…' : 'Save Settings'}

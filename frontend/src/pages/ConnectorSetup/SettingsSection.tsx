@@ -9,7 +9,9 @@ import { useNotify } from '../../components/useNotify';
 import type { Connector } from '../../api/connectors';
 import { fromAdvancedJson } from '../../features/connectors/dottedKeys';
 import { splitFormData } from '../../features/connectors/splitFormData';
-import { previewUrl } from '../../features/connectors/urlPreview';
+import { flattenFields } from '../../features/connectors/fieldPaths';
+import { undeclaredKeys, undeclaredKeysNote } from '../../features/connectors/undeclaredKeys';
+import { emptyPathPlaceholders, previewUrl } from '../../features/connectors/urlPreview';
 import { toFormSchema } from '../../features/detail/settingsSchema';
 import { LazySchemaForm } from './LazySchemaForm';
 import type { SetupState } from './useSetupState';
@@ -19,8 +21,11 @@ export function SettingsSection({
   connector,
   state,
   privateStored,
+  instanceId,
 }: {
   connector: Connector;
+  /** The user's instance, whose stored credentials option look-ups may use. */
+  instanceId: string | undefined;
   state: SetupState;
   /** The instance holds the private values already; see toFormSchema. */
   privateStored: boolean;
@@ -32,6 +37,12 @@ export function SettingsSection({
   // Private values stay out of the preview, as they stay out of settings.
   const previewSettings = splitFormData(fields, parsed?.ok ? parsed.nested : state.values).settings;
   const otherTemplates = [state.options.bodyTemplate, ...state.headers.map((header) => header.value)];
+  const template = connector.fetch_url_template ?? '';
+  const entries = flattenFields(fields);
+  const declared = entries.map((entry) => entry.path);
+  const labelOf = (path: string) => entries.find((entry) => entry.path === path)?.field.label || path;
+  const emptyInPath = emptyPathPlaceholders(template, previewSettings).map(labelOf);
+  const undeclaredNote = parsed?.ok ? undeclaredKeysNote(undeclaredKeys(fields, parsed.nested)) : null;
 
   const toggle = () => {
     const error = state.toggleAdvanced();
@@ -60,7 +71,7 @@ export function SettingsSection({
           value={state.jsonText}
           onChange={(event) => state.editJson(event.target.value)}
           error={!!state.jsonError}
-          helperText={state.jsonError ?? 'Nested JSON: groups are objects.'}
+          helperText={state.jsonError ?? undeclaredNote ?? 'Nested JSON: groups are objects.'}
           slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
         />
       ) : fields.length === 0 ? (
@@ -72,6 +83,7 @@ export function SettingsSection({
           formData={state.values}
           onChange={state.setValues}
           formRef={state.formRef}
+          optionsContext={{ connectorId: connector.id, instanceId }}
         />
       )}
       <TextField
@@ -92,8 +104,13 @@ export function SettingsSection({
           Final URL preview
         </Typography>
         <Typography component="code" sx={{ fontFamily: 'monospace', fontSize: 13 }}>
-          {previewUrl(connector.fetch_url_template ?? '', previewSettings, otherTemplates)}
+          {previewUrl(template, previewSettings, otherTemplates, declared)}
         </Typography>
+        {emptyInPath.length > 0 && (
+          <Typography variant="body2" color="warning.dark" role="status" sx={{ mt: 0.5 }}>
+            {`Incomplete URL: fill ${emptyInPath.join(', ')}, part of the address.`}
+          </Typography>
+        )}
       </Box>
     </Stack>
   );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ApiError } from '../../api/client';
+import { refusalOr } from '../../api/client';
 import { splitFormData } from '../../features/connectors/splitFormData';
 import { useNotify } from '../../components/useNotify';
 import {
@@ -26,7 +26,10 @@ export const CONNECT_FIRST = 'You need to connect first before saving settings.'
 const filled = (values: Record<string, string>) =>
   Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim()));
 
-/** Save Settings (connecting first when needed) and Run Now, with their alert texts. */
+/**
+ * Save Settings (connecting first when needed) and Run Now. A failure says one thing: the
+ * server's reason for a refusal, or the screen's own text.
+ */
 export function useSetupActions(
   connector: Connector,
   instance: ConnectorInstance | undefined,
@@ -37,7 +40,6 @@ export function useSetupActions(
   const update = useUpdateInstance();
   const trigger = useTriggerRun();
   const tryRead = useTestRead();
-  const [problem, setProblem] = useState<string | null>(null);
   const [runStartedAt, setRunStartedAt] = useState(0);
   const fields = connector.schema?.fields ?? [];
   const streams = streamChoices(connector.spec);
@@ -67,7 +69,6 @@ export function useSetupActions(
   };
 
   const save = async () => {
-    setProblem(null);
     const toSend = valuesToSend();
     if (!toSend) return;
     const { settings, authData } = toSend;
@@ -75,7 +76,7 @@ export function useSetupActions(
     const bodyError = bodyTemplateError(state.options.method, state.options.bodyTemplate);
     if (interval.error !== undefined || bodyError) return;
     if (streams.length > 0 && state.options.operationIds.length === 0) {
-      setProblem(PICK_A_STREAM);
+      notify(PICK_A_STREAM, 'error');
       return;
     }
     let instanceId = instance?.id;
@@ -89,8 +90,7 @@ export function useSetupActions(
         instanceId = created.id;
         notify('Connected successfully.', 'success');
       } catch (error) {
-        setProblem(error instanceof ApiError ? error.message : null);
-        notify('Activation failed during save', 'error');
+        notify(refusalOr(error, 'Activation failed during save'), 'error');
         return;
       }
     }
@@ -110,8 +110,7 @@ export function useSetupActions(
       });
       notify('Settings saved successfully.', 'success');
     } catch (error) {
-      setProblem(error instanceof ApiError ? error.message : null);
-      notify('Failed to save settings', 'error');
+      notify(refusalOr(error, 'Failed to save settings'), 'error');
     }
   };
 
@@ -130,7 +129,7 @@ export function useSetupActions(
           setRunStartedAt(Date.now());
           notify('Run triggered. Please reload the page after a few seconds to view new data.', 'success');
         },
-        onError: () => notify('Failed to trigger run', 'error'),
+        onError: (error) => notify(refusalOr(error, 'Failed to trigger run'), 'error'),
       },
     );
   };
@@ -149,8 +148,7 @@ export function useSetupActions(
         operation_id: state.options.operationIds[0] || undefined,
       },
       {
-        onError: (error) =>
-          notify(error instanceof ApiError && error.message ? error.message : 'Test read failed', 'error'),
+        onError: (error) => notify(refusalOr(error, 'Test read failed'), 'error'),
       },
     );
   };
@@ -164,6 +162,5 @@ export function useSetupActions(
     saving: activate.isPending || update.isPending,
     triggering: trigger.isPending,
     runStartedAt,
-    problem,
   };
 }

@@ -10,6 +10,8 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
+import { OwnedNote } from '../../components/OwnedNote';
+import { categoryGradient } from '../../features/datastore/cardArt';
 import { Price } from '../../components/Price';
 import {
   CardAction,
@@ -72,16 +74,20 @@ export function CatalogCard({ item, busy, onAction }: Props) {
       </CardActionArea>
       <CardActions sx={{ justifyContent: 'space-between', px: 2, pb: 2 }}>
         {showsPrice(item) ? <Price value={item.price} aria-label="Price" /> : <span />}
-        <Button
-          variant={action === 'Remove' || action === 'Manage' ? 'outlined' : 'contained'}
-          color={action === 'Remove' ? 'error' : 'primary'}
-          size="small"
-          disabled={busy}
-          onClick={() => onAction(item, action)}
-          aria-label={`${action} ${item.title}`}
-        >
-          {action}
-        </Button>
+        {action ? (
+          <Button
+            variant={action === 'Remove' || action === 'Manage' ? 'outlined' : 'contained'}
+            color={action === 'Remove' ? 'error' : 'primary'}
+            size="small"
+            disabled={busy}
+            onClick={() => onAction(item, action)}
+            aria-label={`${action} ${item.title}`}
+          >
+            {action}
+          </Button>
+        ) : (
+          <OwnedNote />
+        )}
       </CardActions>
     </Card>
   );
@@ -108,11 +114,9 @@ function CardImage({ item }: { item: CatalogItem }) {
         display: 'grid',
         placeItems: 'center',
         color: 'primary.contrastText',
-        background:
-          item.kind === 'connector'
-            ? 'linear-gradient(135deg, #00897b, #26a69a)'
-            : 'linear-gradient(135deg, #3f51b5, #6573c3)',
+        background: categoryGradient(item.category),
       }}
+      data-category={item.category}
     >
       <Icon sx={{ fontSize: 40, opacity: 0.9 }} />
     </Box>

@@ -77,7 +77,19 @@ export function CatalogFilterBar({ searchText, onSearchText, filters, categories
         sx={{ flexWrap: 'wrap' }}
       >
         {KIND_LABELS.map(([kind, label]) => (
-          <ToggleButton key={kind} value={kind} sx={{ px: 2 }}>
+          <ToggleButton
+            key={kind}
+            value={kind}
+            // The theme's pale tint of a pressed toggle is hard to tell from an unpressed one.
+            sx={{
+              px: 2,
+              '&.Mui-selected, &.Mui-selected:hover': {
+                bgcolor: 'primary.main',
+                color: 'primary.contrastText',
+                fontWeight: 600,
+              },
+            }}
+          >
             {label}
           </ToggleButton>
         ))}

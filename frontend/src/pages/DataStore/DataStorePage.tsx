@@ -11,6 +11,7 @@ import { CatalogFilters } from '../../features/datastore/catalogFilters';
 import { filtersFromParams, filtersToParams } from '../../features/datastore/filtersInUrl';
 import { useDebouncedValue } from '../../components/useDebouncedValue';
 import { ConnectDialog } from '../Detail/ConnectDialog';
+import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
 import { BuyDialog } from './BuyDialog';
 import { CatalogCard } from './CatalogCard';
 import { CatalogFilterBar } from './CatalogFilterBar';
@@ -99,6 +100,11 @@ export function DataStorePage() {
         </>
       )}
       <BuyDialog item={actions.buying} onConfirm={actions.confirmBuy} onCancel={actions.cancelBuy} />
+      <PendingConfirmDialog
+        confirmation={actions.removeConfirmation}
+        onConfirm={actions.confirmRemove}
+        onCancel={actions.cancelRemove}
+      />
       <ConnectDialog
         connector={
           actions.connecting && { ...actions.connecting, auth_fields: actions.connecting.authFields }

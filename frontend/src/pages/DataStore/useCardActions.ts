@@ -1,23 +1,27 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { loginPath } from '../../auth/loginReturn';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { CardAction, CatalogItem } from '../../features/datastore/catalogItem';
 import { useAccessChange } from '../../api/access';
 import { checkoutUrlOf } from '../../features/datastore/checkout';
+import { Confirmation, removeAccessConfirmation } from '../../features/manage/confirmTexts';
 
 /**
  * What the card buttons do: visitors go to /login; Get grants, Buy asks first, Remove takes access
- * away; Connect opens the connect flow, Manage the connector's setup.
+ * away (asking first when it was paid for); Connect opens the connect flow, Manage the connector's setup.
  */
 export function useCardActions() {
   const { status } = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
   const notify = useNotify();
   const access = useAccessChange();
   const [busyId, setBusyId] = useState<string | null>(null);
   const [buying, setBuying] = useState<CatalogItem | null>(null);
   const [connecting, setConnecting] = useState<CatalogItem | null>(null);
+  const [removing, setRemoving] = useState<{ item: CatalogItem; confirmation: Confirmation } | null>(null);
 
   const changeAccess = (item: CatalogItem, grant: boolean) => {
     setBusyId(item.id);
@@ -38,13 +42,17 @@ export function useCardActions() {
 
   const run = (item: CatalogItem, action: CardAction) => {
     if (status !== 'in') {
-      navigate('/login');
+      navigate(loginPath(location));
       return;
     }
     if (action === 'Get') changeAccess(item, true);
     else if (action === 'Buy') setBuying(item);
-    else if (action === 'Remove') changeAccess(item, false);
-    else if (action === 'Connect' && item.needsSetup) navigate(`/connector-setup/${item.id}`);
+    else if (action === 'Remove') {
+      // A paid dataset would have to be bought again: ask first.
+      const confirmation = removeAccessConfirmation(item);
+      if (confirmation) setRemoving({ item, confirmation });
+      else changeAccess(item, false);
+    } else if (action === 'Connect' && item.needsSetup) navigate(`/connector-setup/${item.id}`);
     else if (action === 'Connect') setConnecting(item);
     else navigate(`/connector-setup/${item.id}`);
   };
@@ -54,8 +62,16 @@ export function useCardActions() {
     setBuying(null);
   };
 
+  const confirmRemove = () => {
+    if (removing) changeAccess(removing.item, false);
+    setRemoving(null);
+  };
+
   return {
     run,
+    removeConfirmation: removing?.confirmation ?? null,
+    confirmRemove,
+    cancelRemove: () => setRemoving(null),
     busyId,
     buying,
     confirmBuy,

@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { ApiError } from '../../api/client';
+import { refusalOr } from '../../api/client';
 import { useNotify } from '../../components/useNotify';
 import { missingAuthFields, parseAuthFields } from '../../features/detail/authFields';
 import { useActivateConnector } from '../../api/connectors';
@@ -53,8 +53,7 @@ export function ConnectDialog({
           close();
           navigate('/datastore');
         },
-        onError: (error) =>
-          notify(error instanceof ApiError && error.message ? error.message : 'Activation failed.', 'error'),
+        onError: (error) => notify(refusalOr(error, 'Activation failed.'), 'error'),
       },
     );
   };

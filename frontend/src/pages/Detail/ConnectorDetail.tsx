@@ -3,7 +3,8 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { loginPath } from '../../auth/loginReturn';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import {
@@ -15,19 +16,24 @@ import {
 import { useConnectorDetail, useMyInstances, useRemoveInstance } from '../../api/connectors';
 import { ConnectorSetupPanel } from '../ConnectorSetup/ConnectorSetupPanel';
 import { ConnectDialog } from './ConnectDialog';
-import { DetailMessage, DetailSkeleton } from './DatasetDetail';
+import { DetailSkeleton } from './DatasetDetail';
+import { DetailMessage } from './DetailMessage';
 import { DetailFacts } from './DetailFacts';
 import { DetailHero } from './DetailHero';
+import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
+import { removeConnectorConfirmation } from '../../features/manage/confirmTexts';
 
 /** /connector_profile/{id}: details, Connect or Remove, and the setup once connected. */
 export function ConnectorDetail({ id }: { id: string }) {
   const { status } = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
   const notify = useNotify();
   const connector = useConnectorDetail(id);
   const instances = useMyInstances(status === 'in');
   const removeInstance = useRemoveInstance();
   const [connecting, setConnecting] = useState(false);
+  const [confirmingRemoval, setConfirmingRemoval] = useState(false);
 
   if (connector.isPending || (status === 'in' && instances.isPending)) return <DetailSkeleton />;
   if (connector.error) return <DetailMessage text={loadErrorMessage(connector.error)} />;
@@ -37,18 +43,28 @@ export function ConnectorDetail({ id }: { id: string }) {
   const action = detailAction({ kind: 'connector', hasAccess: !!instance, price: data.price });
 
   const onAction = () => {
-    if (status !== 'in') navigate('/login');
-    else if (instance) {
-      removeInstance.mutate(instance.id, {
-        onSuccess: () => notify('Connector removed.', 'success'),
-        onError: () => notify('Failed to remove connector', 'error'),
-      });
-    } else if (connectNeedsSetup(data.schema?.fields)) navigate(`/connector-setup/${id}`);
+    if (status !== 'in') navigate(loginPath(location));
+    else if (instance) setConfirmingRemoval(true);
+    else if (connectNeedsSetup(data.schema?.fields)) navigate(`/connector-setup/${id}`);
     else setConnecting(true);
+  };
+
+  const removeConfirmed = () => {
+    setConfirmingRemoval(false);
+    if (!instance) return;
+    removeInstance.mutate(instance.id, {
+      onSuccess: () => notify('Connector removed.', 'success'),
+      onError: () => notify('Failed to remove connector', 'error'),
+    });
   };
 
   return (
     <>
+      <PendingConfirmDialog
+        confirmation={confirmingRemoval && instance ? removeConnectorConfirmation(instance.title) : null}
+        onConfirm={removeConfirmed}
+        onCancel={() => setConfirmingRemoval(false)}
+      />
       <DetailHero
         title={data.title}
         isConnector

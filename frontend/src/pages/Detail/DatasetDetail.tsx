@@ -1,10 +1,10 @@
-import Alert from '@mui/material/Alert';
 import Container from '@mui/material/Container';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import { detailAction, detailCategory, loadErrorMessage } from '../../features/detail/detailRules';
 import { useAssetDetail } from '../../api/assets';
 import { assetToItem } from '../../features/datastore/toCatalogItems';
+import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
 import { BuyDialog } from '../DataStore/BuyDialog';
 import { useCardActions } from '../DataStore/useCardActions';
 import { CheckoutReturnNotice } from './CheckoutReturnNotice';
@@ -12,6 +12,7 @@ import { FullData, SamplePreview } from './DatasetRows';
 import { DetailFacts } from './DetailFacts';
 import { DatasetProduct } from './DatasetProduct';
 import { DetailHero } from './DetailHero';
+import { DetailMessage } from './DetailMessage';
 import { HolderLinks } from './HolderLinks';
 import { OwnerPanel } from './owner/OwnerPanel';
 
@@ -23,7 +24,12 @@ export function DatasetDetail({ id }: { id: string }) {
   if (asset.error) return <DetailMessage text={loadErrorMessage(asset.error)} />;
 
   const item = assetToItem(asset.data);
-  const action = detailAction({ kind: 'dataset', hasAccess: item.hasAccess, price: item.price });
+  const action = detailAction({
+    kind: 'dataset',
+    hasAccess: item.hasAccess,
+    price: item.price,
+    owned: item.owned,
+  });
   return (
     <>
       <DetailHero
@@ -32,7 +38,7 @@ export function DatasetDetail({ id }: { id: string }) {
         isPrivate={item.isPrivate}
         action={action}
         busy={actions.busyId === item.id}
-        onAction={() => actions.run(item, action)}
+        onAction={() => action && actions.run(item, action)}
       />
       <CheckoutReturnNotice assetId={item.id} hasAccess={item.hasAccess} />
       <Container maxWidth="lg" sx={{ py: { xs: 3, md: 4 } }}>
@@ -56,6 +62,11 @@ export function DatasetDetail({ id }: { id: string }) {
         </Stack>
       </Container>
       <BuyDialog item={actions.buying} onConfirm={actions.confirmBuy} onCancel={actions.cancelBuy} />
+      <PendingConfirmDialog
+        confirmation={actions.removeConfirmation}
+        onConfirm={actions.confirmRemove}
+        onCancel={actions.cancelRemove}
+      />
     </>
   );
 }
@@ -65,16 +76,6 @@ export function DetailSkeleton() {
     <Container maxWidth="lg" sx={{ py: 4 }} aria-busy="true" aria-label="Loading">
       <Skeleton variant="rounded" height={160} sx={{ mb: 3 }} />
       <Skeleton variant="rounded" height={220} />
-    </Container>
-  );
-}
-
-export function DetailMessage({ text }: { text: string }) {
-  return (
-    <Container maxWidth="md" sx={{ py: 6 }}>
-      <Alert severity="warning" role="alert">
-        {text}
-      </Alert>
     </Container>
   );
 }

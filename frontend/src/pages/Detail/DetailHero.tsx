@@ -7,13 +7,15 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
+import { OwnedNote } from '../../components/OwnedNote';
 import type { DetailAction } from '../../features/detail/detailRules';
 
 interface Props {
   title: string;
   isConnector: boolean;
   isPrivate: boolean;
-  action: DetailAction;
+  /** None on the user's own dataset: "You own this" and a way to manage it instead. */
+  action: DetailAction | null;
   busy?: boolean;
   onAction: () => void;
 }
@@ -55,16 +57,20 @@ export function DetailHero({ title, isConnector, isPrivate, action, busy, onActi
               {title}
             </Typography>
           </Box>
-          <Button
-            variant="contained"
-            size="large"
-            color={action === 'Remove' ? 'error' : 'secondary'}
-            onClick={onAction}
-            disabled={busy}
-            sx={{ minWidth: 140, alignSelf: { xs: 'stretch', sm: 'center' } }}
-          >
-            {action}
-          </Button>
+          {action ? (
+            <Button
+              variant="contained"
+              size="large"
+              color={action === 'Remove' ? 'error' : 'secondary'}
+              onClick={onAction}
+              disabled={busy}
+              sx={{ minWidth: 140, alignSelf: { xs: 'stretch', sm: 'center' } }}
+            >
+              {action}
+            </Button>
+          ) : (
+            <OwnedNote onDark />
+          )}
         </Stack>
       </Container>
     </Box>

@@ -1,7 +1,8 @@
 import { useLocation, useParams } from 'react-router-dom';
 import { INVALID_CONNECTOR_ID, isValidId } from '../../features/detail/detailRules';
 import { ConnectorDetail } from './ConnectorDetail';
-import { DatasetDetail, DetailMessage } from './DatasetDetail';
+import { DatasetDetail } from './DatasetDetail';
+import { DetailMessage } from './DetailMessage';
 
 /** One screen for /dataset_profile/{id} and /connector_profile/{id} (see docs/product.md, Detail screen). */
 export function DetailPage() {

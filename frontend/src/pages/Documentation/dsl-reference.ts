@@ -210,13 +210,13 @@ export const SCHEMA_FIELD_KEYS: FieldRow[] = [
     name: 'options_endpoint',
     type: 'string',
     description:
-      'select only: a path (relative to base_url) whose JSON answer lists the options, instead of a fixed options list.',
+      'select only: a path (relative to base_url) whose JSON answer lists the options, instead of a fixed options list. The setup form loads them as soon as the fields in depends_on have values; before the user has connected, the request is sent without credentials.',
   },
   {
     name: 'depends_on',
     type: 'string[]',
     description:
-      'Keys of fields that must be filled first; their values can be used as placeholders in options_endpoint.',
+      'Keys of fields that must be filled first; their values can be used as placeholders in options_endpoint, and changing one reloads the options.',
   },
   {
     name: 'conditions',

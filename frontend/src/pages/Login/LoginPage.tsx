@@ -4,30 +4,44 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Navigate, Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { failureText, useLogin } from '../../api/users';
+import { pathAfterLogin } from '../../auth/loginReturn';
+import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { AuthCard } from './AuthCard';
-import { canSubmitLogin, PATH_AFTER_LOGIN } from './loginForm';
+import { canSubmitLogin } from './loginForm';
 
+/** 'Login successful', then back to the screen that asked for a login (`next`), else /manage. */
 export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const login = useLogin();
   const notify = useNotify();
   const navigate = useNavigate();
+  const { status } = useSession();
+  const [params] = useSearchParams();
+  const destination = pathAfterLogin(params.get('next'));
+  // Set on submit: the session turns 'in' before this screen has said 'Login successful'.
+  const [submitted, setSubmitted] = useState(false);
+
+  // Someone already logged in has nothing to do here.
+  if (status === 'in' && !submitted) return <Navigate to={destination} replace />;
 
   const submit = () => {
     if (!canSubmitLogin(email, password) || login.isPending) return;
+    setSubmitted(true);
     login.mutate(
       { email: email.trim(), password },
       {
         onSuccess: () => {
           notify('Login successful', 'success');
-          navigate(PATH_AFTER_LOGIN, { replace: true });
+          navigate(destination, { replace: true });
         },
-        onError: (error) =>
-          notify(failureText(error, { fallback: 'Login failed', network: 'Error logging in' }), 'error'),
+        onError: (error) => {
+          setSubmitted(false);
+          notify(failureText(error, { fallback: 'Login failed', network: 'Error logging in' }), 'error');
+        },
       },
     );
   };

@@ -6,7 +6,13 @@ import { useState } from 'react';
 import { useNotify } from '../../components/useNotify';
 import { useAccessChange } from '../../api/access';
 import { useRefreshInstance, useRemoveInstance } from '../../api/connectors';
+import {
+  Confirmation,
+  removeAccessConfirmation,
+  removeConnectorConfirmation,
+} from '../../features/manage/confirmTexts';
 import { COMING_SOON, refreshedMessage } from '../../features/manage/manageRules';
+import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
 import { ItemList, ItemRow } from './ItemRow';
 import type { ManageData } from './useManageData';
 
@@ -16,6 +22,7 @@ export function ActiveTab({ data }: { data: ManageData }) {
   const removeInstance = useRemoveInstance();
   const access = useAccessChange();
   const [busy, setBusy] = useState<string | null>(null);
+  const [pending, setPending] = useState<{ confirmation: Confirmation; proceed: () => void } | null>(null);
   const done = () => setBusy(null);
 
   const refreshInstance = (id: string) => {
@@ -85,7 +92,12 @@ export function ActiveTab({ data }: { data: ManageData }) {
                   size="small"
                   color="error"
                   disabled={busy === `remove-${instance.id}`}
-                  onClick={() => remove(instance.id)}
+                  onClick={() =>
+                    setPending({
+                      confirmation: removeConnectorConfirmation(instance.title),
+                      proceed: () => remove(instance.id),
+                    })
+                  }
                   aria-label={`Remove ${instance.title}`}
                 >
                   Remove
@@ -121,7 +133,11 @@ export function ActiveTab({ data }: { data: ManageData }) {
                     size="small"
                     color="error"
                     disabled={busy === `access-${asset.id}`}
-                    onClick={() => removeAccess(asset.id)}
+                    onClick={() => {
+                      const confirmation = removeAccessConfirmation(asset);
+                      if (confirmation) setPending({ confirmation, proceed: () => removeAccess(asset.id) });
+                      else removeAccess(asset.id);
+                    }}
                     aria-label={`Remove ${asset.title}`}
                   >
                     Remove
@@ -132,6 +148,14 @@ export function ActiveTab({ data }: { data: ManageData }) {
           </ItemList>
         )}
       </section>
+      <PendingConfirmDialog
+        confirmation={pending?.confirmation ?? null}
+        onConfirm={() => {
+          pending?.proceed();
+          setPending(null);
+        }}
+        onCancel={() => setPending(null)}
+      />
     </Stack>
   );
 }

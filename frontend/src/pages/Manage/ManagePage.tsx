@@ -8,7 +8,8 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
-import { Link as RouterLink, useSearchParams } from 'react-router-dom';
+import { Link as RouterLink, useLocation, useSearchParams } from 'react-router-dom';
+import { loginPath } from '../../auth/loginReturn';
 import { useSession } from '../../auth/useSession';
 import { ActiveTab } from './ActiveTab';
 import { StreamTab } from './StreamTab';
@@ -76,11 +77,12 @@ export function ManagePage() {
 }
 
 function SignInPrompt() {
+  const location = useLocation();
   return (
     <Alert
       severity="info"
       action={
-        <Button component={RouterLink} to="/login" color="inherit" size="small">
+        <Button component={RouterLink} to={loginPath(location)} color="inherit" size="small">
           Login
         </Button>
       }

@@ -2,9 +2,12 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useState } from 'react';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { useGenerateApiKey } from '../../api/users';
+import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
+import { NEW_KEY_CONFIRMATION } from '../../features/manage/confirmTexts';
 import { datasetStreamUrl, generalStreamUrl, instanceStreamUrl, tableStreamUrl } from '../../api/stream';
 import { CopyLink, useCopy } from './CopyLink';
 import { odataFeedUrl } from './odataFeedUrl';
@@ -20,6 +23,7 @@ export function StreamTab({ data }: { data: ManageData }) {
   const generate = useGenerateApiKey();
   const apiKey = user?.api_key ?? '';
   const keyInLinks = apiKey || KEY_PLACEHOLDER;
+  const [confirming, setConfirming] = useState(false);
 
   const newKey = () =>
     generate.mutate(user?.email ?? '', {
@@ -63,7 +67,12 @@ export function StreamTab({ data }: { data: ManageData }) {
           <Button variant="outlined" disabled={!apiKey} onClick={() => copy(apiKey, 'API key')}>
             Copy Key
           </Button>
-          <Button variant="contained" disabled={generate.isPending} onClick={newKey}>
+          {/* Replacing a key breaks every link that uses it: ask first; the first key needs no asking. */}
+          <Button
+            variant="contained"
+            disabled={generate.isPending}
+            onClick={() => (apiKey ? setConfirming(true) : newKey())}
+          >
             Generate New Key
           </Button>
         </Stack>
@@ -72,6 +81,14 @@ export function StreamTab({ data }: { data: ManageData }) {
             Generating a new key stops links that use the old one.
           </Typography>
         )}
+        <PendingConfirmDialog
+          confirmation={confirming ? NEW_KEY_CONFIRMATION : null}
+          onConfirm={() => {
+            setConfirming(false);
+            newKey();
+          }}
+          onCancel={() => setConfirming(false)}
+        />
       </section>
       <section aria-labelledby="steps-heading">
         <Typography id="steps-heading" variant="h6" component="h3" gutterBottom>

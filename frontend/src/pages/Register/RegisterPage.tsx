@@ -6,8 +6,10 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Navigate, Link as RouterLink, useNavigate } from 'react-router-dom';
 import { failureText, useRegister } from '../../api/users';
+import { DEFAULT_AFTER_LOGIN } from '../../auth/loginReturn';
+import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { AuthCard } from '../Login/AuthCard';
 import { canSubmitRegistration, EMPTY_REGISTER_FORM, RegisterForm, registrationBody } from './registerForm';
@@ -19,6 +21,10 @@ export function RegisterPage() {
   const navigate = useNavigate();
   const change = (patch: Partial<RegisterForm>) => setForm((current) => ({ ...current, ...patch }));
   const ready = canSubmitRegistration(form) && !register.isPending;
+  const { status } = useSession();
+
+  // Someone already logged in has an account: nothing to register.
+  if (status === 'in') return <Navigate to={DEFAULT_AFTER_LOGIN} replace />;
 
   const submit = () => {
     if (!ready) return;

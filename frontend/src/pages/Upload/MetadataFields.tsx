@@ -21,15 +21,25 @@ interface Props {
   values: MetadataValues;
   onChange: (change: Partial<MetadataValues>) => void;
   priceHelperText?: string;
+  /** Set when an empty title or description is filled from elsewhere (a connector's spec). */
+  titleHelperText?: string;
+  descriptionHelperText?: string;
 }
 
 /** The catalogue details of both upload tabs: title, description, (category, keywords), price, public. */
-export function MetadataFields({ values, onChange, priceHelperText }: Props) {
+export function MetadataFields({
+  values,
+  onChange,
+  priceHelperText,
+  titleHelperText,
+  descriptionHelperText,
+}: Props) {
   return (
     <>
       <TextField
         label="Title"
-        required
+        required={!titleHelperText}
+        helperText={titleHelperText}
         value={values.title}
         onChange={(event) => onChange({ title: event.target.value })}
       />
@@ -37,6 +47,7 @@ export function MetadataFields({ values, onChange, priceHelperText }: Props) {
         label="Description"
         multiline
         minRows={2}
+        helperText={descriptionHelperText}
         value={values.description}
         onChange={(event) => onChange({ description: event.target.value })}
       />

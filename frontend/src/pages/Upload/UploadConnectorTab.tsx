@@ -15,9 +15,11 @@ import {
   afterUploadPath,
   checkConnectorUpload,
   ConnectorUploadForm,
+  DESCRIPTION_FROM_SPEC,
   EXAMPLE_SPEC,
   parseConnectorSpec,
   SpecProblem,
+  TITLE_FROM_SPEC,
   specProblems,
 } from '../../features/upload/connectorUpload';
 import { useTestRead, useUploadConnector } from '../../api/connectors';
@@ -106,7 +108,12 @@ export function UploadConnectorTab() {
         </Link>{' '}
         for every field, auth type and pagination strategy.
       </Typography>
-      <MetadataFields values={form} onChange={set} />
+      <MetadataFields
+        values={form}
+        onChange={set}
+        titleHelperText={TITLE_FROM_SPEC}
+        descriptionHelperText={DESCRIPTION_FROM_SPEC}
+      />
       <TextField
         label="Connector spec (JSON)"
         multiline

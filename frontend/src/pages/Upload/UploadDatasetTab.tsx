@@ -9,7 +9,7 @@ import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { useNotify } from '../../components/useNotify';
 import { afterUploadPath } from '../../features/upload/connectorUpload';
-import { checkDatasetUpload, DatasetUploadForm } from '../../features/upload/datasetUpload';
+import { checkDatasetUpload, DatasetUploadForm, UPLOADED } from '../../features/upload/datasetUpload';
 import { useDatasetUpload } from '../../api/assets';
 import { MetadataFields } from './MetadataFields';
 
@@ -30,13 +30,17 @@ export function UploadDatasetTab() {
   const upload = useDatasetUpload();
   const [form, setForm] = useState(EMPTY);
   const [error, setError] = useState<string | null>(null);
-  const set = (change: Partial<DatasetUploadForm>) => setForm({ ...form, ...change });
+  // What the message was about has changed: it no longer stands until the next Upload says so.
+  const set = (change: Partial<DatasetUploadForm>) => {
+    setForm({ ...form, ...change });
+    setError(null);
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const checked = checkDatasetUpload(form);
     if (checked.error !== undefined) {
-      setError(checked.error);
+      setError(checked.detail ?? checked.error);
       notify(checked.error, 'warning');
       return;
     }
@@ -44,12 +48,14 @@ export function UploadDatasetTab() {
     upload.mutate(
       { fields: checked.fields, file: form.file as File },
       {
-        onSuccess: (answer) =>
+        onSuccess: (answer) => {
+          notify(UPLOADED, 'success');
           navigate(
             answer.redirectUrl
               ? afterUploadPath(answer, window.location.origin)
               : `/dataset_profile/${answer.id}`,
-          ),
+          );
+        },
         onError: (failure) => {
           const detail = failure instanceof ApiError && failure.message ? failure.message : '';
           setError(detail ? `Upload failed: ${detail}` : 'Upload failed');

@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useRef } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useVerifyEmail } from '../../api/users';
+import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { verifyOutcome } from './verifyOutcome';
 
@@ -15,23 +16,26 @@ export function VerifyEmailPage() {
   const verify = useVerifyEmail();
   const notify = useNotify();
   const navigate = useNavigate();
+  const { status } = useSession();
+  const loggedIn = status === 'in';
 
   const run = useCallback(() => {
     const finish = (error: unknown | null) => {
-      const outcome = verifyOutcome(error);
+      const outcome = verifyOutcome(error, loggedIn);
       notify(outcome.text, outcome.severity);
       if (outcome.next) navigate(outcome.next, { replace: true });
     };
     verify.mutate(token, { onSuccess: () => finish(null), onError: finish });
-  }, [verify, token, notify, navigate]);
+  }, [verify, token, notify, navigate, loggedIn]);
 
   // A link works once: the effect must not fire twice (StrictMode mounts effects twice in development).
   const started = useRef(false);
   useEffect(() => {
-    if (started.current) return;
+    // Whether someone is logged in decides where a used link leads: wait for the session first.
+    if (started.current || status === 'unknown') return;
     started.current = true;
     run();
-  }, [run]);
+  }, [run, status]);
 
   const networkFailed = verify.isError && verifyOutcome(verify.error).next === null;
   return (

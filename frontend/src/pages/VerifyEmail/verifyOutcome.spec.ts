@@ -25,6 +25,18 @@ describe('verifyOutcome', () => {
     });
   });
 
+  it('sends someone logged in (so verified already) on to /manage when a used link is opened again', () => {
+    const used = new ApiError(400, 'This verification link was already used', {
+      error: 'This verification link was already used',
+    });
+    expect(verifyOutcome(used, true)).toEqual({
+      text: 'Your email is already verified.',
+      severity: 'success',
+      next: '/manage',
+    });
+    expect(verifyOutcome(null, true).next).toBe('/manage');
+  });
+
   it("says 'Error verifying' and stays for another try when the network failed", () => {
     expect(verifyOutcome(new TypeError('Failed to fetch'))).toEqual({
       text: 'Error verifying',

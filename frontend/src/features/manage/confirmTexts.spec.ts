@@ -1,0 +1,21 @@
+import { NEW_KEY_CONFIRMATION, removeAccessConfirmation, removeConnectorConfirmation } from './confirmTexts';
+
+describe('confirmations before actions that cannot be undone', () => {
+  it('asks before removing a paid dataset, saying it would have to be bought again', () => {
+    const paid = removeAccessConfirmation({ title: 'Stocks', price: '19.99' });
+    expect(paid?.message).toContain('“Stocks”');
+    expect(paid?.message).toContain('buy it again');
+    expect(removeAccessConfirmation({ title: 'Free data', price: 0 })).toBeNull();
+  });
+
+  it('says that removing a connector deletes its table and stops its refreshes', () => {
+    const removal = removeConnectorConfirmation('Rates');
+    expect(removal.message).toContain('“Rates”');
+    expect(removal.message).toContain('deletes its table');
+    expect(removal.message).toContain('scheduled refreshes');
+  });
+
+  it('says that a new API key breaks the links using the old one', () => {
+    expect(NEW_KEY_CONFIRMATION.message).toContain('stops working at once');
+  });
+});

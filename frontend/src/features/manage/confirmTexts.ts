@@ -1,0 +1,39 @@
+import { priceAmount } from '../datastore/price';
+
+/** What the confirmation before an action that cannot be undone says: what will happen, in plain words. */
+export interface Confirmation {
+  title: string;
+  message: string;
+  confirmLabel: string;
+}
+
+/**
+ * Removing a dataset's access asks first only when it was paid for: a free one can be got again
+ * with one click, a paid one would have to be bought again.
+ */
+export function removeAccessConfirmation(item: {
+  title: string;
+  price: number | string;
+}): Confirmation | null {
+  if (priceAmount(item.price) <= 0) return null;
+  return {
+    title: 'Remove this dataset?',
+    message: `You paid for “${item.title}”. Removing it ends your access to its rows and its stream links; to get it back you would have to buy it again.`,
+    confirmLabel: 'Remove access',
+  };
+}
+
+export function removeConnectorConfirmation(title: string): Confirmation {
+  return {
+    title: 'Remove this connector?',
+    message: `Removing “${title}” deletes its table with every row fetched so far, its settings and stored credentials, and stops its scheduled refreshes. Links that stream it stop working.`,
+    confirmLabel: 'Remove connector',
+  };
+}
+
+export const NEW_KEY_CONFIRMATION: Confirmation = {
+  title: 'Generate a new API key?',
+  message:
+    'Your current key stops working at once: every stream link and BI report that uses it fails until you paste the new links into it.',
+  confirmLabel: 'Generate New Key',
+};
