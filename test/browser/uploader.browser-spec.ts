@@ -44,12 +44,15 @@ describe('uploading a dataset and streaming it in a browser', () => {
     await screenshot(page, 'upload-dataset', 'desktop');
     const submit = page.getByRole('button', { name: 'Upload Dataset' });
     await submit.click();
-    await expectNotice(page, 'Add title & CSV file.');
+    const snackbar = page.locator('.MuiSnackbar-root').filter({ hasText: 'Add title & CSV file.' });
+    await snackbar.waitFor();
     const formAlert = page.locator('form').getByRole('alert');
     await expect(formAlert.innerText()).resolves.toBe('Add title & CSV file.');
-    // Fixing the form takes the message away: it no longer stands.
+    // Fixing the form takes the message away, beside the form and in the snackbar (well before
+    // the snackbar's own 5 s): it no longer stands.
     await page.getByLabel('Title').fill(title);
     await expect(formAlert.count()).resolves.toBe(0);
+    await snackbar.waitFor({ state: 'detached', timeout: 2_000 });
     await chooseFile(page, 'levels.txt', Buffer.from('a,b\n1,2\n'), 'text/plain');
     await submit.click();
     await expectNotice(page, 'Add title & CSV file.');

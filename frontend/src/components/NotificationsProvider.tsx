@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
 import { ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { Notify, NotifyContext, NotifySeverity } from './notify-context';
+import { DismissNotice, DismissNoticeContext, Notify, NotifyContext, NotifySeverity } from './notify-context';
 
 interface Message {
   key: number;
@@ -28,6 +28,14 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
     setQueue((waiting) => [...waiting, { key: Date.now() + Math.random(), text, severity }]);
   }, []);
 
+  const shown = useRef(current);
+  shown.current = current;
+  const dismiss = useCallback<DismissNotice>((text) => {
+    // Waiting copies go at once; the one on screen closes with its usual transition.
+    setQueue((waiting) => waiting.filter((message, index) => index === 0 || message.text !== text));
+    if (shown.current?.text === text) setOpen(false);
+  }, []);
+
   const currentKey = current?.key;
   useEffect(() => {
     if (currentKey !== undefined) shownAt.current = Date.now();
@@ -51,7 +59,7 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
 
   return (
     <NotifyContext.Provider value={notify}>
-      {children}
+      <DismissNoticeContext.Provider value={dismiss}>{children}</DismissNoticeContext.Provider>
       {current && (
         <Snackbar
           key={current.key}

@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../../api/client';
-import { useNotify } from '../../components/useNotify';
+import { useDismissNotice, useNotify } from '../../components/useNotify';
 import { afterUploadPath } from '../../features/upload/connectorUpload';
 import { checkDatasetUpload, DatasetUploadForm, UPLOADED } from '../../features/upload/datasetUpload';
 import { useDatasetUpload } from '../../api/assets';
@@ -30,10 +30,15 @@ export function UploadDatasetTab() {
   const upload = useDatasetUpload();
   const [form, setForm] = useState(EMPTY);
   const [error, setError] = useState<string | null>(null);
-  // What the message was about has changed: it no longer stands until the next Upload says so.
+  const dismiss = useDismissNotice();
+  const [warned, setWarned] = useState<string | null>(null);
+  // What the message was about has changed: it no longer stands until the next Upload says so,
+  // neither beside the form nor in the snackbar.
   const set = (change: Partial<DatasetUploadForm>) => {
     setForm({ ...form, ...change });
     setError(null);
+    if (warned) dismiss(warned);
+    setWarned(null);
   };
 
   const submit = (event: FormEvent) => {
@@ -42,6 +47,7 @@ export function UploadDatasetTab() {
     if (checked.error !== undefined) {
       setError(checked.detail ?? checked.error);
       notify(checked.error, 'warning');
+      setWarned(checked.error);
       return;
     }
     setError(null);
