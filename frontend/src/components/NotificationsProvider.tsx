@@ -29,7 +29,9 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const shown = useRef(current);
-  shown.current = current;
+  useEffect(() => {
+    shown.current = current;
+  }, [current]);
   const dismiss = useCallback<DismissNotice>((text) => {
     // Waiting copies go at once; the one on screen closes with its usual transition.
     setQueue((waiting) => waiting.filter((message, index) => index === 0 || message.text !== text));
