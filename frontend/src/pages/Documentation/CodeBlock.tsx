@@ -27,7 +27,15 @@ export function Code({ children }: { children: string }) {
   return (
     <Box
       component="code"
-      sx={{ bgcolor: 'action.hover', px: 0.6, py: 0.1, borderRadius: 1, fontSize: '0.88em' }}
+      sx={{
+        bgcolor: 'action.hover',
+        px: 0.6,
+        py: 0.1,
+        borderRadius: 1,
+        fontSize: '0.88em',
+        // A long path or template may break anywhere rather than widen a phone's page.
+        overflowWrap: 'anywhere',
+      }}
     >
       {children}
     </Box>
