@@ -138,7 +138,8 @@ describe('stored XSS in a browser', () => {
       void dialog.dismiss();
     });
     await page.goto(path);
-    await page.getByText(shows).first().waitFor({ timeout: 20_000 });
+    // Visible text only: a profile caption may hold the same words on a hidden small-screen layout.
+    await page.getByText(shows).filter({ visible: true }).first().waitFor({ timeout: 20_000 });
     await page.waitForLoadState('networkidle');
     await screenshot(page, `xss-${name}`, 'desktop');
     expect({
