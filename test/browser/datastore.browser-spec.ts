@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import type { Browser, Page } from 'playwright-core';
+import { expectEventually } from './support/accounts';
 import { launchBrowser, openPage, screenshot, ViewportName } from './support/browser';
 import {
   apiAs,
@@ -213,7 +214,8 @@ describe('DataStore and detail screens in a browser', () => {
       const toggle = page.getByRole('button', { name: 'Datasets', exact: true });
       const pressedBackground = await toggle.evaluate((element) => getComputedStyle(element).backgroundColor);
       await toggle.click();
-      await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('false');
+      // The filter goes through the URL: the toggle shows it once the page has re-rendered.
+      await expectEventually(() => toggle.getAttribute('aria-pressed'), 'false');
       const releasedBackground = await toggle.evaluate(
         (element) => getComputedStyle(element).backgroundColor,
       );
