@@ -83,6 +83,13 @@ describe("the documentation's complete connector example, connected in a browser
     expect(details).not.toContain('No description yet.');
     expect(details).toMatch(/Author\s+Demo User/i);
     expect(details).toContain(api.origin);
+    // The uploader is told it is theirs, beside Connect, with the way to their uploads.
+    const hero = page.locator('header', { has: page.getByRole('heading', { level: 1 }) });
+    await hero.getByText('You own this', { exact: true }).waitFor();
+    await expect(hero.getByRole('button', { name: 'Connect' }).count()).resolves.toBe(1);
+    await expect(hero.getByRole('link', { name: 'Your uploads' }).getAttribute('href')).resolves.toBe(
+      '/manage?tab=uploaded',
+    );
     expect(errors).toEqual([]);
     await context.close();
   });

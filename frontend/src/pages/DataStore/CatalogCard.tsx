@@ -73,7 +73,13 @@ export function CatalogCard({ item, busy, onAction }: Props) {
         </CardContent>
       </CardActionArea>
       <CardActions sx={{ justifyContent: 'space-between', px: 2, pb: 2 }}>
-        {showsPrice(item) ? <Price value={item.price} aria-label="Price" /> : <span />}
+        {showsPrice(item) ? (
+          <Price value={item.price} aria-label="Price" />
+        ) : item.kind === 'connector' && item.owned ? (
+          <OwnedNote linkLabel="Your uploads" />
+        ) : (
+          <span />
+        )}
         {action ? (
           <Button
             variant={action === 'Remove' || action === 'Manage' ? 'outlined' : 'contained'}

@@ -70,6 +70,7 @@ export function ConnectorDetail({ id }: { id: string }) {
         isConnector
         isPrivate={!data.is_public}
         action={action}
+        ownConnector={!!data.owned}
         busy={removeInstance.isPending}
         onAction={onAction}
       />

@@ -16,11 +16,13 @@ interface Props {
   isPrivate: boolean;
   /** None on the user's own dataset: "You own this" and a way to manage it instead. */
   action: DetailAction | null;
+  /** The user uploaded this connector: said beside its Connect/Remove, with a link to their uploads. */
+  ownConnector?: boolean;
   busy?: boolean;
   onAction: () => void;
 }
 
-export function DetailHero({ title, isConnector, isPrivate, action, busy, onAction }: Props) {
+export function DetailHero({ title, isConnector, isPrivate, action, ownConnector, busy, onAction }: Props) {
   return (
     <Box
       component="header"
@@ -58,16 +60,22 @@ export function DetailHero({ title, isConnector, isPrivate, action, busy, onActi
             </Typography>
           </Box>
           {action ? (
-            <Button
-              variant="contained"
-              size="large"
-              color={action === 'Remove' ? 'error' : 'secondary'}
-              onClick={onAction}
-              disabled={busy}
-              sx={{ minWidth: 140, alignSelf: { xs: 'stretch', sm: 'center' } }}
+            <Stack
+              spacing={1}
+              sx={{ alignItems: { xs: 'stretch', sm: 'flex-end' }, alignSelf: { sm: 'center' } }}
             >
-              {action}
-            </Button>
+              <Button
+                variant="contained"
+                size="large"
+                color={action === 'Remove' ? 'error' : 'secondary'}
+                onClick={onAction}
+                disabled={busy}
+                sx={{ minWidth: 140 }}
+              >
+                {action}
+              </Button>
+              {ownConnector && <OwnedNote onDark linkLabel="Your uploads" />}
+            </Stack>
           ) : (
             <OwnedNote onDark />
           )}
