@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { FakeUpstream, sendJson, startFakeUpstream } from '../connectors/support/fake-upstream';
 import { launchBrowser, openPage, screenshot, ViewportName } from './support/browser';
-import { apiAs, DEMO_USER, gridRowTexts, logIn } from './support/journey';
+import { apiAs, DEMO_USER, expectNotice, gridRowTexts, logIn } from './support/journey';
 
 const TIDES = [
   { id: '1798765432109876543', observedAt: '2024-01-01T00:00:00Z', level: 1.25 },
@@ -87,6 +87,43 @@ describe('Test Read on the upload and setup screens', () => {
     await screenshot(page, 'connector-setup-test-read', 'desktop');
     const mine = await apiAs<Array<{ connector_id: string }>>(page, 'GET', 'connectors/my');
     expect(mine.some((instance) => instance.connector_id === id)).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('resets the incremental state of a connected instance after asking, so the next run reads from the start', async () => {
+    const { context, page, errors } = await openPage(browser);
+    await logIn(page, DEMO_USER.email, DEMO_USER.password);
+    const spec = tidesSpec(upstream.origin);
+    const incrementalSpec = {
+      ...spec,
+      operations: [{ ...spec.operations[0], incremental: { cursor_field: 'observedAt', param: 'since' } }],
+    };
+    const { id } = await apiAs<{ id: string }>(page, 'POST', 'connectors/upload', {
+      title: `Tides incremental ${Date.now()}`,
+      is_public: false,
+      spec: incrementalSpec,
+    });
+    const instance = await apiAs<{ id: string }>(page, 'POST', 'connectors/activate', {
+      connector_id: id,
+      auth_data: { key: 'tide-secret' },
+    });
+    await apiAs(page, 'POST', `connectors/run/${instance.id}`, {});
+    await page.goto(`/connector-setup/${id}`);
+    await page.getByRole('button', { name: 'Reset State' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset the incremental state?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    upstream.requests.splice(0);
+    await apiAs(page, 'POST', `connectors/run/${instance.id}`, {});
+    // Not reset: the second run asked only for what is newer than the first run's cursor.
+    expect(upstream.requests.at(-1)?.url.searchParams.get('since')).toMatch(/^2024-01-01T01:00:00/);
+    await page.getByRole('button', { name: 'Reset State' }).click();
+    await dialog.getByRole('button', { name: 'Reset State' }).click();
+    await expectNotice(page, 'Incremental state reset: the next run reads from the start value.');
+    upstream.requests.splice(0);
+    await apiAs(page, 'POST', `connectors/run/${instance.id}`, {});
+    expect(upstream.requests.at(-1)?.url.searchParams.has('since')).toBe(false);
     expect(errors).toEqual([]);
     await context.close();
   });

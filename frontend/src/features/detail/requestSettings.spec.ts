@@ -4,6 +4,7 @@ import {
   iterationKeys,
   orderedStreams,
   parseRefreshInterval,
+  readsIncrementally,
   streamChoices,
 } from './requestSettings';
 
@@ -81,5 +82,13 @@ describe('orderedStreams', () => {
   it('falls back to the spec order when that stream is unchecked', () => {
     expect(orderedStreams(['members', 'repos'], 'issues', CHOICES)).toEqual(['repos', 'members']);
     expect(orderedStreams([], 'issues', CHOICES)).toEqual([]);
+  });
+});
+
+describe('readsIncrementally', () => {
+  it('is true when any operation declares incremental, false otherwise or without a spec', () => {
+    expect(readsIncrementally({ operations: [{}, { incremental: { cursor_field: 'updated_at' } }] })).toBe(true);
+    expect(readsIncrementally({ operations: [{}, {}] })).toBe(false);
+    expect(readsIncrementally(null)).toBe(false);
   });
 });

@@ -77,3 +77,10 @@ export function orderedStreams(
 }
 
 export const PICK_A_STREAM = 'Pick at least one stream.';
+
+/** Whether any operation of a spec reads incrementally, so that an instance has a state to reset. */
+export function readsIncrementally(
+  spec: { operations?: Array<{ incremental?: unknown }> } | null | undefined,
+): boolean {
+  return (spec?.operations ?? []).some((operation) => !!operation.incremental);
+}

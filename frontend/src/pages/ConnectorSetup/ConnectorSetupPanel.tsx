@@ -8,9 +8,10 @@ import { TestReadResultView } from '../../components/TestReadResultView';
 import { parseAuthFields } from '../../features/detail/authFields';
 import type { Connector, ConnectorInstance } from '../../api/connectors';
 import { hasRunningRun } from '../../features/detail/runs';
-import { streamChoices } from '../../features/detail/requestSettings';
+import { readsIncrementally, streamChoices } from '../../features/detail/requestSettings';
 import { CredentialsSection } from './CredentialsSection';
 import { HeadersEditor } from './HeadersEditor';
+import { IncrementalReset } from './IncrementalReset';
 import { RequestOptions } from './RequestOptions';
 import { RunHistory } from './RunHistory';
 import { SettingsSection } from './SettingsSection';
@@ -97,6 +98,7 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
               <Button variant="text" size="large" onClick={actions.testRead} disabled={actions.testReading}>
                 {actions.testReading ? 'Reading…' : 'Test Read'}
               </Button>
+              {instance && readsIncrementally(connector.spec) && <IncrementalReset instanceId={instance.id} />}
             </Stack>
             {!instance && (
               <Typography variant="body2" color="text.secondary">
