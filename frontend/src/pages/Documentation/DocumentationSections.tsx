@@ -162,9 +162,10 @@ export function DocumentationSections() {
         <Paragraph>
           An operation with <Code>incremental</Code> reads only what changed since the last committed run. The
           state (the greatest cursor value read) advances in the same transaction that makes the run's rows
-          visible: a failed or interrupted run leaves it where it was. Reset it from the API (
-          <Code>POST /api/connectors/instance/:id/state/reset</Code>) to read from the start again. Scheduled
-          refreshes read incrementally too.
+          visible: a failed or interrupted run leaves it where it was. Reset it with Reset State on the
+          connector setup, or from the API (<Code>POST /api/connectors/instance/:id/state/reset</Code>), to
+          read from the start again; each stream of an instance keeps its own state. Scheduled refreshes read
+          incrementally too.
         </Paragraph>
         <FieldTable caption="Incremental options" rows={INCREMENTAL_FIELDS} />
         <FieldTable caption="Date functions in templates" rows={DATE_FUNCTIONS} />
