@@ -87,7 +87,9 @@ describe('orderedStreams', () => {
 
 describe('readsIncrementally', () => {
   it('is true when any operation declares incremental, false otherwise or without a spec', () => {
-    expect(readsIncrementally({ operations: [{}, { incremental: { cursor_field: 'updated_at' } }] })).toBe(true);
+    expect(readsIncrementally({ operations: [{}, { incremental: { cursor_field: 'updated_at' } }] })).toBe(
+      true,
+    );
     expect(readsIncrementally({ operations: [{}, {}] })).toBe(false);
     expect(readsIncrementally(null)).toBe(false);
   });

@@ -98,7 +98,9 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
               <Button variant="text" size="large" onClick={actions.testRead} disabled={actions.testReading}>
                 {actions.testReading ? 'Reading…' : 'Test Read'}
               </Button>
-              {instance && readsIncrementally(connector.spec) && <IncrementalReset instanceId={instance.id} />}
+              {instance && readsIncrementally(connector.spec) && (
+                <IncrementalReset instanceId={instance.id} />
+              )}
             </Stack>
             {!instance && (
               <Typography variant="body2" color="text.secondary">
