@@ -16,11 +16,16 @@ export interface SendOptions {
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
- * One client of a running app: keeps the session cookie like a browser and sends the app's
- * Origin on every call, so state-changing requests pass the same-origin check.
+ * One client of a running app: keeps its cookies (the session's, the visitor's) like a browser and
+ * sends the app's Origin on every call, so state-changing requests pass the same-origin check.
  */
 export class HttpClient {
-  private cookie?: string;
+  /** Cookie name → `name=value`, each kept until the app sets it again. */
+  private readonly cookies = new Map<string, string>();
+
+  private get cookie(): string | undefined {
+    return this.cookies.size > 0 ? [...this.cookies.values()].join('; ') : undefined;
+  }
 
   constructor(
     readonly baseUrl: string,
@@ -45,8 +50,10 @@ export class HttpClient {
       body,
       signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie) this.cookie = setCookie.split(';')[0];
+    for (const setCookie of response.headers.getSetCookie()) {
+      const pair = setCookie.split(';')[0];
+      this.cookies.set(pair.split('=')[0], pair);
+    }
     const text = await response.text();
     let parsed: unknown = text;
     if (response.headers.get('content-type')?.includes('application/json')) {
