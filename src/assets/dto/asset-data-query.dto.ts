@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { RowFilterParam } from '../../common/decorators/row-filter-param.decorator';
 
 export class AssetDataQueryDto {
   @ApiPropertyOptional({
@@ -38,16 +39,9 @@ export class AssetDataQueryDto {
   @IsIn(['asc', 'desc'])
   direction?: 'asc' | 'desc';
 
-  @ApiPropertyOptional({
-    type: [String],
-    description:
-      'Row filters, repeatable: column:operator:value with contains, equals, gt, gte, lt, lte, or ' +
+  @RowFilterParam(
+    'Row filters, repeatable: column:operator:value with contains, equals, gt, gte, lt, lte, or ' +
       'column:empty / column:notempty (e.g. amount:gte:10, name:contains:berl). All must hold.',
-  })
-  @IsOptional()
-  @Transform(({ value }) => (Array.isArray(value) ? value : [value]))
-  @ArrayMaxSize(20, { message: 'At most 20 filters can be combined.' })
-  @IsString({ each: true })
-  @MaxLength(1200, { each: true })
+  )
   filter?: string[];
 }

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import type { StreamFormat } from '../stream-source';
+import { RowFilterParam } from '../../common/decorators/row-filter-param.decorator';
 
 export class StreamQueryDto {
   @ApiPropertyOptional({ description: 'Personal API key (or send it in the X-API-Key header)' })
@@ -30,16 +31,9 @@ export class StreamQueryDto {
   @Max(Number.MAX_SAFE_INTEGER)
   offset: number = 0;
 
-  @ApiPropertyOptional({
-    type: [String],
-    description:
-      'Row filters of a one-source link, repeatable: column:operator:value with contains, equals, ' +
+  @RowFilterParam(
+    'Row filters of a one-source link, repeatable: column:operator:value with contains, equals, ' +
       'gt, gte, lt, lte, or column:empty / column:notempty (e.g. amount:gte:10). All must hold.',
-  })
-  @IsOptional()
-  @Transform(({ value }) => (Array.isArray(value) ? value : [value]))
-  @ArrayMaxSize(20, { message: 'At most 20 filters can be combined.' })
-  @IsString({ each: true })
-  @MaxLength(1200, { each: true })
+  )
   filter?: string[];
 }

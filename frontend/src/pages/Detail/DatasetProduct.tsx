@@ -10,6 +10,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { AssetDetail, ColumnProfile } from '../../api/assets';
 import { formatBytes } from '../../features/manage/ownerRules';
+import { FactList } from './FactList';
 
 /**
  * What a buyer gets, shown to everyone before they get it: rows, size, last update, licence,
@@ -34,33 +35,7 @@ export function DatasetProduct({ asset }: { asset: AssetDetail }) {
       <Typography id="product-heading" variant="h5" component="h2" gutterBottom>
         What you get
       </Typography>
-      <Box
-        component="dl"
-        aria-label="Dataset facts"
-        sx={{
-          display: 'grid',
-          gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(5, 1fr)' },
-          gap: 2,
-          m: 0,
-          mb: 3,
-        }}
-      >
-        {facts.map(([term, value]) => (
-          <Box key={term}>
-            <Typography
-              component="dt"
-              variant="caption"
-              color="text.secondary"
-              sx={{ textTransform: 'uppercase', letterSpacing: 0.5 }}
-            >
-              {term}
-            </Typography>
-            <Typography component="dd" sx={{ m: 0, fontWeight: 600, overflowWrap: 'anywhere' }}>
-              {value}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
+      <FactList facts={facts} label="Dataset facts" />
       <Typography component="h3" variant="h6" gutterBottom>
         Data dictionary
       </Typography>

@@ -1,7 +1,7 @@
-import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { formatPrice } from '../../components/price';
+import { FactList } from './FactList';
 
 interface Props {
   subscribers: number;
@@ -31,32 +31,7 @@ export function DetailFacts({ subscribers, category, source, author, description
       <Typography id="details-heading" variant="h5" component="h2" gutterBottom>
         Details
       </Typography>
-      <Box
-        component="dl"
-        sx={{
-          display: 'grid',
-          gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(5, 1fr)' },
-          gap: 2,
-          m: 0,
-          mb: 3,
-        }}
-      >
-        {facts.map(([term, value]) => (
-          <Box key={term}>
-            <Typography
-              component="dt"
-              variant="caption"
-              color="text.secondary"
-              sx={{ textTransform: 'uppercase', letterSpacing: 0.5 }}
-            >
-              {term}
-            </Typography>
-            <Typography component="dd" sx={{ m: 0, fontWeight: 600, overflowWrap: 'anywhere' }}>
-              {value}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
+      <FactList facts={facts} />
       <Typography component="h3" variant="subtitle2" color="text.secondary">
         Description
       </Typography>
