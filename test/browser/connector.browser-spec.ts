@@ -391,7 +391,7 @@ describe('uploading, setting up and running a connector in a browser', () => {
     await page.waitForURL('**/datastore');
     await expect(frankfurter.getByRole('button').innerText()).resolves.toBe('Manage');
 
-    await frankfurter.getByRole('link').click();
+    await frankfurter.getByRole('link', { name: 'Exchange Rates (Frankfurter)' }).click();
     await page.getByRole('heading', { name: 'Connector setup' }).waitFor();
     await page.getByRole('button', { name: 'Remove', exact: true }).click();
     await page

@@ -201,7 +201,9 @@ describe('DataStore and detail screens in a browser', () => {
       await page.waitForLoadState('networkidle');
       await screenshot(page, 'datastore-cards', viewport);
 
-      await card(page, 'Exchange Rates (Frankfurter)').getByRole('link').click();
+      await card(page, 'Exchange Rates (Frankfurter)')
+        .getByRole('link', { name: 'Exchange Rates (Frankfurter)' })
+        .click();
       await page.getByRole('heading', { name: 'Exchange Rates (Frankfurter)', level: 1 }).waitFor();
       await expect(page.locator('header').getByText('API', { exact: true }).count()).resolves.toBe(1);
       await expect(page.getByRole('button', { name: 'Connect', exact: true }).count()).resolves.toBe(1);

@@ -52,7 +52,9 @@ describe('failed connector calls say one thing: the server’s reason or the scr
       route.fulfill({ status: 500, contentType: 'text/plain', body: 'Internal Server Error' }),
     );
     await page.goto('/datastore');
-    await card(page, 'Exchange Rates (Frankfurter)').getByRole('link').click();
+    await card(page, 'Exchange Rates (Frankfurter)')
+      .getByRole('link', { name: 'Exchange Rates (Frankfurter)' })
+      .click();
     await page.waitForURL(/\/connector_profile\//);
     const connectorId = page.url().split('/').pop() as string;
     await page.goto(`/connector-setup/${connectorId}`);
