@@ -1,12 +1,18 @@
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
+import { SESSION_PLANNER_OPTIONS } from '../src/database/data-source-options';
 
 /**
  * The catalogue baseline: a plain node:http server with a pg pool answering the same catalogue
  * query as GET /api/assets (same columns, access rules, search, order, paging and total), with
  * none of the framework around it. Started as its own process by the benchmark.
  */
-const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
+// The app's pool size and session planner settings.
+const pool = new Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: 20,
+  options: SESSION_PLANNER_OPTIONS,
+});
 
 // The catalogue's access rules written out, as the app's AccessGate phrases them.
 const OWNED = `COALESCE(asset.owner_id = CAST($1 AS uuid), false)`;
@@ -19,17 +25,21 @@ const COLUMNS = `asset.id, asset.title, asset.description, asset.category, asset
   asset.owner_id, asset.table_name,
   ${OWNED} AS owned, ${HELD} AS has_access`;
 
-// The app's ranked search: the words of title, keywords and description (full text), or text
-// inside a title, ranked by relevance, newest first among equals.
-const DOCUMENT = 'asset_search_document(asset.title, asset.description, asset.keywords)';
+// The app's ranked search: the words of title, keywords and description (the stored full text),
+// or text inside a title, ranked by relevance, newest first among equals.
 const WORDS = `websearch_to_tsquery('english', $3)`;
-const WHERE = `(asset.is_public OR ${HELD}) AND (${DOCUMENT} @@ ${WORDS} OR asset.title ILIKE $2)`;
-const RANK = `(ts_rank(${DOCUMENT}, ${WORDS}) + CASE WHEN asset.title ILIKE $2 THEN 0.05 ELSE 0 END)`;
+const WHERE = `(asset.is_public OR ${HELD}) AND (asset.search_document @@ ${WORDS} OR asset.title ILIKE $2)`;
+const RANK = `ts_rank(asset.search_document, ${WORDS})`;
 
-// The same shape as the app's query: the total as its own subquery, so both can use the indexes.
-const SQL = `SELECT ${COLUMNS}, (SELECT count(*) FROM assets asset WHERE ${WHERE}) AS total
-  FROM assets asset WHERE ${WHERE}
-  ORDER BY ${RANK} DESC, asset.created_at DESC, asset.id DESC LIMIT $4 OFFSET 0`;
+// The same shape as the app's query: matches ranked once, counted and paged from there.
+const SQL = `WITH hits AS MATERIALIZED (
+    SELECT asset.id, asset.created_at, ${RANK} AS rank FROM assets asset WHERE ${WHERE}
+  ), page AS (
+    SELECT * FROM hits ORDER BY rank DESC, created_at DESC, id DESC LIMIT $4 OFFSET 0
+  )
+  SELECT ${COLUMNS}, (SELECT count(*) FROM hits) AS total
+    FROM page JOIN assets asset ON asset.id = page.id
+   ORDER BY page.rank DESC, asset.created_at DESC, asset.id DESC`;
 
 const server = createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://localhost');

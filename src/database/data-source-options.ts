@@ -36,6 +36,15 @@ export function sessionTimeouts(timeouts: Pick<DatabaseTimeouts, 'statementMs' |
 }
 
 /**
+ * Planner settings of every app session. PostgreSQL's default random_page_cost (4) prices a page
+ * read out of order as if from a spinning disk; the app's catalogue and grant tables are small and
+ * cached, and with 4 the planner read all 10,000 datasets to test each against a search that
+ * matched a third of them (10–15 ms) instead of taking the matches from the search indexes (4 ms).
+ * 1.1 is PostgreSQL's own advice for SSDs; a setting of the session, so other users are untouched.
+ */
+export const SESSION_PLANNER_OPTIONS = '-c random_page_cost=1.1';
+
+/**
  * Options shared by the app, the TypeORM CLI (ormconfig.ts) and the tests. The app passes its
  * timeouts; the CLI and migrations run without a statement limit (a migration may take long).
  */
@@ -56,6 +65,7 @@ export function buildDataSourceOptions(
       max: poolSize,
       // Fail fast instead of queueing forever when the server is gone; the error filter answers 503.
       connectionTimeoutMillis: timeouts?.acquireMs ?? DEFAULT_DATABASE_TIMEOUTS.acquireMs,
+      options: SESSION_PLANNER_OPTIONS,
       ...(timeouts ? sessionTimeouts(timeouts) : {}),
     },
   };

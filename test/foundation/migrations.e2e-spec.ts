@@ -3,10 +3,11 @@ import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { runMigrations } from '../../src/database/migrate';
 import { createTestDatabase, TestDatabase } from '../setup/test-database';
 
+/** The app's own tables: TypeORM's bookkeeping (applied migrations, generated-column expressions) aside. */
 async function appTables(dataSource: DataSource): Promise<string[]> {
   const rows: Array<{ table_name: string }> = await dataSource.query(
     `SELECT table_name FROM information_schema.tables
-     WHERE table_schema = 'public' AND table_name <> 'migrations' ORDER BY table_name`,
+     WHERE table_schema = 'public' AND table_name NOT IN ('migrations', 'typeorm_metadata') ORDER BY table_name`,
   );
   return rows.map((row) => row.table_name);
 }

@@ -40,7 +40,7 @@ export interface ColumnProfile {
 @Check('assets_price_check', `price >= 0`)
 @Check('assets_subscriber_count_check', `subscriber_count >= 0`)
 @Index('assets_search_idx', { synchronize: false })
-@Index('assets_fulltext_idx', { synchronize: false })
+@Index('assets_search_document_idx', { synchronize: false })
 export class Asset {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -119,6 +119,21 @@ export class Asset {
   /** When the rows last changed (upload, replace or append). */
   @Column({ name: 'data_updated_at', type: 'timestamptz', default: () => 'now()' })
   dataUpdatedAt: Date;
+
+  /**
+   * Title and keywords (weight A) and description (weight B) as full text, kept by PostgreSQL
+   * itself; searched through a GIN index and read by the ranking, never written by the app.
+   */
+  @Column({
+    name: 'search_document',
+    type: 'tsvector',
+    generatedType: 'STORED',
+    asExpression: 'asset_search_document(title, description, keywords)',
+    select: false,
+    insert: false,
+    update: false,
+  })
+  searchDocument?: string;
 
   @Index('assets_created_at_idx')
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
