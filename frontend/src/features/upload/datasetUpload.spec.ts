@@ -11,6 +11,7 @@ const form: DatasetUploadForm = {
   description: ' Daily ',
   category: 'Finance',
   keywords: 'a, b',
+  licence: ' CC BY 4.0 ',
   price: '',
   isPublic: false,
   file: csv,
@@ -46,6 +47,7 @@ describe('checkDatasetUpload', () => {
       description: 'Daily',
       category: 'Finance',
       keywords: 'a, b',
+      licence: 'CC BY 4.0',
       price: '0',
       is_public: 'false',
     });

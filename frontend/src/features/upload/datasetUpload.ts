@@ -8,6 +8,7 @@ export interface DatasetUploadForm {
   description: string;
   category: string;
   keywords: string;
+  licence: string;
   price: string;
   isPublic: boolean;
   file: File | null;
@@ -46,6 +47,7 @@ export function checkDatasetUpload(form: DatasetUploadForm): DatasetUploadCheck 
       description: form.description.trim(),
       category: form.category.trim(),
       keywords: form.keywords.trim(),
+      licence: form.licence.trim(),
       price: price === '' ? '0' : price,
       is_public: String(form.isPublic),
     },

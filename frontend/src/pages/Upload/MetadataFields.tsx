@@ -5,14 +5,15 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 
 /**
- * What the catalogue shows of an upload. A dataset also has a category and keywords; a form
- * without them (the connector's) does not show those two fields.
+ * What the catalogue shows of an upload. A dataset also has a category, keywords and a licence; a
+ * form without them (the connector's) does not show those fields.
  */
 export interface MetadataValues {
   title: string;
   description: string;
   category?: string;
   keywords?: string;
+  licence?: string;
   price: string;
   isPublic: boolean;
 }
@@ -26,7 +27,7 @@ interface Props {
   descriptionHelperText?: string;
 }
 
-/** The catalogue details of both upload tabs: title, description, (category, keywords), price, public. */
+/** The catalogue details of both upload tabs: title, description, (category, keywords, licence), price, public. */
 export function MetadataFields({
   values,
   onChange,
@@ -67,6 +68,15 @@ export function MetadataFields({
             onChange={(event) => onChange({ keywords: event.target.value })}
           />
         </Stack>
+      )}
+      {values.licence !== undefined && (
+        <TextField
+          label="Licence"
+          placeholder="e.g. CC BY 4.0"
+          helperText="The terms buyers get the data under, shown on its page"
+          value={values.licence}
+          onChange={(event) => onChange({ licence: event.target.value })}
+        />
       )}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
         <TextField

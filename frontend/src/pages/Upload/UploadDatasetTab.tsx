@@ -18,6 +18,7 @@ const EMPTY: DatasetUploadForm = {
   description: '',
   category: '',
   keywords: '',
+  licence: '',
   price: '',
   isPublic: true,
   file: null,
