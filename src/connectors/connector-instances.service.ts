@@ -6,7 +6,8 @@ import type { AuthenticatedUser } from '../common/decorators/current-user.decora
 import { createConnectorTable, dropTable } from '../database/data-tables/data-table-ddl';
 import { connectorTableName } from '../database/data-tables/data-table-names';
 import { sqlOn } from '../database/sql';
-import { InstanceView, normalizeAuthFields, toInstanceView } from './connector-views';
+import { normalizeAuthFields } from './connector-views';
+import { InstanceView, toInstanceView } from './instance-views';
 import type { ActivateConnectorDto } from './dto/activate-connector.dto';
 import type { InstanceSettingsDto } from './dto/instance-settings.dto';
 import type { CachedToken, TokenStore } from './engine/auth/token-store';

@@ -21,17 +21,9 @@ import type { AuthenticatedUser } from '../common/decorators/current-user.decora
 import { SessionGuard } from '../common/guards/session.guard';
 import { CONNECTOR_NOT_FOUND, INSTANCE_NOT_FOUND } from '../access/access-gate.service';
 import { ConnectorInstancesService } from './connector-instances.service';
-import {
-  ActivatedInstance,
-  ConnectorView,
-  InstanceView,
-  RunFinished,
-  RunStarted,
-  RunView,
-  SelectOptions,
-  TestReadResult,
-  UploadedConnector,
-} from './connector-views';
+import { ConnectorView, SelectOptions, UploadedConnector } from './connector-views';
+import { RunFinished, RunStarted, RunView, TestReadResult } from './run-views';
+import { ActivatedInstance, InstanceView } from './instance-views';
 import { ConnectorsService } from './connectors.service';
 import { ActivateConnectorDto } from './dto/activate-connector.dto';
 import { OptionsQueryDto } from './dto/options-query.dto';

@@ -13,7 +13,7 @@ import { AccessGate } from '../../access/access-gate.service';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { dedicatedClient, isUniqueViolation } from '../../database/sql';
-import { toRunView, RunView } from '../connector-views';
+import { toRunView, RunView } from '../run-views';
 import { ConnectorInstancesService } from '../connector-instances.service';
 import { ConnectorEngine, newProgress } from '../engine/connector-engine';
 import { ConnectorFetchError } from '../engine/connector-fetch-error';

@@ -3,7 +3,7 @@ import { isLosslessNumber } from 'lossless-json';
 import { DataSource } from 'typeorm';
 import { AccessGate } from '../../access/access-gate.service';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
-import type { TestReadResult } from '../connector-views';
+import type { TestReadResult } from '../run-views';
 import { ConnectorInstancesService, defaultMethod } from '../connector-instances.service';
 import { parseSpec } from '../connectors.service';
 import type { ConnectorSpec } from '../dsl/connector-spec.types';
