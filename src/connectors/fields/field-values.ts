@@ -3,7 +3,9 @@ import { ajv } from '../dsl/json-schema';
 import type { SchemaField } from '../entities/connector.entity';
 
 /** Settings keys that are the app's own, not a connector's field: whether a run replaces the table. */
-const RESERVED: Record<string, object> = { override: { type: 'boolean' } };
+const RESERVED: Record<string, { schema: object; message: string }> = {
+  override: { schema: { type: 'boolean' }, message: 'must be true or false' },
+};
 
 /** A settings value a field does not accept, or a key no field declares. */
 export interface FieldProblem {
@@ -52,14 +54,15 @@ function valueSchema(field: SchemaField): object {
   return { anyOf: [one, { type: 'array', items: one }, EMPTY] };
 }
 
-function objectSchema(fields: SchemaField[], reserved: Record<string, object> = {}): object {
-  const properties: Record<string, object> = { ...reserved };
+function objectSchema(fields: SchemaField[], reserved: typeof RESERVED = {}): object {
+  const properties: Record<string, object> = Object.fromEntries(
+    Object.entries(reserved).map(([key, rule]) => [key, rule.schema]),
+  );
   for (const field of fields) properties[field.key] = valueSchema(field);
   return { properties, additionalProperties: false };
 }
 
-function describe(field: SchemaField | undefined): string {
-  if (!field) return 'must be true or false';
+function describe(field: SchemaField): string {
   switch (field.type) {
     case 'number':
       return 'must be a number';
@@ -149,8 +152,8 @@ export function settingsProblems(fields: SchemaField[], settings: Record<string,
   for (const [path, field] of byPath) {
     if (wrong.has(path)) problems.push({ path, field, message: describe(field) });
   }
-  for (const path of Object.keys(RESERVED)) {
-    if (wrong.has(path) && !byPath.has(path)) problems.push({ path, message: describe(undefined) });
+  for (const [path, rule] of Object.entries(RESERVED)) {
+    if (wrong.has(path) && !byPath.has(path)) problems.push({ path, message: rule.message });
   }
   for (const path of new Set(unknown)) {
     problems.push({ path, message: 'is not a field of this connector' });
