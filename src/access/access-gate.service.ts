@@ -34,6 +34,24 @@ export interface DatasetAccess {
   held: boolean;
 }
 
+/**
+ * Who counts as a dataset's subscriber: a holder of a grant other than its owner (every upload
+ * grants its owner access, which is no subscription). An SQL condition: `holder` is the holding
+ * user's id, `asset` the alias of the assets table. The stored subscriber_count (the detail
+ * page's and the catalogue's figure, and its sort), the owner's activity view and the number a
+ * deletion takes access from all count by this rule.
+ */
+export function isSubscriber(holder: string, asset: string): string {
+  return `${holder} IS DISTINCT FROM ${asset}.owner_id`;
+}
+
+/** A dataset's subscribers as an SQL number; with `before`, those whose grant is older than it. */
+export function subscriberCount(asset: string, before?: string): string {
+  const older = before ? ` AND subscriber.granted_at < ${before}` : '';
+  return `(SELECT count(*)::int FROM access_grants subscriber
+     WHERE subscriber.asset_id = ${asset}.id AND ${isSubscriber('subscriber.user_id', asset)}${older})`;
+}
+
 /** What a caller without the flag an action needs is told. */
 export const FLAG_REFUSALS: Record<UserFlag, string> = {
   pro: 'Only pro users can set a refresh interval',

@@ -1,7 +1,8 @@
 import type { Sql } from '../database/sql';
+import { isSubscriber } from './access-gate.service';
 import type { GrantResult } from './grant-result';
 
-/** Adds the grant and, only if it is new, counts the subscriber: the count cannot drift. */
+/** Adds the grant and, only if it is new and not the owner's, counts the subscriber: the count cannot drift. */
 export async function insertGrant(
   sql: Sql,
   userId: string,
@@ -14,17 +15,25 @@ export async function insertGrant(
     [userId, assetId, reason],
   );
   if (inserted.rows.length > 0) {
-    await sql(`UPDATE assets SET subscriber_count = subscriber_count + 1 WHERE id = $1`, [assetId]);
+    await sql(
+      `UPDATE assets asset SET subscriber_count = subscriber_count + 1
+        WHERE asset.id = $1 AND ${isSubscriber('$2::uuid', 'asset')}`,
+      [assetId, userId],
+    );
   }
 }
 
-/** Takes a grant away and, only if there was one, uncounts the subscriber. True when one was removed. */
+/** Takes a grant away and, only if there was one (not the owner's), uncounts the subscriber. True when one was removed. */
 export async function deleteGrant(sql: Sql, userId: string, assetId: string): Promise<boolean> {
   const deleted = await sql(
     `DELETE FROM access_grants WHERE user_id = $1 AND asset_id = $2 RETURNING asset_id`,
     [userId, assetId],
   );
   if (deleted.rows.length === 0) return false;
-  await sql(`UPDATE assets SET subscriber_count = subscriber_count - 1 WHERE id = $1`, [assetId]);
+  await sql(
+    `UPDATE assets asset SET subscriber_count = subscriber_count - 1
+      WHERE asset.id = $1 AND ${isSubscriber('$2::uuid', 'asset')}`,
+    [assetId, userId],
+  );
   return true;
 }

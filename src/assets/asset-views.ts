@@ -51,7 +51,7 @@ export class AssetSummary {
   @ApiProperty({ type: String, nullable: true })
   image: string | null;
 
-  @ApiProperty()
+  @ApiProperty({ description: 'Users other than the owner holding the dataset' })
   subscriber_count: number;
 
   @ApiProperty()

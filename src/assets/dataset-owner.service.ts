@@ -1,6 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccessGate } from '../access/access-gate.service';
+import { AccessGate, subscriberCount } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import {
   alterTable,
@@ -141,8 +141,8 @@ export class DatasetOwnerService {
   }
 
   /**
-   * The last ACTIVITY_DAYS days of use, one entry per day (UTC), oldest first: holders other
-   * than the owner at the end of each day, grid views and stream requests. Counts of this
+   * The last ACTIVITY_DAYS days of use, one entry per day (UTC), oldest first: subscribers
+   * (holders other than the owner) at the end of each day, grid views and stream requests. Counts of this
    * process not yet stored are stored first, so the owner sees their own latest views.
    */
   async activity(user: AuthenticatedUser, assetId: string): Promise<DatasetActivity> {
@@ -155,22 +155,21 @@ export class DatasetOwnerService {
              FROM generate_series((now() AT TIME ZONE 'UTC')::date - ${ACTIVITY_DAYS - 1},
                                   (now() AT TIME ZONE 'UTC')::date, interval '1 day') AS moment)
          SELECT to_char(series.day, 'YYYY-MM-DD') AS day,
-                (SELECT count(*)::int FROM access_grants held
-                  WHERE held.asset_id = $1 AND held.user_id IS DISTINCT FROM $2
-                    AND held.granted_at < (series.day + 1)::timestamp AT TIME ZONE 'UTC') AS subscribers,
+                ${subscriberCount('asset', `(series.day + 1)::timestamp AT TIME ZONE 'UTC'`)} AS subscribers,
                 COALESCE(activity.grid_views, 0) AS grid_views,
                 COALESCE(activity.stream_requests, 0) AS stream_requests
            FROM series
+           JOIN assets asset ON asset.id = $1
            LEFT JOIN dataset_daily_activity activity ON activity.asset_id = $1 AND activity.day = series.day
           ORDER BY series.day`,
-        [asset.id, asset.ownerId],
+        [asset.id],
       );
     return { id: asset.id, days };
   }
 
   /**
    * Deletes the dataset, its table and every grant; purchases stay in the records (their dataset
-   * link becomes empty). Answers how many users other than the owner lost access.
+   * link becomes empty). Answers how many subscribers (holders other than the owner) lost access.
    */
   async remove(user: AuthenticatedUser, assetId: string): Promise<DatasetRemoved> {
     return this.dataSource.transaction(async (manager) => {
@@ -178,8 +177,8 @@ export class DatasetOwnerService {
       const { asset } = await this.gate.requireDataset(user, assetId, 'own', manager);
       await sql(`SELECT id FROM assets WHERE id = $1 FOR UPDATE`, [asset.id]);
       const { rows } = await sql<{ holders: number }>(
-        `SELECT count(*)::int AS holders FROM access_grants WHERE asset_id = $1 AND user_id <> $2`,
-        [asset.id, user.id],
+        `SELECT ${subscriberCount('asset')} AS holders FROM assets asset WHERE asset.id = $1`,
+        [asset.id],
       );
       await sql(`DELETE FROM assets WHERE id = $1`, [asset.id]);
       await dropTable(sql, asset.tableName);

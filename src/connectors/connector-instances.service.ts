@@ -15,6 +15,7 @@ import { valueAtPath } from './engine/template';
 import { Connector } from './entities/connector.entity';
 import { ConnectorInstance } from './entities/connector-instance.entity';
 import { ConnectorRun } from './entities/connector-run.entity';
+import { settingsProblems } from './fields/field-values';
 import { missingRequired, normalizeSettings } from './fields/schema-fields';
 import {
   checkOperationIds,
@@ -215,8 +216,9 @@ export class ConnectorInstancesService {
   }
 
   /**
-   * Applies the field rules to incoming values: private fields to auth data, include:false out,
-   * defaults in, required fields present (visible ones only), headers and iterations sane.
+   * Applies the field rules to incoming values: each of its field's type and no undeclared key,
+   * private fields to auth data, include:false out, defaults in, required fields present
+   * (visible ones only), headers and iterations sane. Nothing is changed when any rule fails.
    */
   prepare(
     connector: Connector,
@@ -232,6 +234,8 @@ export class ConnectorInstancesService {
     furtherOperations?: string[];
   } {
     const fields = connector.schema?.fields ?? [];
+    // Settings sent are held to the fields; stored ones were when they were saved.
+    const wrong = input.settings ? settingsProblems(fields, input.settings) : [];
     const authData = { ...baseAuth, ...stringValues(input.auth_data ?? {}) };
     const normalized = normalizeSettings(fields, input.settings ?? baseSettings, authData);
     const missing = missingRequired(
@@ -240,8 +244,17 @@ export class ConnectorInstancesService {
       normalized.settings,
       normalized.authData,
     );
-    if (missing.length > 0) {
-      throw new BadRequestException({ message: missing.map((label) => `${label} is required`) });
+    if (wrong.length > 0 || missing.length > 0) {
+      throw new BadRequestException({
+        message: [
+          ...wrong.map((problem) =>
+            problem.field?.label
+              ? `${problem.field.label} (settings.${problem.path}) ${problem.message}`
+              : `settings.${problem.path} ${problem.message}`,
+          ),
+          ...missing.map((label) => `${label} is required`),
+        ],
+      });
     }
     if (input.iterations) this.checkIterations(input.iterations, normalized.settings);
     if (input.operation_ids !== undefined && input.operation_id !== undefined) {

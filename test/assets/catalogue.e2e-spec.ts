@@ -90,7 +90,7 @@ describe('GET assets and GET assets/{id}: what each caller sees', () => {
       is_public: true,
       visibility: 'public',
       image: null,
-      subscriber_count: 1,
+      subscriber_count: 0,
       source: 'CSV upload',
       author: 'Olivia Owner',
       row_count: 3,

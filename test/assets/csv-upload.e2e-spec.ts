@@ -80,7 +80,7 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
         visibility: 'private',
         owned: true,
         has_access: true,
-        subscriber_count: 1,
+        subscriber_count: 0,
         author: 'Ada Uploader',
         row_count: 2,
       });

@@ -37,7 +37,8 @@ describe('DatasetsSeeder', () => {
     for (const asset of assets) {
       expect(Number(asset.row_count)).toBeGreaterThanOrEqual(30);
       expect(Number(asset.row_count)).toBeLessThanOrEqual(500);
-      expect(asset.subscriber_count).toBe(1);
+      // The demo user holds each (as its uploader), which is no subscription.
+      expect(asset.subscriber_count).toBe(0);
       const [{ count }] = await testApp.dataSource.query(
         `SELECT count(*)::int AS count FROM data."${asset.table_name}"`,
       );

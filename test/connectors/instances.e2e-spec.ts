@@ -219,6 +219,60 @@ describe('connectors: instances', () => {
       await patch({ method: 'PUT' }).expect(400);
     });
 
+    it("holds sent settings to the connector's fields: each refusal names the field and changes nothing", async () => {
+      const { agent } = await createLoggedInUser(testApp);
+      const { id } = (await activate(agent).expect(201)).body;
+      const mine = async () =>
+        ((await agent.get('/api/connectors/my').expect(200)).body as Array<{ id: string }>).find(
+          (instance) => instance.id === id,
+        );
+      const before = await mine();
+      const patch = (settings: Record<string, unknown>) =>
+        agent
+          .patch(`/api/connectors/instance/${id}`)
+          .set('Origin', TEST_ORIGIN)
+          .send({ title: 'Renamed', settings });
+      const valid = { city: 'Berlin', range: { from: '2024-01-01' } };
+      const refusals: Array<[Record<string, unknown>, string[]]> = [
+        [{ ...valid, mode: 'advanced', depth: 'abc' }, ['Depth (settings.depth) must be a number']],
+        [{ ...valid, mode: 'expert' }, ['Mode (settings.mode) must be one of: simple, advanced']],
+        [{ ...valid, ui_only: 'yes' }, ['UI only (settings.ui_only) must be true or false']],
+        [{ ...valid, range: { from: 'soon' } }, ['From (settings.range.from) must be a date (YYYY-MM-DD)']],
+        [
+          { ...valid, sneaky: 'x', range: { from: '2024-01-01', till: 'x' } },
+          [
+            'settings.sneaky is not a field of this connector',
+            'settings.range.till is not a field of this connector',
+          ],
+        ],
+        [{ city: 'Berlin' }, ['From is required']],
+        [{ ...valid, city: 7 }, ['City (settings.city) must be text']],
+      ];
+      for (const [settings, errors] of refusals) {
+        expect((await patch(settings).expect(400)).body.errors).toEqual(errors);
+      }
+      expect(await mine()).toEqual(before);
+      // Activation and a run's own settings answer by the same rule.
+      const refused = await activate(agent, {
+        ...validBody(),
+        settings: { ...validBody().settings, depth: '3' },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual(['Depth (settings.depth) must be a number']);
+      const run = await agent
+        .post(`/api/connectors/instance/${id}/run`)
+        .set('Origin', TEST_ORIGIN)
+        .send({ settings: { ...valid, mode: 'expert' } })
+        .expect(400);
+      expect(run.body.errors).toEqual(['Mode (settings.mode) must be one of: simple, advanced']);
+
+      const saved = await patch({ ...valid, mode: 'advanced', depth: 3, override: true }).expect(200);
+      expect(saved.body).toMatchObject({
+        title: 'Renamed',
+        settings: { ...valid, mode: 'advanced', depth: 3, override: true },
+      });
+    });
+
     it('keeps stored auth data when the update does not resend it', async () => {
       const { agent } = await createLoggedInUser(testApp);
       const { id } = (await activate(agent).expect(201)).body;

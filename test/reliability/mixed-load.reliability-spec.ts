@@ -141,17 +141,18 @@ describe(`reliability: ${CLIENTS} clients mixing reads and writes for ${LOAD_SEC
     );
     expect(grants.map((grant) => `${grant.user_id}/${grant.asset_id}`).sort()).toEqual(expectedGrants.sort());
 
-    // Each dataset's subscriber count is exactly its holders: the owner plus the clients holding it.
+    // Each dataset's subscriber count is exactly its holders other than the owner: the clients holding it.
     const counts: Array<{ id: string; subscriber_count: number; holders: number }> =
       await database.dataSource.query(
         `SELECT a.id, a.subscriber_count,
-                (SELECT count(*)::int FROM access_grants g WHERE g.asset_id = a.id) AS holders
+                (SELECT count(*)::int FROM access_grants g
+                  WHERE g.asset_id = a.id AND g.user_id IS DISTINCT FROM a.owner_id) AS holders
            FROM assets a`,
       );
     expect(counts.filter((row) => row.subscriber_count !== row.holders)).toEqual([]);
     for (const dataset of datasets) {
       const holders = records.filter((record) => record.held.has(dataset.id)).length;
-      expect(counts.find((row) => row.id === dataset.id)?.subscriber_count).toBe(1 + holders);
+      expect(counts.find((row) => row.id === dataset.id)?.subscriber_count).toBe(holders);
     }
 
     // One paid purchase per user and paid dataset: neither a double click nor a Get after Remove charged twice.

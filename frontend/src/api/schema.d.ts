@@ -860,6 +860,7 @@ export interface components {
       profile: components['schemas']['ColumnProfile'][];
       row_count: number;
       source: string;
+      /** @description Users other than the owner holding the dataset */
       subscriber_count: number;
       title: string;
       /** @enum {string} */
@@ -893,6 +894,7 @@ export interface components {
       price: number;
       row_count: number;
       source: string;
+      /** @description Users other than the owner holding the dataset */
       subscriber_count: number;
       title: string;
       /** @enum {string} */

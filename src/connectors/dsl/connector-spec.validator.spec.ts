@@ -138,3 +138,27 @@ describe('connector spec validator: the grown DSL', () => {
     ]);
   });
 });
+
+describe('connector spec validator: field defaults', () => {
+  it("refuses a default its field would refuse as a value, at the default's path", () => {
+    expect(
+      validateConnectorSpec({
+        ...base,
+        fields: [
+          { key: 'limit', type: 'number', default: 'ten' },
+          { key: 'units', type: 'select', options: ['metric', 'imperial'], default: 'kelvin' },
+          { key: 'range', type: 'group', fields: [{ key: 'from', type: 'date', default: 'yesterday' }] },
+          { key: 'city', type: 'text', default: 'Berlin' },
+        ],
+        operations: [
+          { id: 'items', url_path: '/items', params_fields: [{ key: 'all', type: 'bool', default: 'yes' }] },
+        ],
+      }),
+    ).toEqual([
+      'spec/fields/0/default: must be a number',
+      'spec/fields/1/default: must be one of: metric, imperial',
+      'spec/fields/2/fields/0/default: must be a date (YYYY-MM-DD)',
+      'spec/operations/0/params_fields/0/default: must be true or false',
+    ]);
+  });
+});

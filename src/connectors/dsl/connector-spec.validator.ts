@@ -1,12 +1,13 @@
-import Ajv2020, { ErrorObject } from 'ajv/dist/2020';
+import type { ErrorObject } from 'ajv/dist/2020';
 import type { SchemaField } from '../entities/connector.entity';
 import { placeholdersOf } from '../engine/template';
+import { valueProblem } from '../fields/field-values';
 import { CONNECTOR_SPEC_SCHEMA } from './connector-spec.schema';
+import { ajv } from './json-schema';
 import { authExchangeProblems, operationProblems, Problem } from './connector-spec.rules';
 import type { ConnectorSpec } from './connector-spec.types';
 import { CLOCK_PLACEHOLDERS, incrementalPlaceholders, pipeProblems, shapingProblems } from './shaping-rules';
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validateSchema = ajv.compile(CONNECTOR_SPEC_SCHEMA);
 
 /** The interactive OAuth2 flow (a user signing in at the provider) has no place in a server-run connector. */
@@ -102,10 +103,20 @@ function duplicateKeys(fields: SchemaField[] | undefined, path: string, problems
   });
 }
 
+/** A default fills saved settings unasked, so it is held to its field's rule like a value typed in. */
+function defaultProblems(fields: SchemaField[] | undefined, path: string, problems: Problem[]): void {
+  (fields ?? []).forEach((field, index) => {
+    if (field.type === 'group') return defaultProblems(field.fields, `${path}/${index}/fields`, problems);
+    const problem = field.default === undefined ? undefined : valueProblem(field, field.default);
+    if (problem) problems.push({ path: `${path}/${index}/default`, message: problem });
+  });
+}
+
 /** Cross-references JSON Schema cannot express: ids, placeholders, depends_on, options_endpoint. */
 function semanticProblems(spec: ConnectorSpec): Problem[] {
   const problems: Problem[] = [];
   duplicateKeys(spec.fields, '/fields', problems);
+  defaultProblems(spec.fields, '/fields', problems);
   const authKeys = (spec.auth?.fields ?? []).map((field) => field.key);
   const operationIds = new Set<string>();
   spec.operations.forEach((operation, index) => {
@@ -114,6 +125,7 @@ function semanticProblems(spec: ConnectorSpec): Problem[] {
       problems.push({ path: `${base}/id`, message: `duplicate operation id '${operation.id}'` });
     operationIds.add(operation.id);
     duplicateKeys(operation.params_fields, `${base}/params_fields`, problems);
+    defaultProblems(operation.params_fields, `${base}/params_fields`, problems);
     if (!spec.base_url && !/^https?:\/\//.test(operation.url_path)) {
       problems.push({
         path: `${base}/url_path`,

@@ -34,6 +34,7 @@ import {
   saveOperationState,
 } from '../instance-operations';
 import { buildRunPlan, primaryKeyOf } from './build-run-plan';
+import { redactSecrets } from './redact-secrets';
 import { RUNNER_ALIVE_SQL, RunnerLiveness } from './runner-liveness';
 
 export const RUN_IN_PROGRESS = 'A run is already in progress for this connector';
@@ -375,8 +376,8 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
       error instanceof InstanceRemovedError ||
       error instanceof MissingKeyError
     )
-      return redact(error.message, secrets);
-    const message = redact(error instanceof Error ? error.message : String(error), secrets);
+      return redactSecrets(error.message, secrets);
+    const message = redactSecrets(error instanceof Error ? error.message : String(error), secrets);
     this.logger.error(`Connector run ${runId} failed while storing rows: ${message}`);
     return `Could not store the fetched rows: ${message}`;
   }
@@ -468,11 +469,4 @@ function summarise(
     error: failed ? errors.join(' ') : null,
     warning: !failed && warnings.length > 0 ? warnings.join(' ') : null,
   };
-}
-
-/** Credentials never reach the run history, even when an upstream echoes them in an error. */
-function redact(text: string, secrets: string[]): string {
-  let clean = text;
-  for (const secret of secrets) if (secret.length >= 4) clean = clean.split(secret).join('***');
-  return clean;
 }

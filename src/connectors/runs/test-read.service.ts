@@ -17,6 +17,7 @@ import { ConnectorFetchError } from '../engine/connector-fetch-error';
 import { Connector } from '../entities/connector.entity';
 import { ConnectorInstance } from '../entities/connector-instance.entity';
 import { buildRunPlan } from './build-run-plan';
+import { redactSecrets } from './redact-secrets';
 
 /** A test read stops after this many records… */
 export const TEST_READ_MAX_RECORDS = 100;
@@ -63,7 +64,7 @@ export class TestReadService {
     };
     const records: Record<string, unknown>[] = [];
     let error: string | null = null;
-    const secrets = Object.values(prepared.authData).filter((value) => value.length >= 4);
+    const secrets = Object.values(prepared.authData);
     try {
       for await (const page of this.engine.pages(plan, progress)) {
         for (const record of page.records) {
@@ -75,12 +76,12 @@ export class TestReadService {
       }
     } catch (failure) {
       if (!(failure instanceof ConnectorFetchError)) throw failure;
-      error = redact(failure.message, secrets);
+      error = redactSecrets(failure.message, secrets);
     }
     return {
       requests: (progress.requests ?? []).map((entry) => ({
         method: entry.method,
-        url: redact(hideUrlSecrets(entry.url), secrets),
+        url: redactSecrets(hideUrlSecrets(entry.url), secrets),
         status: entry.status,
         ms: entry.ms,
       })),
@@ -149,12 +150,4 @@ function plainJson(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, plainJson(inner)]));
   }
   return value;
-}
-
-function redact(text: string, secrets: string[]): string {
-  let clean = text;
-  for (const secret of secrets) {
-    clean = clean.split(secret).join('***').split(encodeURIComponent(secret)).join('***');
-  }
-  return clean;
 }

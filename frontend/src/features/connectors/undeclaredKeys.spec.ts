@@ -21,6 +21,8 @@ describe('undeclaredKeys', () => {
   it('says nothing when every key is declared', () => {
     expect(undeclaredKeys(fields, { station: 'BER', period: { from: '2026-01-01' } })).toEqual([]);
     expect(undeclaredKeysNote([])).toBeNull();
-    expect(undeclaredKeysNote(['extra'])).toBe('Not fields of this connector, so never sent: extra.');
+    expect(undeclaredKeysNote(['extra'])).toBe(
+      'Not fields of this connector, so saving refuses them: extra.',
+    );
   });
 });

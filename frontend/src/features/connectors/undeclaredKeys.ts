@@ -6,8 +6,8 @@ import { flattenFields } from './fieldPaths';
 const RESERVED = new Set(['override']);
 
 /**
- * Dotted keys of the Advanced (JSON) settings that no field of the connector declares: they are
- * stored but never sent upstream, so the editor says so instead of letting them pass quietly.
+ * Dotted keys of the Advanced (JSON) settings that no field of the connector declares: the server
+ * refuses them on save, so the editor names them before that.
  */
 export function undeclaredKeys(fields: SchemaField[] | undefined, settings: Values): string[] {
   const entries = flattenFields(fields);
@@ -35,5 +35,5 @@ function groupPrefixes(path: string): string[] {
 
 export function undeclaredKeysNote(keys: string[]): string | null {
   if (keys.length === 0) return null;
-  return `Not fields of this connector, so never sent: ${keys.join(', ')}.`;
+  return `Not fields of this connector, so saving refuses them: ${keys.join(', ')}.`;
 }

@@ -1,13 +1,5 @@
 /** Rules of the owner's actions on a dataset. */
 
-/**
- * Users other than the owner who hold the dataset: the subscriber count includes the owner's
- * own access (every upload grants it), so one less.
- */
-export function holdersLosingAccess(subscriberCount: number): number {
-  return Math.max(0, subscriberCount - 1);
-}
-
 /** A byte count for people: 512 B, 1.5 KB, 20 MB. */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.round(bytes || 0))} B`;

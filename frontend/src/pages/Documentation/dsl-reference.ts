@@ -198,9 +198,19 @@ export const SCHEMA_FIELD_KEYS: FieldRow[] = [
       'Setting name, used as {{key}} in templates. Keys inside a group are addressed as group.key.',
   },
   { name: 'label', type: 'string', description: 'Label shown in the form.' },
-  { name: 'type', type: 'string', description: 'text, number, date, bool (or boolean), select or group.' },
+  {
+    name: 'type',
+    type: 'string',
+    description:
+      'text, number, date, bool (or boolean), select or group. Saved settings must fit it (a date as YYYY-MM-DD, a select one of its options; a list of such values is also accepted), and keys no field declares are refused.',
+  },
   { name: 'required', type: 'boolean', description: 'The form refuses to save while the field is empty.' },
-  { name: 'default', type: 'any', description: 'Value filled in when the user has not chosen one.' },
+  {
+    name: 'default',
+    type: 'any',
+    description:
+      'Value filled in when the user has not chosen one; it must fit the field as a typed value would.',
+  },
   {
     name: 'options',
     type: 'array',

@@ -1,11 +1,10 @@
 import { useDeleteAsset } from '../../../api/assets';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useNotify } from '../../../components/useNotify';
-import { holdersLosingAccess } from '../../../features/manage/ownerRules';
 import { ownerErrorText } from './ownerErrors';
 
 interface Props {
-  /** The dataset to delete, or null while nothing is asked. */
+  /** The dataset to delete, or null while nothing is asked; its subscribers are the holders who lose access. */
   dataset: { id: string; title: string; subscriber_count: number } | null;
   onClose: () => void;
   onDeleted?: () => void;
@@ -15,7 +14,7 @@ interface Props {
 export function DeleteDatasetDialog({ dataset, onClose, onDeleted }: Props) {
   const remove = useDeleteAsset();
   const notify = useNotify();
-  const holders = dataset ? holdersLosingAccess(dataset.subscriber_count) : 0;
+  const holders = dataset?.subscriber_count ?? 0;
   return (
     <ConfirmDialog
       open={dataset !== null}
