@@ -19,6 +19,19 @@ describe('serverFilters', () => {
     ]);
   });
 
+  it('keeps the time of day of a date-time column, as an instant in UTC', () => {
+    const picked = new Date('2024-09-01T10:00:00Z');
+    expect(
+      serverFilters(
+        [
+          { field: 'created_at', operator: 'after', value: picked },
+          { field: 'day', operator: 'after', value: picked },
+        ],
+        new Set(['created_at']),
+      ),
+    ).toEqual(['created_at:gt:2024-09-01T10:00:00.000Z', 'day:gt:2024-09-01']);
+  });
+
   it('leaves out items without a value and operators the server does not know', () => {
     expect(
       serverFilters([

@@ -26,21 +26,32 @@ const OPERATORS: Record<string, string> = {
 
 export const SERVER_FILTER_OPERATORS = Object.keys(OPERATORS);
 
-function valueText(value: unknown): string | undefined {
+/**
+ * The grid's date filter gives midnight UTC of the day picked, sent as that day; its date-time
+ * filter gives the instant picked (in the browser's time zone), sent as that instant in UTC.
+ */
+function valueText(value: unknown, withTime: boolean): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (value instanceof Date) {
-    return Number.isNaN(value.getTime()) ? undefined : value.toISOString().slice(0, 10);
+    if (Number.isNaN(value.getTime())) return undefined;
+    return withTime ? value.toISOString() : value.toISOString().slice(0, 10);
   }
   return String(value);
 }
 
-/** Filter strings for the items the server can apply; items still being typed are left out. */
-export function serverFilters(items: GridFilterItemLike[]): string[] {
+/**
+ * Filter strings for the items the server can apply; items still being typed are left out.
+ * `timestamps` names the columns holding date-times (their filters keep the time of day).
+ */
+export function serverFilters(
+  items: GridFilterItemLike[],
+  timestamps: ReadonlySet<string> = new Set(),
+): string[] {
   return items.flatMap((item) => {
     const operator = OPERATORS[item.operator];
     if (!operator) return [];
     if (operator === 'empty' || operator === 'notempty') return [`${item.field}:${operator}`];
-    const value = valueText(item.value);
+    const value = valueText(item.value, timestamps.has(item.field));
     return value === undefined ? [] : [`${item.field}:${operator}:${value}`];
   });
 }

@@ -44,6 +44,12 @@ export function SamplePreview({ assetId }: { assetId: string }) {
   );
 }
 
+function timestampColumns(columns: DatasetColumn[] | undefined): Set<string> {
+  return new Set(
+    (columns ?? []).filter((column) => column.type === 'timestamptz').map((column) => column.name),
+  );
+}
+
 /** With access: every row, paged and sorted by the server, with the dataset's column types. */
 export function FullData({ assetId, columns }: { assetId: string; columns?: DatasetColumn[] }) {
   const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: 25 });
@@ -53,7 +59,7 @@ export function FullData({ assetId, columns }: { assetId: string; columns?: Data
     limit: pagination.pageSize,
     offset: pagination.page * pagination.pageSize,
     sort: sortParam(sort),
-    filters: serverFilters(filter.items),
+    filters: serverFilters(filter.items, timestampColumns(columns)),
   });
   return (
     <Paper variant="outlined" component="section" aria-labelledby="data-heading" sx={{ p: { xs: 2, md: 3 } }}>
