@@ -163,6 +163,18 @@ describe('uploading a dataset and streaming it in a browser', () => {
     expect(odataLink).toMatch(/\/api\/odata$/);
     await screenshot(page, 'manage-stream', 'desktop');
 
+    // The full guide is one click from the tab, with this site's address in its examples.
+    const guideLink = page.getByRole('link', { name: /^Full guide: Power BI incremental refresh/ });
+    const guide = await context.newPage();
+    await guide.goto(new URL((await guideLink.getAttribute('href')) as string, page.url()).href);
+    await guide.getByRole('heading', { name: 'Incremental refresh (RangeStart / RangeEnd)' }).waitFor();
+    await guide.getByRole('heading', { name: 'Tableau', exact: true }).waitFor();
+    const origin = new URL(page.url()).origin;
+    await guide.getByText(`${origin}/api/odata/$metadata`, { exact: true }).first().waitFor();
+    await expect(guide.getByText('<host>').count()).resolves.toBe(0);
+    await screenshot(guide, 'streaming-guide', 'desktop');
+    await guide.close();
+
     // The links work outside the browser, as Power BI would call them: no cookie, only the key.
     const json = (await (await fetch(jsonLink)).json()) as Array<Record<string, unknown>>;
     expect(json).toHaveLength(ROWS);

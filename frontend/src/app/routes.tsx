@@ -56,6 +56,11 @@ export const ROUTES: AppRoute[] = [
     Page: lazyPage(() => import('../pages/Documentation/DocumentationPage'), 'DocumentationPage'),
   },
   {
+    path: '/documentation/streaming',
+    title: 'Streaming to BI tools',
+    Page: lazyPage(() => import('../pages/StreamingGuide/StreamingGuidePage'), 'StreamingGuidePage'),
+  },
+  {
     path: '/imprint',
     title: 'Imprint',
     Page: lazyPage(() => import('../pages/Imprint/ImprintPage'), 'ImprintPage'),

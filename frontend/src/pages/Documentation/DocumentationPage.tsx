@@ -14,7 +14,8 @@ export function DocumentationPage() {
       <Typography color="text.secondary" sx={{ maxWidth: 760 }}>
         Describe any REST API in a small JSON language and turn it into a connector that fills a table on a
         schedule. For the marketplace&apos;s own HTTP API see the{' '}
-        <Link href="/api-documentation">API documentation</Link>.
+        <Link href="/api-documentation">API documentation</Link>; to read your data into Power BI, Excel or
+        Tableau see <Link href="/documentation/streaming">Streaming to BI tools</Link>.
       </Typography>
       <Box
         sx={{

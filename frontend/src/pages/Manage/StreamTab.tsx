@@ -1,8 +1,10 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { useGenerateApiKey } from '../../api/users';
@@ -101,6 +103,11 @@ export function StreamTab({ data }: { data: ManageData }) {
           <li>Power BI reads the JSON (or CSV) rows; shape them in Power Query and Load.</li>
           <li>Use Refresh in Power BI whenever you want the latest data.</li>
         </Box>
+        <Typography variant="body2" sx={{ mt: 1 }}>
+          <Link component={RouterLink} to="/documentation/streaming">
+            Full guide: Power BI incremental refresh, Excel, Tableau, JSON Lines and row filters
+          </Link>
+        </Typography>
       </section>
       <section aria-labelledby="general-link-heading">
         <Typography id="general-link-heading" variant="h6" component="h3" gutterBottom>
