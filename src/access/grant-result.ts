@@ -124,8 +124,8 @@ export class OrderView {
   @ApiProperty({ type: String, nullable: true, description: 'Empty once the owner deleted the dataset' })
   asset_id: string | null;
 
-  @ApiProperty({ type: String, nullable: true })
-  title: string | null;
+  @ApiProperty({ description: "The dataset's title (as it was bought, once the owner deleted it)" })
+  title: string;
 
   @ApiProperty()
   amount: number;

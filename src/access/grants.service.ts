@@ -120,8 +120,8 @@ export class GrantsService {
     );
     const orders: Array<Omit<OrderView, 'created_at' | 'amount'> & { created_at: Date; amount: string }> =
       await this.dataSource.query(
-        `SELECT purchase.id, purchase.asset_id, asset.title, purchase.amount, purchase.currency,
-                purchase.status, purchase.created_at
+        `SELECT purchase.id, purchase.asset_id, COALESCE(asset.title, purchase.title) AS title, purchase.amount,
+                purchase.currency, purchase.status, purchase.created_at
            FROM purchases purchase LEFT JOIN assets asset ON asset.id = purchase.asset_id
           WHERE purchase.user_id = $1 ORDER BY purchase.created_at DESC, purchase.id`,
         [user.id],
@@ -182,6 +182,7 @@ export class GrantsService {
       id: purchaseId,
       userId,
       assetId: asset.id,
+      title: asset.title,
       amount: asset.price,
       currency: asset.currency,
       status: charge.status,

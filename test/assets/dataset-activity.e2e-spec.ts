@@ -56,7 +56,7 @@ describe('usage: the owner’s activity view and the buyer’s purchases', () =>
     expect([refused.status, refused.body.error]).toEqual([404, 'Dataset not found']);
   });
 
-  it('shows the buyer what they hold and bought, with price and order id; orders outlive a deleted dataset', async () => {
+  it('shows the buyer what they hold and bought, with price and order id; orders outlive a deleted dataset with the title bought', async () => {
     const owner = await createLoggedInUser(testApp);
     const buyer = await createLoggedInUser(testApp);
     const free = await uploadDataset(owner.agent, { title: 'Free one' });
@@ -105,11 +105,19 @@ describe('usage: the owner’s activity view and the buyer’s purchases', () =>
       orders: [],
     });
 
+    // A later rename shows in the order while the dataset exists; the title bought stays once it is gone.
+    await owner.agent
+      .patch(`/api/assets/${paid}`)
+      .set('Origin', TEST_ORIGIN)
+      .send({ title: 'Paid one, renamed' })
+      .expect(200);
+    const renamed = (await buyer.agent.get('/api/access/purchases').expect(200)).body;
+    expect(renamed.orders[0].title).toBe('Paid one, renamed');
     await owner.agent.delete(`/api/assets/${paid}`).set('Origin', TEST_ORIGIN).expect(200);
     const after = (await buyer.agent.get('/api/access/purchases').expect(200)).body;
     expect(after.held.map((row: { asset_id: string }) => row.asset_id)).toEqual([free]);
     expect(after.orders).toEqual([
-      expect.objectContaining({ id: orderId, asset_id: null, title: null, amount: 7.25 }),
+      expect.objectContaining({ id: orderId, asset_id: null, title: 'Paid one', amount: 7.25 }),
     ]);
     await testApp.http.get('/api/access/purchases').expect(401);
   });

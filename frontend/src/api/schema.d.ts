@@ -1164,7 +1164,8 @@ export interface components {
       id: string;
       /** @enum {string} */
       status: 'pending' | 'paid' | 'failed' | 'expired' | 'refunded';
-      title: string | null;
+      /** @description The dataset's title (as it was bought, once the owner deleted it) */
+      title: string;
     };
     PaymentMode: {
       /** @example test */

@@ -42,6 +42,10 @@ export class Purchase {
   @JoinColumn({ name: 'asset_id', foreignKeyConstraintName: 'purchases_asset_id_fkey' })
   asset?: Relation<Asset>;
 
+  /** The dataset's title when it was bought: the order still says what it was for once the dataset is deleted. */
+  @Column({ type: 'text', default: '' })
+  title: string;
+
   @Column({ type: 'numeric', precision: 12, scale: 2 })
   amount: string;
 

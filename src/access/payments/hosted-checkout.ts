@@ -47,6 +47,7 @@ export class HostedCheckout {
     const order = {
       userId,
       assetId: asset.id,
+      title: asset.title,
       amount: asset.price,
       currency: asset.currency,
       status: 'pending' as const,

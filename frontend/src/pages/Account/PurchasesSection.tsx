@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { usePurchases } from '../../api/access';
 import { formatPrice } from '../../components/price';
+import { orderTitle } from '../../features/account/orderTitle';
 
 /** The buyer's record: datasets held (with the order behind each) and every order. */
 export function PurchasesSection() {
@@ -68,9 +69,7 @@ export function PurchasesSection() {
               <Stack component="ul" spacing={1} sx={{ p: 0, m: 0, listStyle: 'none' }} aria-label="Orders">
                 {purchases.data.orders.map((order) => (
                   <li key={order.id}>
-                    <Typography sx={{ fontWeight: 600 }}>
-                      {order.title ?? 'A dataset its owner has deleted'}
-                    </Typography>
+                    <Typography sx={{ fontWeight: 600 }}>{orderTitle(order)}</Typography>
                     <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
                       {new Date(order.created_at).toLocaleDateString()} · {formatPrice(order.amount)} ·{' '}
                       {order.status} · Order {order.id}
