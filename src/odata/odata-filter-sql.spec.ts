@@ -42,7 +42,9 @@ describe('filterSql', () => {
       values: ['2024-01-01T00:00:00Z', '2024-02-01T00:00:00Z'],
       rangeColumns: ['at'],
     });
-    expect(translate('local lt 2024-02-01').sql).toBe(`t."local" < (${v(1)}::timestamptz AT TIME ZONE 'UTC')`);
+    expect(translate('local lt 2024-02-01').sql).toBe(
+      `t."local" < (${v(1)}::timestamptz AT TIME ZONE 'UTC')`,
+    );
   });
 
   it('compares a date column with a point in time by rounding the bound, not by casting the column', () => {

@@ -52,7 +52,9 @@ function filterValue(n: number): string {
 /** The statement that makes `values` readable by the filter's SQL for the rest of the transaction. */
 export function filterValueSettings(values: string[]): { text: string; values: string[] } | undefined {
   if (values.length === 0) return undefined;
-  const settings = values.map((_, index) => `set_config('${FILTER_VALUE_SETTING}${index + 1}', $${index + 1}, true)`);
+  const settings = values.map(
+    (_, index) => `set_config('${FILTER_VALUE_SETTING}${index + 1}', $${index + 1}, true)`,
+  );
   return { text: `SELECT ${settings.join(', ')}`, values };
 }
 

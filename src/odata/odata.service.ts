@@ -16,6 +16,7 @@ import {
   countStatement,
   nextSkipToken,
   PAGE_TRAILER_MARK,
+  PagePosition,
   pageStatement,
   readSkipToken,
   Statement,
@@ -105,25 +106,7 @@ export class ODataService {
     await this.ensureIndexes(set, statement.indexColumns);
     const counting = options.count ? countStatement(set, options.filter) : undefined;
     let total: string | undefined;
-    const envelope: JsonRowsEnvelope = {
-      open: () =>
-        `{"@odata.context":${JSON.stringify(`${this.serviceRoot}/$metadata#${set.name}`)}` +
-        (total !== undefined ? `,"@odata.count":${total}` : '') +
-        ',"value":[',
-      close: (trailer) => {
-        // A trailer means a row beyond the page exists; $top may still end the read here.
-        const more =
-          trailer !== undefined && (options.top === undefined || position.emitted + limit < options.top);
-        const nextLink = more
-          ? this.nextLink(
-              set,
-              request.query,
-              nextSkipToken(statement.keyset, { emitted: position.emitted + limit }, trailer || undefined),
-            )
-          : undefined;
-        return `]${nextLink ? `,"@odata.nextLink":${JSON.stringify(nextLink)}` : ''}}`;
-      },
-    };
+    const envelope = this.pageEnvelope(set, request, statement.keyset, { position, limit }, () => total);
     const appliedPageSize = request.preferredPageSize === undefined ? undefined : pageSize;
     const prepare = async (sql: Sql) => {
       await setFilterValues(sql, statement.values);
@@ -137,6 +120,38 @@ export class ODataService {
         onStart: () => destination.onStart(appliedPageSize),
       }),
     );
+  }
+
+  /**
+   * What a page's rows go out inside: the context and count first, the next-page link last. A
+   * trailer from the page statement means a row beyond the page exists; `$top` may still end the
+   * read here.
+   */
+  private pageEnvelope(
+    set: EntitySet,
+    request: CollectionRequest,
+    keyset: boolean,
+    page: { position: PagePosition; limit: number },
+    total: () => string | undefined,
+  ): JsonRowsEnvelope {
+    const { top } = request.options;
+    const emitted = page.position.emitted + page.limit;
+    return {
+      open: () => {
+        const count = total();
+        return (
+          `{"@odata.context":${JSON.stringify(`${this.serviceRoot}/$metadata#${set.name}`)}` +
+          (count !== undefined ? `,"@odata.count":${count}` : '') +
+          ',"value":['
+        );
+      },
+      close: (trailer) => {
+        const more = trailer !== undefined && (top === undefined || emitted < top);
+        if (!more) return ']}';
+        const skipToken = nextSkipToken(keyset, { emitted }, trailer || undefined);
+        return `],"@odata.nextLink":${JSON.stringify(this.nextLink(set, request.query, skipToken))}}`;
+      },
+    };
   }
 
   /** Every readable table as an entity set (a connector that never ran has no table yet, so none). */

@@ -44,7 +44,10 @@ describe('JsonRowsTransform with a trailer mark', () => {
     for (let cut = 1; cut < bytes.length; cut++) {
       for (const second of [cut + 1, bytes.length]) {
         const parts = [bytes.subarray(0, cut), bytes.subarray(cut, second), bytes.subarray(second)];
-        expect(JSON.parse(await page(parts))).toEqual({ value: [{ a: '#x' }, { b: 'é' }], trailer: '190000' });
+        expect(JSON.parse(await page(parts))).toEqual({
+          value: [{ a: '#x' }, { b: 'é' }],
+          trailer: '190000',
+        });
       }
     }
   });
