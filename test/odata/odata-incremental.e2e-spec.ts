@@ -110,6 +110,23 @@ describe('OData service: incremental refresh and keyset paging use indexes', () 
     expect(await plan(statement)).toMatch(new RegExp(`Index.*${columnIndexName(tableName, 'day')}`));
   });
 
+  it('pages by 50,000 rows unless a client asks for fewer, and never by more', async () => {
+    const read = (prefer?: string) => {
+      const request = app.testApp.http
+        .get(`/api/odata/${setName}`)
+        .query({ $select: 'id' })
+        .set('X-API-Key', apiKey);
+      return (prefer ? request.set('Prefer', prefer) : request).expect(200);
+    };
+    const plain = await read();
+    expect(plain.body.value).toHaveLength(50_000);
+    expect(plain.headers['preference-applied']).toBeUndefined();
+    expect(new URL(plain.body['@odata.nextLink']).searchParams.get('$skiptoken')).toBe('k50000.50000');
+    const greedy = await read('odata.maxpagesize=80000');
+    expect(greedy.headers['preference-applied']).toBe('odata.maxpagesize=50000');
+    expect(greedy.body.value).toHaveLength(50_000);
+  });
+
   it('reads a late page by key through the row-id index, with no sort and no offset', async () => {
     const statement = pageStatement(
       await entitySet(),
