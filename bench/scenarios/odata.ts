@@ -103,7 +103,7 @@ async function pagedVersusStream(
   const ratio = ours.median / baseline.median;
   return {
     what: `OData feed read page by page, ${settings.rows.toLocaleString('en')} rows`,
-    ourPath: `GET /api/odata/{set} and every @odata.nextLink after it (${pages} pages of 10,000 rows, ${(bytes / 1e6).toFixed(0)} MB), one at a time on a kept-alive connection`,
+    ourPath: `GET /api/odata/{set} and every @odata.nextLink after it (${pages} pages, ${(bytes / 1e6).toFixed(0)} MB), one at a time on a kept-alive connection`,
     baselinePath: 'GET /api/stream/data/{id} (the JSON stream link) in the same run',
     unit: 's',
     ours,

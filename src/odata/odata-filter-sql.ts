@@ -37,6 +37,27 @@ function category(property: EntityProperty): string {
   return property.pgType;
 }
 
+/**
+ * Where the statements read the filter's values: transaction-local settings, set through bind
+ * parameters just before (see filterValueSettings). A COPY takes no parameters, and this way no
+ * client text ever becomes SQL text, not even escaped.
+ */
+const FILTER_VALUE_SETTING = 'odata.value_';
+
+/** The SQL reading the `n`th value (from 1), as text. */
+function filterValue(n: number): string {
+  return `current_setting('${FILTER_VALUE_SETTING}${n}')`;
+}
+
+/** The statement that makes `values` readable by the filter's SQL for the rest of the transaction. */
+export function filterValueSettings(values: string[]): { text: string; values: string[] } | undefined {
+  if (values.length === 0) return undefined;
+  const settings = values.map(
+    (_, index) => `set_config('${FILTER_VALUE_SETTING}${index + 1}', $${index + 1}, true)`,
+  );
+  return { text: `SELECT ${settings.join(', ')}`, values };
+}
+
 /** The translated filter and the date/time columns it bounds (candidates for an index). */
 export interface FilterSql {
   sql: string;
@@ -44,13 +65,14 @@ export interface FilterSql {
 }
 
 /**
- * Translates a parsed `$filter` into a SQL condition on the entity set's table. Every value
- * becomes a `$n` parameter cast to the column's type (so an index on the column stays usable);
+ * Translates a parsed `$filter` into a SQL condition on the entity set's table. Every value is
+ * appended to `values` and read from its setting, cast to the column's type (a stable
+ * expression, so an index on the column stays usable);
  * identifiers come only from the entity set's own properties, quoted by the data-table module.
  * OData's two-valued logic (null compares false) is kept: `ne` is IS DISTINCT FROM and `not`
  * is IS NOT TRUE.
  */
-export function filterSql(token: Token, set: EntitySet, values: unknown[]): FilterSql {
+export function filterSql(token: Token, set: EntitySet, values: string[]): FilterSql {
   const translator = new FilterTranslator(set, values);
   return { sql: translator.condition(token), rangeColumns: [...translator.rangeColumns] };
 }
@@ -61,7 +83,7 @@ class FilterTranslator {
 
   constructor(
     private readonly set: EntitySet,
-    private readonly values: unknown[],
+    private readonly values: string[],
   ) {
     this.properties = new Map(set.properties.map((property) => [property.name, property]));
   }
@@ -117,9 +139,9 @@ class FilterTranslator {
     return category(property) === 'text' && !TEXT_TYPES.has(property.pgType) ? `${column}::text` : column;
   }
 
-  private parameter(value: unknown, cast: string): string {
+  private parameter(value: string, cast: string): string {
     this.values.push(value);
-    return `$${this.values.length}::${cast}`;
+    return `${filterValue(this.values.length)}::${cast}`;
   }
 
   private comparison(token: Token): string {

@@ -10,18 +10,23 @@ export interface PagePosition {
   lastKey?: string;
 }
 
+/** A statement and the filter values it reads (see filterValueSettings): it takes no parameters. */
 export interface Statement {
   text: string;
-  values: unknown[];
+  values: string[];
 }
 
 /** A page read: its statement, whether pages follow the key, and the columns worth an index. */
 export interface PageStatement extends Statement {
   keyset: boolean;
   indexColumns: string[];
-  /** Rows skipped before the page (OFFSET): `ord` of the page's first row is this plus one. */
-  offset: number;
 }
+
+/**
+ * Starts the line a page statement ends with when rows are left after the page, in place of the
+ * row that proves it: the mark, then the page's last key (empty without a row id). Rows start with `{`.
+ */
+export const PAGE_TRAILER_MARK = '#';
 
 const TOKEN_PATTERN = /^(?:k(-?[0-9]{1,19})\.([0-9]{1,15})|o([0-9]{1,15}))$/;
 
@@ -64,7 +69,7 @@ function whereClause(conditions: string[]): string {
 
 /** The rows `$count` and `/$count` count: the filter's, whatever the paging. */
 export function countStatement(set: EntitySet, filter: Token | undefined): Statement {
-  const values: unknown[] = [];
+  const values: string[] = [];
   const where = filter ? [filterSql(filter, set, values).sql] : [];
   return {
     text: `SELECT count(*)::int8::text AS count FROM ${dataTable(set.source.tableName)} ${TABLE_ALIAS}${whereClause(where)}`,
@@ -83,20 +88,34 @@ function orderTerms(set: EntitySet, options: QueryOptions): string[] {
   });
 }
 
+/** The row as a JSON object, led by its row number when the entity set is keyed by it. */
+function rowJson(numberFrom: number | undefined, ord: string): string {
+  if (numberFrom === undefined) return 'row_to_json(v)::text';
+  // v leads with a null row number (see pageStatement); its text is swapped for the number.
+  const nullKey = `{${JSON.stringify(ROW_NUMBER_KEY)}:`;
+  return `'${nullKey}' || (${numberFrom} + ${ord}) || substr(row_to_json(v)::text, ${nullKey.length + 'null'.length + 1})`;
+}
+
 /**
- * One page (`limit` rows) as `(k, j)` rows: the row id (when the table has one) and the row as
- * a JSON object of the selected properties. Without an order, or ordered by the row id alone,
- * pages follow the row id (keyset): each starts after the last key of the one before, through
- * the row-id index, so a late page costs what the first one does. Any other order pages by
- * offset, with the row id (or the physical position) breaking ties so pages never overlap.
+ * One page as JSON text, one row object a line, in page order: the first `limit` rows, then,
+ * when one more row exists, a trailer line (PAGE_TRAILER_MARK and the key of the page's last
+ * row) instead of that row, so one read tells the rows, whether more follow and where the next
+ * page starts. Rows go out as they are read, through COPY, never held as a whole page.
+ *
+ * Without an order, or ordered by the row id alone, pages follow the row id (keyset): each starts
+ * after the last key of the one before, through the row-id index, so a late page costs what the
+ * first one does. Any other order pages by offset, with the row id (or the physical position)
+ * breaking ties so pages never overlap. With `numberFrom`, each object gets the row-number key
+ * first (tables without a row id): the page's first row has number `numberFrom + 1`.
  */
 export function pageStatement(
   set: EntitySet,
   options: QueryOptions,
   position: PagePosition,
   limit: number,
+  numberFrom?: number,
 ): PageStatement {
-  const values: unknown[] = [];
+  const values: string[] = [];
   const conditions: string[] = [];
   const indexColumns: string[] = [];
   if (options.filter) {
@@ -115,8 +134,8 @@ export function pageStatement(
   if (keyset) {
     const descending = options.orderBy[0]?.descending ?? false;
     if (position.lastKey !== undefined) {
-      values.push(position.lastKey);
-      conditions.push(`${rowId} ${descending ? '<' : '>'} $${values.length}::int8`);
+      // The key is ours (readSkipToken let digits through only), written as a number.
+      conditions.push(`${rowId} ${descending ? '<' : '>'} ${BigInt(position.lastKey)}::int8`);
     }
     order = [`${rowId} ${descending ? 'DESC' : 'ASC'}`];
     offset = position.lastKey === undefined ? options.skip : 0;
@@ -130,41 +149,20 @@ export function pageStatement(
   const outputs = selectedProperties(set, options.select)
     .filter((property) => property.column)
     .map((property) => `${outputExpression(property)} AS ${quoteIdentifier(property.name)}`);
+  if (numberFrom !== undefined) outputs.unshift(`NULL::int8 AS ${quoteIdentifier(ROW_NUMBER_KEY)}`);
   const orderBy = order.length > 0 ? ` ORDER BY ${order.join(', ')}` : '';
-  // `ord` numbers the rows in the page's own order (the window sorts as the query does, so the
-  // planner sorts once, or reads the index once), counting from before the offset.
+  // The window sorts as the query does, so the planner sorts once (or reads the index once);
+  // `ord` counts from before the offset, so the page's rows are ord offset+1 to offset+limit.
+  const ord = `(row_number() OVER w - ${offset})`;
+  const lastKey = `coalesce(lag(${hasRowId ? rowId : 'NULL'}::text) OVER w, '')`;
+  const line = `CASE WHEN ${ord} <= ${limit} THEN ${rowJson(numberFrom, ord)} ELSE '${PAGE_TRAILER_MARK}' || ${lastKey} END`;
   const text =
-    `SELECT ${hasRowId ? rowId : 'NULL'}::text AS k, row_to_json(v)::text AS j, row_number() OVER (${orderBy.trim()}) AS ord ` +
-    `FROM ${dataTable(set.source.tableName)} ${TABLE_ALIAS} CROSS JOIN LATERAL (SELECT ${outputs.join(', ')}) v` +
+    `SELECT ${line} FROM ${dataTable(set.source.tableName)} ${TABLE_ALIAS} ` +
+    `CROSS JOIN LATERAL (SELECT ${outputs.join(', ')}) v` +
     whereClause(conditions) +
+    ` WINDOW w AS (${orderBy.trim()})` +
     orderBy +
     (offset > 0 ? ` OFFSET ${offset}` : '') +
-    ` LIMIT ${limit}`;
-  return { text, values, keyset, indexColumns, offset };
-}
-
-/**
- * A page as one row built by Postgres: how many rows the statement found (`limit + 1` tells
- * that more follow), the first `limit` of them as one comma-separated run of JSON objects in
- * page order, and the key of the last one. One value to read instead of thousands of rows keeps
- * the API's work per page small and its memory flat. With `numberFrom`, each object gets the
- * row-number key first (tables without a row id), counting on from that number.
- */
-export function pageBodyStatement(statement: PageStatement, limit: number, numberFrom?: number): Statement {
-  const values = [...statement.values, limit];
-  const limitParam = `$${values.length}`;
-  const position = `(p.ord - ${statement.offset})`;
-  let item = 'p.j';
-  if (numberFrom !== undefined) {
-    values.push(numberFrom);
-    const number = `($${values.length}::int8 + ${position})`;
-    item = `'{"${ROW_NUMBER_KEY}":' || ${number} || CASE WHEN p.j = '{}' THEN '}' ELSE ',' || substr(p.j, 2) END`;
-  }
-  const onPage = `FILTER (WHERE ${position} <= ${limitParam}::int8)`;
-  return {
-    text:
-      `SELECT count(*)::int AS found, coalesce(string_agg(${item}, ',' ORDER BY p.ord) ${onPage}, '') AS body, ` +
-      `(array_agg(p.k ORDER BY p.ord DESC) ${onPage})[1] AS last_key FROM (${statement.text}) p`,
-    values,
-  };
+    ` LIMIT ${limit + 1}`;
+  return { text, values, keyset, indexColumns };
 }

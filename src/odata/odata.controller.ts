@@ -18,11 +18,15 @@ function preferredPageSize(request: Request): number | undefined {
   return match ? Math.max(Number(match[1]), 1) : undefined;
 }
 
-function answer(response: Response, contentType: string, body: string): void {
+function setAnswerHeaders(response: Response, contentType: string): void {
   response.status(200);
   response.setHeader('OData-Version', '4.0');
   response.setHeader('Cache-Control', 'no-store');
   response.setHeader('Content-Type', contentType);
+}
+
+function answer(response: Response, contentType: string, body: string): void {
+  setAnswerHeaders(response, contentType);
   response.end(body);
 }
 
@@ -81,16 +85,20 @@ export class ODataController {
     @Res() response: Response,
   ): Promise<void> {
     const query = queryParameters(request.originalUrl);
+    const options = readQueryOptions(query);
     const preferred = preferredPageSize(request);
-    const page = await this.odata.page(user, {
-      entitySet,
-      options: readQueryOptions(query),
-      query,
-      preferredPageSize: preferred,
-    });
-    if (page.appliedPageSize !== undefined) {
-      response.setHeader('Preference-Applied', `odata.maxpagesize=${page.appliedPageSize}`);
-    }
-    answer(response, JSON_TYPE, page.body);
+    await this.odata.page(
+      user,
+      { entitySet, options, query, preferredPageSize: preferred },
+      {
+        response,
+        onStart: (appliedPageSize) => {
+          if (appliedPageSize !== undefined) {
+            response.setHeader('Preference-Applied', `odata.maxpagesize=${appliedPageSize}`);
+          }
+          setAnswerHeaders(response, JSON_TYPE);
+        },
+      },
+    );
   }
 }

@@ -1,32 +1,38 @@
+import type { Writable } from 'node:stream';
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Caller } from '../access/access-gate.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { createColumnIndex, hasColumnIndex } from '../database/data-tables/data-table-ddl';
 import { pgPool, Sql, sqlOn, transactionOn } from '../database/sql';
-import { STREAM_SETTINGS } from '../stream/copy-out';
+import { copyOut, STREAM_SETTINGS } from '../stream/copy-out';
+import { JsonRowsEnvelope, JsonRowsTransform } from '../stream/json-array.transform';
+import { JSON_LINES_COPY_OPTIONS } from '../stream/stream-sql';
 import { StreamAccessService } from '../stream/stream-access.service';
 import { EntitySet, ROW_NUMBER_KEY, sourceReferenceOf, toEntitySet } from './odata-entity-set';
 import { metadataDocument, serviceDocument } from './odata-metadata';
+import { filterValueSettings } from './odata-filter-sql';
 import {
   countStatement,
   nextSkipToken,
-  pageBodyStatement,
+  PAGE_TRAILER_MARK,
+  PagePosition,
   pageStatement,
   readSkipToken,
+  Statement,
 } from './odata-page-sql';
 import { badOption, QueryOptions } from './odata-query-options';
 
-/** Rows per page unless the client prefers fewer (Prefer: odata.maxpagesize), and the most it may ask for. */
-export const ODATA_PAGE_SIZE = 10_000;
-export const ODATA_MAX_PAGE_SIZE = 50_000;
+/**
+ * Rows per page unless the client prefers fewer (Prefer: odata.maxpagesize), which is also the most
+ * it may ask for. BI tools follow next links without asking for a size, so this is their page. A
+ * page streams with flat memory whatever its size, while each page costs a request's fixed work
+ * (key, rate limit, access, plan) and, across a real network, at least one round trip: a million
+ * rows are 20 requests rather than 100.
+ */
+export const ODATA_PAGE_SIZE = 50_000;
+export const ODATA_MAX_PAGE_SIZE = ODATA_PAGE_SIZE;
 export const ODATA_PATH = '/api/odata';
-
-/** One answered page: the JSON body, and the page size applied when the client asked for one. */
-export interface ODataPage {
-  body: string;
-  appliedPageSize?: number;
-}
 
 /** A collection request as the controller hands it over. */
 export interface CollectionRequest {
@@ -35,6 +41,13 @@ export interface CollectionRequest {
   /** The request's own query parameters, carried into the next-page link. */
   query: Record<string, unknown>;
   preferredPageSize?: number;
+}
+
+/** Where a page goes: the response, and what sets its headers once the answer is certain. */
+export interface PageDestination {
+  response: Writable;
+  /** Called before the first byte, with the page size applied when the client asked for one. */
+  onStart(appliedPageSize: number | undefined): void;
 }
 
 /**
@@ -70,59 +83,81 @@ export class ODataService {
   async count(caller: Caller, entitySet: string, options: QueryOptions): Promise<string> {
     const set = await this.entitySet(caller, entitySet);
     const statement = countStatement(set, options.filter);
-    return this.read(
-      async (sql) => (await sql<{ count: string }>(statement.text, statement.values)).rows[0].count,
+    return asFilterValueError(
+      this.read(statement, async (sql) => (await sql<{ count: string }>(statement.text)).rows[0].count),
     );
   }
 
-  /** One page of an entity set, with `@odata.nextLink` while rows are left. */
-  async page(caller: Caller, request: CollectionRequest): Promise<ODataPage> {
+  /**
+   * One page of an entity set, with `@odata.nextLink` while rows are left, streamed to the
+   * response as Postgres produces the rows (with back-pressure): the API holds a few buffers,
+   * never the page.
+   */
+  async page(caller: Caller, request: CollectionRequest, destination: PageDestination): Promise<void> {
     const set = await this.entitySet(caller, request.entitySet);
     const { options } = request;
     const position = readSkipToken(options.skipToken);
     const pageSize = Math.min(request.preferredPageSize ?? ODATA_PAGE_SIZE, ODATA_MAX_PAGE_SIZE);
     const wanted = options.top === undefined ? pageSize : Math.min(pageSize, options.top - position.emitted);
     const limit = Math.max(wanted, 0);
-    const statement = pageStatement(set, options, position, limit + 1);
-    await this.ensureIndexes(set, statement.indexColumns);
-    const counting = options.count ? countStatement(set, options.filter) : undefined;
     const numbered =
       set.key.name === ROW_NUMBER_KEY && (!options.select || options.select.includes(ROW_NUMBER_KEY));
-    const bodyStatement = pageBodyStatement(
-      statement,
+    const statement = pageStatement(
+      set,
+      options,
+      position,
       limit,
       numbered ? options.skip + position.emitted : undefined,
     );
-    const { page, total } = await this.read(async (sql) => ({
-      total: counting
-        ? (await sql<{ count: string }>(counting.text, counting.values)).rows[0].count
-        : undefined,
-      page:
-        limit > 0
-          ? (
-              await sql<{ found: number; body: string; last_key: string | null }>(
-                bodyStatement.text,
-                bodyStatement.values,
-              )
-            ).rows[0]
-          : { found: 0, body: '', last_key: null },
-    }));
-    const more = page.found > limit && (options.top === undefined || position.emitted + limit < options.top);
-    const emitted = position.emitted + Math.min(page.found, limit);
-    const nextLink = more
-      ? this.nextLink(
-          set,
-          request.query,
-          nextSkipToken(statement.keyset, { emitted }, page.last_key ?? undefined),
-        )
-      : undefined;
-    const body =
-      `{"@odata.context":${JSON.stringify(`${this.serviceRoot}/$metadata#${set.name}`)}` +
-      (total !== undefined ? `,"@odata.count":${total}` : '') +
-      `,"value":[${page.body}]` +
-      (nextLink ? `,"@odata.nextLink":${JSON.stringify(nextLink)}` : '') +
-      '}';
-    return { body, appliedPageSize: request.preferredPageSize === undefined ? undefined : pageSize };
+    await this.ensureIndexes(set, statement.indexColumns);
+    const counting = options.count ? countStatement(set, options.filter) : undefined;
+    let total: string | undefined;
+    const envelope = this.pageEnvelope(set, request, statement.keyset, { position, limit }, () => total);
+    const appliedPageSize = request.preferredPageSize === undefined ? undefined : pageSize;
+    const prepare = async (sql: Sql) => {
+      await setFilterValues(sql, statement.values);
+      if (counting) total = (await sql<{ count: string }>(counting.text)).rows[0].count;
+    };
+    const copySql = `COPY (${statement.text}) TO STDOUT ${JSON_LINES_COPY_OPTIONS}`;
+    await asFilterValueError(
+      copyOut(pgPool(this.dataSource), copySql, destination.response, {
+        prepare,
+        transform: new JsonRowsTransform(envelope, PAGE_TRAILER_MARK),
+        onStart: () => destination.onStart(appliedPageSize),
+      }),
+    );
+  }
+
+  /**
+   * What a page's rows go out inside: the context and count first, the next-page link last. A
+   * trailer from the page statement means a row beyond the page exists; `$top` may still end the
+   * read here.
+   */
+  private pageEnvelope(
+    set: EntitySet,
+    request: CollectionRequest,
+    keyset: boolean,
+    page: { position: PagePosition; limit: number },
+    total: () => string | undefined,
+  ): JsonRowsEnvelope {
+    const { top } = request.options;
+    const emitted = page.position.emitted + page.limit;
+    return {
+      open: () => {
+        const count = total();
+        return (
+          `{"@odata.context":${JSON.stringify(`${this.serviceRoot}/$metadata#${set.name}`)}` +
+          (count !== undefined ? `,"@odata.count":${count}` : '') +
+          ',"value":['
+        );
+      },
+      close: (trailer) => {
+        const more = trailer !== undefined && (top === undefined || emitted < top);
+        if (!more) return ']}';
+        const skipToken = nextSkipToken(keyset, { emitted }, trailer || undefined);
+        return `],"@odata.nextLink":${JSON.stringify(this.nextLink(set, request.query, skipToken))}}`;
+      },
+    };
   }
 
   /** Every readable table as an entity set (a connector that never ran has no table yet, so none). */
@@ -176,25 +211,40 @@ export class ODataService {
     }
   }
 
-  /** Work in one read-only transaction with the stream settings (UTC, ISO dates); bad values answer 400. */
-  private async read<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+  /** A statement in one read-only transaction with the stream settings (UTC, ISO dates). */
+  private async read<T>(statement: Statement, work: (sql: Sql) => Promise<T>): Promise<T> {
     const client = await pgPool(this.dataSource).connect();
     try {
       // One round trip for both: the statements carry no parameters.
       await client.query(`BEGIN READ ONLY; ${STREAM_SETTINGS}`);
-      const result = await work(sqlOn(client));
+      const sql = sqlOn(client);
+      await setFilterValues(sql, statement.values);
+      const result = await work(sql);
       await client.query('COMMIT');
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      // Class 22: a value in the filter Postgres cannot read as its column's type (2024-02-30, 1e999).
-      if (String((error as { code?: unknown }).code ?? '').startsWith('22')) {
-        throw badOption(`A value in $filter is not valid: ${(error as Error).message}`);
-      }
       throw error;
     } finally {
       client.release();
     }
+  }
+}
+
+async function setFilterValues(sql: Sql, values: string[]): Promise<void> {
+  const settings = filterValueSettings(values);
+  if (settings) await sql(settings.text, settings.values);
+}
+
+/** Class 22: a value in the filter Postgres cannot read as its column's type (2024-02-30, 1e999); 400. */
+async function asFilterValueError<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (String((error as { code?: unknown }).code ?? '').startsWith('22')) {
+      throw badOption(`A value in $filter is not valid: ${(error as Error).message}`);
+    }
+    throw error;
   }
 }
 

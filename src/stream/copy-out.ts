@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { CopyToStreamQuery } from 'pg-copy-streams';
-import { answerLimitMs, LONG_WORK_LIMITS_MS, localStatementLimit } from '../database/sql';
+import { answerLimitMs, LONG_WORK_LIMITS_MS, localStatementLimit, Sql, sqlOn } from '../database/sql';
 
 /**
  * Session settings for one stream: UTC and ISO dates so every client sees the same values; no
@@ -21,6 +21,8 @@ export const STREAM_SETTINGS = [
 ].join('; ');
 
 export interface CopyOutOptions {
+  /** Work in the COPY's transaction before it starts (its failure rejects like the COPY's own). */
+  prepare?(sql: Sql): Promise<void>;
   /** Called once Postgres has started answering, before the first byte goes out. */
   onStart(): void;
   /** Written before the rows (e.g. a CSV header). */
@@ -57,6 +59,7 @@ export async function copyOut(
       limit.restore();
       throw error;
     }
+    if (options.prepare) await options.prepare(sqlOn(client));
     rows = client.query(copyTo(copySql));
     // Waits for the first data (or the end) so an error in the query can still become a JSON answer;
     // the first answer is due as soon as any statement's.

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessGate, Caller } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { isUuid } from '../common/uuid';
-import { tableColumns, TableColumn } from '../database/data-tables/data-table-catalog';
+import { tableColumns, tableColumnsJson, TableColumn } from '../database/data-tables/data-table-catalog';
 import { ROW_ID_COLUMN } from '../database/data-tables/data-table-names';
 import { sqlOn } from '../database/sql';
 import { UsersService } from '../users/users.service';
@@ -52,52 +52,23 @@ export class StreamAccessService {
     const tableReference = TABLE_REFERENCE.exec(reference);
     if (tableReference) return this.ownInstanceTable(caller, tableReference[1]);
     if (!isUuid(reference)) return null;
-    const dataset = await orMissing(this.gate.requireDataset(caller, reference, 'full'));
-    if (dataset) {
-      const { asset } = dataset;
-      const [source] = await this.withColumns([
-        {
-          kind: 'asset',
-          id: asset.id,
-          title: asset.title,
-          tableName: asset.tableName,
-          listed: asset.columns,
-        },
-      ]);
-      return source;
-    }
-    return this.ownInstance(caller, reference);
+    const [dataset] = await this.heldDatasetSources(caller, reference);
+    return dataset ?? this.ownInstance(caller, reference);
   }
 
   /** Every dataset the user owns or holds a grant for, oldest first, with columns. */
-  async heldDatasets(caller: Caller): Promise<StreamSource[]> {
-    const assets = await this.gate.heldDatasets(caller);
-    return this.withColumns(
-      assets.map((asset) => ({
-        kind: 'asset',
-        id: asset.id,
-        title: asset.title,
-        tableName: asset.tableName,
-        listed: asset.columns,
-      })),
-    );
+  heldDatasets(caller: Caller): Promise<StreamSource[]> {
+    return this.heldDatasetSources(caller);
   }
 
   /** Everything the user may read: held datasets, then the tables of their own connector instances. */
   async readableSources(caller: Caller): Promise<StreamSource[]> {
-    const [assets, instances, furtherTables] = await Promise.all([
-      this.gate.heldDatasets(caller),
+    const [datasets, instances, furtherTables] = await Promise.all([
+      this.heldDatasetSources(caller),
       this.gate.ownedInstances(caller),
       this.gate.ownedInstanceTables(caller),
     ]);
-    return this.withColumns([
-      ...assets.map((asset): SourceTable => ({
-        kind: 'asset',
-        id: asset.id,
-        title: asset.title,
-        tableName: asset.tableName,
-        listed: asset.columns,
-      })),
+    const connectorTables = await this.withColumns([
       ...instances.map((instance): SourceTable => ({
         kind: 'instance',
         id: instance.id,
@@ -106,6 +77,36 @@ export class StreamAccessService {
       })),
       ...furtherTables.map(({ instance, table }) => furtherSource(instance, table)),
     ]);
+    return [...datasets, ...connectorTables];
+  }
+
+  /**
+   * The datasets the user may read in full (the AccessGate's rule), all or the one with `assetId`,
+   * with their columns, in one statement: every stream and OData call asks this first.
+   */
+  private async heldDatasetSources(caller: Caller, assetId?: string): Promise<StreamSource[]> {
+    if (!caller) return [];
+    const values: unknown[] = [caller.id];
+    if (assetId !== undefined) values.push(assetId);
+    const { rows } = await sqlOn(this.dataSource)<{
+      id: string;
+      title: string;
+      table_name: string;
+      columns: SourceTable['listed'];
+      catalog: TableColumn[] | null;
+    }>(
+      `SELECT asset.id, asset.title, asset.table_name, asset.columns, ${tableColumnsJson('asset.table_name')} AS catalog
+         FROM assets asset
+        WHERE ${this.gate.datasetCondition('held', 'asset', '$1')}${assetId !== undefined ? ' AND asset.id = $2' : ''}
+        ORDER BY asset.created_at, asset.id`,
+      values,
+    );
+    return rows.map((row) =>
+      toSource(
+        { kind: 'asset', id: row.id, title: row.title, tableName: row.table_name, listed: row.columns },
+        row.catalog ?? undefined,
+      ),
+    );
   }
 
   private async ownInstanceTable(caller: Caller, tableId: string): Promise<StreamSource | null> {
@@ -133,15 +134,21 @@ export class StreamAccessService {
       sqlOn(this.dataSource),
       tables.map((table) => table.tableName),
     );
-    return tables.map(({ kind, id, title, tableName, listed }) => ({
-      kind,
-      id,
-      title,
-      tableName,
-      columns: sourceColumns(listed, catalog.get(tableName)),
-      hasRowId: kind === 'asset' && !!catalog.get(tableName)?.some((column) => column.name === ROW_ID_COLUMN),
-    }));
+    return tables.map((table) => toSource(table, catalog.get(table.tableName)));
   }
+}
+
+/** A table with its real columns (none when the table does not exist yet). */
+function toSource(table: SourceTable, catalog: TableColumn[] | undefined): StreamSource {
+  const { kind, id, title, tableName, listed } = table;
+  return {
+    kind,
+    id,
+    title,
+    tableName,
+    columns: sourceColumns(listed, catalog),
+    hasRowId: kind === 'asset' && !!catalog?.some((column) => column.name === ROW_ID_COLUMN),
+  };
 }
 
 /** A further operation's table, titled by its instance and operation. */

@@ -13,7 +13,7 @@ const MAX_IDENTIFIER_BYTES = 63;
  * backslashes (the text format would double those inside JSON strings); quote and delimiter are
  * control characters that JSON text cannot contain unescaped, so Postgres never quotes a row.
  */
-const JSON_LINES_COPY_OPTIONS = `(FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`;
+export const JSON_LINES_COPY_OPTIONS = `(FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`;
 
 /**
  * Column value as CSV text that spreadsheets read well: booleans as true/false (not t/f) and

@@ -1,5 +1,6 @@
 import { columnIndexName } from '../../src/database/data-tables/data-table-names';
 import { entitySetName, toEntitySet } from '../../src/odata/odata-entity-set';
+import { filterValueSettings } from '../../src/odata/odata-filter-sql';
 import { pageStatement, Statement } from '../../src/odata/odata-page-sql';
 import { readQueryOptions } from '../../src/odata/odata-query-options';
 import { createDataset, createUserWithApiKey, TestColumn } from '../stream/stream.factory';
@@ -28,8 +29,12 @@ describe('OData service: incremental refresh and keyset paging use indexes', () 
 
   /** The plan Postgres picks for a statement the service would run. */
   async function plan(statement: Statement): Promise<string> {
-    const rows = await app.testApp.dataSource.query(`EXPLAIN ${statement.text}`, statement.values);
-    return rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join('\n');
+    return app.testApp.dataSource.transaction(async (manager) => {
+      const settings = filterValueSettings(statement.values);
+      if (settings) await manager.query(settings.text, settings.values);
+      const rows = await manager.query(`EXPLAIN ${statement.text}`);
+      return rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join('\n');
+    });
   }
 
   async function entitySet() {
@@ -80,10 +85,10 @@ describe('OData service: incremental refresh and keyset paging use indexes', () 
       await entitySet(),
       readQueryOptions({ $filter: filter }),
       { emitted: 0 },
-      10_001,
+      10_000,
     );
     expect(statement.text).toContain(
-      `t."measured_at" >= $1::timestamptz AND t."measured_at" < $2::timestamptz`,
+      `t."measured_at" >= current_setting('odata.value_1')::timestamptz AND t."measured_at" < current_setting('odata.value_2')::timestamptz`,
     );
     expect(await plan(statement)).toMatch(new RegExp(`Index.*${columnIndexName(tableName, 'measured_at')}`));
   });
@@ -100,9 +105,26 @@ describe('OData service: incremental refresh and keyset paging use indexes', () 
       await entitySet(),
       readQueryOptions({ $filter: filter }),
       { emitted: 0 },
-      10_001,
+      10_000,
     );
     expect(await plan(statement)).toMatch(new RegExp(`Index.*${columnIndexName(tableName, 'day')}`));
+  });
+
+  it('pages by 50,000 rows unless a client asks for fewer, and never by more', async () => {
+    const read = (prefer?: string) => {
+      const request = app.testApp.http
+        .get(`/api/odata/${setName}`)
+        .query({ $select: 'id' })
+        .set('X-API-Key', apiKey);
+      return (prefer ? request.set('Prefer', prefer) : request).expect(200);
+    };
+    const plain = await read();
+    expect(plain.body.value).toHaveLength(50_000);
+    expect(plain.headers['preference-applied']).toBeUndefined();
+    expect(new URL(plain.body['@odata.nextLink']).searchParams.get('$skiptoken')).toBe('k50000.50000');
+    const greedy = await read('odata.maxpagesize=80000');
+    expect(greedy.headers['preference-applied']).toBe('odata.maxpagesize=50000');
+    expect(greedy.body.value).toHaveLength(50_000);
   });
 
   it('reads a late page by key through the row-id index, with no sort and no offset', async () => {
@@ -110,7 +132,7 @@ describe('OData service: incremental refresh and keyset paging use indexes', () 
       await entitySet(),
       readQueryOptions({}),
       { emitted: 190_000, lastKey: '190000' },
-      10_001,
+      10_000,
     );
     expect(statement.text).not.toContain('OFFSET');
     const late = await plan(statement);

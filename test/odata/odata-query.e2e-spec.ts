@@ -84,6 +84,16 @@ describe('OData service: query options pushed down to Postgres', () => {
     expect(all.body['@odata.nextLink']).toBeUndefined();
   });
 
+  it('streams a page as Postgres reads it rather than sending one body built in memory', async () => {
+    const response = await get({ $count: 'true' }).set('Prefer', 'odata.maxpagesize=2000').expect(200);
+    expect(response.headers['transfer-encoding']).toBe('chunked');
+    expect(response.headers['content-length']).toBeUndefined();
+    expect(response.headers['odata-version']).toBe('4.0');
+    expect(response.body['@odata.count']).toBe(ROWS);
+    expect(response.body.value).toHaveLength(2000);
+    expect(new URL(response.body['@odata.nextLink']).searchParams.get('$skiptoken')).toBe('k2000.2000');
+  });
+
   const FILTERS: Array<[string, string]> = [
     ["region eq 'South 1'", `region = 'South 1'`],
     ["region ne 'South 1'", `region IS DISTINCT FROM 'South 1'`],

@@ -8,27 +8,28 @@ export interface TableColumn {
 }
 
 /**
- * The real columns of each named table in schema `data`, in table order, read from pg_catalog in
- * one query. A table that does not exist (yet) is absent from the map.
+ * SQL for the real columns of the table named by `tableName` (an SQL expression) in schema `data`,
+ * as a JSON array of TableColumn in table order; NULL when the table does not exist (yet). For
+ * statements that read rows naming tables together with those tables' columns.
  */
-export async function tableColumns(sql: Sql, tableNames: string[]): Promise<Map<string, TableColumn[]>> {
-  const tables = new Map<string, TableColumn[]>();
-  if (tableNames.length === 0) return tables;
-  const { rows } = await sql<{ table_name: string; name: string; pg_type: string }>(
-    `SELECT c.relname AS table_name, a.attname AS name, t.typname AS pg_type
+export function tableColumnsJson(tableName: string): string {
+  return `(SELECT json_agg(json_build_object('name', a.attname, 'pgType', t.typname) ORDER BY a.attnum)
        FROM pg_class c
        JOIN pg_namespace n ON n.oid = c.relnamespace
        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
        JOIN pg_type t ON t.oid = a.atttypid
-      WHERE n.nspname = $1 AND c.relname = ANY($2::text[]) AND c.relkind = 'r'
-      ORDER BY c.relname, a.attnum`,
-    [DATA_SCHEMA, tableNames],
+      WHERE n.nspname = '${DATA_SCHEMA}' AND c.relname = ${tableName} AND c.relkind = 'r')`;
+}
+
+/** The real columns of each named table, in one query; a table that does not exist (yet) is absent. */
+export async function tableColumns(sql: Sql, tableNames: string[]): Promise<Map<string, TableColumn[]>> {
+  const tables = new Map<string, TableColumn[]>();
+  if (tableNames.length === 0) return tables;
+  const { rows } = await sql<{ table_name: string; columns: TableColumn[] | null }>(
+    `SELECT table_name, ${tableColumnsJson('table_name')} AS columns FROM unnest($1::text[]) AS table_name`,
+    [tableNames],
   );
-  for (const row of rows) {
-    const columns = tables.get(row.table_name) ?? [];
-    columns.push({ name: row.name, pgType: row.pg_type });
-    tables.set(row.table_name, columns);
-  }
+  for (const row of rows) if (row.columns) tables.set(row.table_name, row.columns);
   return tables;
 }
 
