@@ -3,12 +3,12 @@ import { entitySetName, sourceReferenceOf, toEntitySet } from './odata-entity-se
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
 describe('entity sets', () => {
-  it('names a set by a readable title and the id, and finds the id again whatever the title', () => {
-    const dataset = entitySetName({ kind: 'asset', id: ID, title: '2024 Zürich — sales!' });
-    expect(dataset).toBe('_2024_Zurich_sales_0f8fad5bd9cb469fa16570867728950e');
+  it('names a set by its kind and id, a name no rename changes, and finds the id in any older name', () => {
+    const dataset = entitySetName({ kind: 'asset', id: ID });
+    expect(dataset).toBe('Dataset_0f8fad5bd9cb469fa16570867728950e');
     expect(sourceReferenceOf(dataset)).toBe(ID);
-    expect(sourceReferenceOf('Renamed_0f8fad5bd9cb469fa16570867728950e')).toBe(ID);
-    const instance = entitySetName({ kind: 'instance', id: ID, title: '***' });
+    expect(sourceReferenceOf('_2024_Zurich_sales_0f8fad5bd9cb469fa16570867728950e')).toBe(ID);
+    const instance = entitySetName({ kind: 'instance', id: ID });
     expect(instance).toBe('Connector_instance_0f8fad5bd9cb469fa16570867728950e');
     expect(sourceReferenceOf(instance)).toBe(`instance-${ID}`);
     for (const name of ['x', 'a b_0f8fad5bd9cb469fa16570867728950e', '$metadata', `x_${ID}`]) {

@@ -72,13 +72,14 @@ function identifierFrom(text: string, fallback: string, maxLength: number): stri
 }
 
 /**
- * The entity set of a source: a readable part from its title, then its id, which alone decides
- * what the name points to (a renamed dataset keeps answering under its old name too).
+ * The entity set of a source: its kind and id only. A BI tool's saved query picks its table by
+ * this name from the service document, so a renamed dataset must keep it; the title is the
+ * service document's `title`. Older names (a title before the id) still resolve: only the id
+ * decides what a name points to.
  */
-export function entitySetName(source: Pick<StreamSource, 'kind' | 'id' | 'title'>): string {
+export function entitySetName(source: Pick<StreamSource, 'kind' | 'id'>): string {
   const hex = source.id.replace(/-/g, '').toLowerCase();
-  const readable = identifierFrom(source.title, source.kind === 'asset' ? 'Dataset' : 'Connector', 40);
-  return `${readable}_${KIND_INFIX[source.kind]}${hex}`;
+  return `${source.kind === 'asset' ? 'Dataset' : 'Connector'}_${KIND_INFIX[source.kind]}${hex}`;
 }
 
 /**

@@ -56,9 +56,9 @@ describe('abuse: authorisation matrix of the API', () => {
       .get(`/api/odata${path()}`)
       .query(keyOf(actor) ? { api_key: keyOf(actor) } : {})
       .then((response) => ({ status: response.status, body: { error: response.body?.error?.code } }));
-  const privateSet = () => entitySetName({ kind: 'asset', id: privateAssetId, title: 'Owner private' });
-  const paidSet = () => entitySetName({ kind: 'asset', id: paidAssetId, title: 'Owner paid' });
-  const instanceSet = () => entitySetName({ kind: 'instance', id: instanceId, title: 'x' });
+  const privateSet = () => entitySetName({ kind: 'asset', id: privateAssetId });
+  const paidSet = () => entitySetName({ kind: 'asset', id: paidAssetId });
+  const instanceSet = () => entitySetName({ kind: 'instance', id: instanceId });
   const post = (actor: Actor, url: string, body: object = {}) =>
     agentOf(actor).post(url).set('Origin', TEST_ORIGIN).send(body);
 

@@ -59,7 +59,7 @@ describe('OData service: incremental refresh and keyset paging use indexes', () 
         FROM generate_series(1, ${ROWS}) i`,
     });
     tableName = dataset.tableName;
-    setName = entitySetName({ kind: 'asset', id: dataset.id, title: 'Readings' });
+    setName = entitySetName({ kind: 'asset', id: dataset.id });
     await app.testApp.dataSource.query(`ANALYZE data."${tableName}"`);
   });
   afterAll(async () => {

@@ -50,6 +50,7 @@ describe('OData service: documents and access', () => {
   let owner: { id: string; key: string };
   let holderKey: string;
   let strangerKey: string;
+  let datasetId: string;
   let datasetSet: string;
   let instanceSet: string;
 
@@ -80,12 +81,13 @@ describe('OData service: documents and access', () => {
         [2, null, null, null, null, null, null, null, null, null],
       ],
     });
-    datasetSet = entitySetName({ kind: 'asset', id: dataset.id, title: 'Météo 2024: stations' });
+    datasetId = dataset.id;
+    datasetSet = entitySetName({ kind: 'asset', id: dataset.id });
     const instance = await createConnectorInstance(dataSource, {
       ownerId: owner.id,
       tableSql: `SELECT gen_random_uuid() AS _run_id, now() AS _fetched_at, 'x'::text AS city`,
     });
-    instanceSet = entitySetName({ kind: 'instance', id: instance.id, title: 'Weather feed' });
+    instanceSet = entitySetName({ kind: 'instance', id: instance.id });
     const holder = await createUserWithApiKey(dataSource);
     await grantAccess(dataSource, holder.user.id, dataset.id);
     holderKey = holder.apiKey;
@@ -95,9 +97,26 @@ describe('OData service: documents and access', () => {
     await app.close();
   });
 
-  it('names an entity set after the title and the id, as a valid OData identifier', () => {
-    expect(datasetSet).toMatch(/^Meteo_2024_stations_[0-9a-f]{32}$/);
-    expect(instanceSet).toMatch(/^Weather_feed_instance_[0-9a-f]{32}$/);
+  it('names an entity set by its kind and id, as a valid OData identifier', () => {
+    expect(datasetSet).toMatch(/^Dataset_[0-9a-f]{32}$/);
+    expect(instanceSet).toMatch(/^Connector_instance_[0-9a-f]{32}$/);
+  });
+
+  it('keeps the name when the dataset is renamed (a saved BI query picks its table by name)', async () => {
+    const rename = (title: string) =>
+      app.testApp.dataSource.query(`UPDATE assets SET title = $2 WHERE id = $1`, [datasetId, title]);
+    await rename('Météo 2024: all stations');
+    try {
+      const response = await app.testApp.http.get('/api/odata').set('X-API-Key', owner.key).expect(200);
+      expect(response.body.value[0]).toEqual({
+        name: datasetSet,
+        kind: 'EntitySet',
+        url: datasetSet,
+        title: 'Météo 2024: all stations',
+      });
+    } finally {
+      await rename('Météo 2024: stations');
+    }
   });
 
   it('lists the held datasets and owned connector tables in the service document', async () => {
