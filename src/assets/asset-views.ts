@@ -256,7 +256,9 @@ export class ActivityDay {
   @ApiProperty()
   grid_views: number;
 
-  @ApiProperty()
+  @ApiProperty({
+    description: 'Stream link requests and OData reads (each read counted once, on its first page)',
+  })
   stream_requests: number;
 }
 

@@ -22,6 +22,7 @@ import {
   Statement,
 } from './odata-page-sql';
 import { badOption, QueryOptions } from './odata-query-options';
+import { DatasetActivityService } from '../assets/activity/dataset-activity.service';
 
 /**
  * Rows per page unless the client prefers fewer (Prefer: odata.maxpagesize), which is also the most
@@ -64,6 +65,7 @@ export class ODataService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly access: StreamAccessService,
+    private readonly activity: DatasetActivityService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -97,6 +99,10 @@ export class ODataService {
     const set = await this.entitySet(caller, request.entitySet);
     const { options } = request;
     const position = readSkipToken(options.skipToken);
+    // A read counts once in the owner's activity, as a stream link's request does: on its first page.
+    if (options.skipToken === undefined && set.source.kind === 'asset') {
+      this.activity.countStreamRequest(set.source.id);
+    }
     const pageSize = Math.min(request.preferredPageSize ?? ODATA_PAGE_SIZE, ODATA_MAX_PAGE_SIZE);
     const wanted = options.top === undefined ? pageSize : Math.min(pageSize, options.top - position.emitted);
     const limit = Math.max(wanted, 0);

@@ -1,4 +1,5 @@
 import { DatasetActivityService } from '../../src/assets/activity/dataset-activity.service';
+import { entitySetName } from '../../src/odata/odata-entity-set';
 import { uploadDataset } from '../factories/asset.factory';
 import { createLoggedInUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
@@ -11,7 +12,7 @@ describe('usage: the owner’s activity view and the buyer’s purchases', () =>
   });
   afterAll(() => testApp.close());
 
-  it('counts grid views and stream requests in memory and stores them per day with one upsert', async () => {
+  it('counts grid views, stream requests and OData reads in memory and stores them per day with one upsert', async () => {
     const owner = await createLoggedInUser(testApp);
     const buyer = await createLoggedInUser(testApp);
     const id = await uploadDataset(owner.agent, { title: 'Watched' });
@@ -27,6 +28,16 @@ describe('usage: the owner’s activity view and the buyer’s purchases', () =>
     await buyer.agent.get(`/api/assets/${id}/data`).expect(200);
     await testApp.http.get(`/api/stream/data/${id}`).query({ api_key: key }).expect(200);
     await testApp.http.get(`/api/stream/data/${id}`).query({ api_key: key, format: 'csv' }).expect(200);
+    // An OData read counts once, on its first page; the pages after it and $count do not.
+    const feed = `/api/odata/${entitySetName({ kind: 'asset', id })}`;
+    const first = await testApp.http
+      .get(feed)
+      .query({ api_key: key })
+      .set('Prefer', 'odata.maxpagesize=1')
+      .expect(200);
+    const next = new URL(first.body['@odata.nextLink']);
+    await testApp.http.get(`${next.pathname}${next.search}`).expect(200);
+    await testApp.http.get(`${feed}/$count`).query({ api_key: key }).expect(200);
 
     // The counts wait in memory until a flush (the timer's, every few seconds, or this one).
     const stored = () =>
@@ -35,11 +46,11 @@ describe('usage: the owner’s activity view and the buyer’s purchases', () =>
         [id],
       );
     await testApp.app.get(DatasetActivityService).flush();
-    expect(await stored()).toEqual([{ grid_views: 4, stream_requests: 2 }]);
+    expect(await stored()).toEqual([{ grid_views: 4, stream_requests: 3 }]);
     // A second batch adds to the same day's row.
     await testApp.http.get(`/api/assets/${id}/data`).expect(200);
     await testApp.app.get(DatasetActivityService).flush();
-    expect(await stored()).toEqual([{ grid_views: 5, stream_requests: 2 }]);
+    expect(await stored()).toEqual([{ grid_views: 5, stream_requests: 3 }]);
 
     const activity = (await owner.agent.get(`/api/assets/${id}/activity`).expect(200)).body;
     expect(activity.days).toHaveLength(90);
@@ -48,7 +59,7 @@ describe('usage: the owner’s activity view and the buyer’s purchases', () =>
       day: new Date().toISOString().slice(0, 10),
       subscribers: 1,
       grid_views: 5,
-      stream_requests: 2,
+      stream_requests: 3,
     });
     expect(activity.days[0]).toMatchObject({ subscribers: 0, grid_views: 0, stream_requests: 0 });
 

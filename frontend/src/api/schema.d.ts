@@ -798,6 +798,7 @@ export interface components {
        */
       day: string;
       grid_views: number;
+      /** @description Stream link requests and OData reads (each read counted once, on its first page) */
       stream_requests: number;
       /** @description Users other than the owner holding the dataset at the end of the day */
       subscribers: number;

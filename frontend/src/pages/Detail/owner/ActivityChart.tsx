@@ -5,7 +5,7 @@ import type { DatasetActivity } from '../../../api/assets';
 
 const SERIES = [
   { key: 'grid_views', label: 'Grid views', color: '#1976d2' },
-  { key: 'stream_requests', label: 'Stream requests', color: '#9c27b0' },
+  { key: 'stream_requests', label: 'Stream and OData reads', color: '#9c27b0' },
   { key: 'subscribers', label: 'Subscribers', color: '#2e7d32' },
 ] as const;
 
