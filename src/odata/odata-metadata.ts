@@ -19,6 +19,8 @@ export function metadataDocument(sets: EntitySet[]): string {
       '@Name': property.name,
       '@Type': property.edmType,
       ...(property === set.key ? { '@Nullable': 'false' } : {}),
+      // Without a Scale facet CSDL 4.0 means scale 0, i.e. whole numbers; numeric columns have any.
+      ...(property.edmType === 'Edm.Decimal' ? { '@Scale': 'variable' } : {}),
     })),
   }));
   const document = {

@@ -144,7 +144,7 @@ describe('OData service: documents and access', () => {
       { '@Name': '_row_id', '@Type': 'Edm.Int64', '@Nullable': 'false' },
       { '@Name': 'id', '@Type': 'Edm.Int32' },
       { '@Name': 'big', '@Type': 'Edm.Int64' },
-      { '@Name': 'amount', '@Type': 'Edm.Decimal' },
+      { '@Name': 'amount', '@Type': 'Edm.Decimal', '@Scale': 'variable' },
       { '@Name': 'ratio', '@Type': 'Edm.Double' },
       { '@Name': 'active', '@Type': 'Edm.Boolean' },
       { '@Name': 'day', '@Type': 'Edm.Date' },

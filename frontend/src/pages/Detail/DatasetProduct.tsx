@@ -85,7 +85,8 @@ export function DatasetProduct({ asset }: { asset: AssetDetail }) {
           <li key={`${version.loaded_at}-${version.mode}`}>
             <Typography variant="body2">
               {new Date(version.loaded_at).toLocaleString()} · {versionLabel(version.mode)} ·{' '}
-              {version.row_count.toLocaleString()} rows · {formatBytes(version.byte_count)}
+              {version.row_count.toLocaleString()} {version.row_count === 1 ? 'row' : 'rows'} ·{' '}
+              {formatBytes(version.byte_count)}
               {version.loaded_by ? ` · by ${version.loaded_by}` : ''}
             </Typography>
           </li>
