@@ -5,6 +5,8 @@ import {
   alterTable,
   createColumnIndex,
   createConnectorTable,
+  createStagingTable,
+  dropRunDefaults,
   dropTable,
   lockForAppend,
   swapTable,
@@ -92,9 +94,9 @@ export class ConnectorTableWriter {
       // Columns the table already has keep their names (tables made before camelCase was split).
       const columns = new RunColumns(new Set((await columnsOf(sql, tableName)).map((column) => column.name)));
       await dropTable(sql, staging);
-      await createConnectorTable(sql, staging);
-      const fetchedAt = new Date().toISOString();
-      const rowCount = await copyPagesInto(client, staging, { runId, fetchedAt }, pages, columns);
+      // `_fetched_at` is the run's fetch start on every row: rows sort by run, then in the order fetched.
+      await createStagingTable(sql, staging, { runId, fetchedAt: new Date().toISOString() });
+      const rowCount = await copyPagesInto(client, staging, pages, columns);
       const keyColumns = primaryKey && rowCount > 0 ? columns.keyColumns(primaryKey) : undefined;
       if (override) await this.swapIn(client, staging, tableName, keyColumns, onCommit);
       else await this.appendFrom(client, staging, tableName, columns.byKey, keyColumns, onCommit);
@@ -125,6 +127,7 @@ export class ConnectorTableWriter {
     }
     await transactionOn(client, async () => {
       await this.requireInstance(sql, tableName);
+      await dropRunDefaults(sql, staging);
       await swapTable(sql, staging, tableName);
       await onCommit?.(sql);
     });

@@ -1,11 +1,8 @@
 import { csvRows } from './staging-copy';
 
 describe('staging COPY rows', () => {
-  const run = { runId: 'run-1', fetchedAt: '2024-01-01T00:00:00.000Z' };
-
-  it('writes one CSV line per row, run columns first, nulls empty, text and JSON quoted', () => {
+  it('writes one CSV line per row of the typed columns, nulls empty, text and JSON quoted', () => {
     const csv = csvRows(
-      run,
       [
         { id: 1, name: 'Ann, "A"', tags: ['a'], missing: undefined },
         { id: 2, name: null, tags: { b: 1 } },
@@ -17,13 +14,10 @@ describe('staging COPY rows', () => {
         { key: 'missing', name: 'missing', type: 'boolean' },
       ],
     );
-    expect(csv).toBe(
-      'run-1,2024-01-01T00:00:00.000Z,1,"Ann, ""A""","[""a""]",\n' +
-        'run-1,2024-01-01T00:00:00.000Z,2,,"{""b"":1}",\n',
-    );
+    expect(csv).toBe('1,"Ann, ""A""","[""a""]",\n' + '2,,"{""b"":1}",\n');
   });
 
   it('writes nothing for a page without rows', () => {
-    expect(csvRows(run, [], [{ key: 'id', name: 'id', type: 'numeric' }])).toBe('');
+    expect(csvRows([], [{ key: 'id', name: 'id', type: 'numeric' }])).toBe('');
   });
 });

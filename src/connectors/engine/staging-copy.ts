@@ -2,8 +2,7 @@ import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { alterTable, copyFromStdin } from '../../database/data-tables/data-table-ddl';
-import { FETCHED_AT_COLUMN, RUN_ID_COLUMN } from '../../database/data-tables/data-table-names';
+import { alterTable, copyFromStdin, insertDefaultRows } from '../../database/data-tables/data-table-ddl';
 import { sqlOn } from '../../database/sql';
 import { csvField } from './column-types';
 import { CopyColumn, RunColumns, withIteration } from './record-columns';
@@ -13,13 +12,12 @@ import type { FetchedPage } from './run-plan';
  * COPYs each page into the staging table as it arrives, adding and widening columns first when
  * the page needs it. One COPY spans pages and is only restarted when the columns change. Each
  * page is written before the next one is taken, and a write waits while the connection to
- * Postgres is full, so at most the pages the caller prefetches are held at once. Answers the
- * rows written.
+ * Postgres is full, so at most the pages the caller prefetches are held at once. The run's id
+ * and fetch time are the staging table's defaults, never sent. Answers the rows written.
  */
 export async function copyPagesInto(
   client: PoolClient,
   staging: string,
-  run: { runId: string; fetchedAt: string },
   pages: AsyncIterable<FetchedPage>,
   columns: RunColumns,
 ): Promise<number> {
@@ -32,9 +30,12 @@ export async function copyPagesInto(
       if (changes.length > 0 || !copy) {
         await copy?.finish();
         await alterTable(sqlOn(client), staging, changes);
-        copy = openCopy(client, staging, columns.typed());
+        const typed = columns.typed();
+        copy = typed.length > 0 ? openCopy(client, staging, typed) : undefined;
       }
-      await copy.write(csvRows(run, rows, copy.columns));
+      // Until some field has a value there is no column to COPY: the rows are the run's defaults alone.
+      if (copy) await copy.write(csvRows(rows, copy.columns));
+      else await insertDefaultRows(sqlOn(client), staging, rows.length);
       rowCount += rows.length;
     }
     await copy?.finish();
@@ -53,9 +54,9 @@ interface OpenCopy {
   abort(): Promise<void>;
 }
 
-/** A COPY … FROM STDIN into the staging table for the typed columns known now. */
+/** A COPY … FROM STDIN into the staging table for the typed columns known now (at least one). */
 function openCopy(client: PoolClient, staging: string, columns: CopyColumn[]): OpenCopy {
-  const columnNames = [RUN_ID_COLUMN, FETCHED_AT_COLUMN, ...columns.map((column) => column.name)];
+  const columnNames = columns.map((column) => column.name);
   const stream = client.query(copyFrom(copyFromStdin(staging, columnNames, 'FORMAT csv')));
   let failure: Error | undefined;
   stream.on('error', (error: Error) => (failure = error));
@@ -80,26 +81,19 @@ function openCopy(client: PoolClient, staging: string, columns: CopyColumn[]): O
 }
 
 /**
- * The page's rows as CSV. `_fetched_at` is the run's fetch start on every row: rows sort by run,
- * then in the order fetched. Fields and lines are joined, not appended with `+=`: appending
- * builds a rope of thousands of pieces per page that the socket write must flatten, which took
- * several times longer than building the lines themselves.
+ * The page's rows as CSV, one field per typed column. Fields and lines are joined, not appended
+ * with `+=`: appending builds a rope of thousands of pieces per page that the socket write must
+ * flatten, which took several times longer than building the lines themselves.
  */
-export function csvRows(
-  run: { runId: string; fetchedAt: string },
-  rows: Record<string, unknown>[],
-  columns: CopyColumn[],
-): string {
+export function csvRows(rows: Record<string, unknown>[], columns: CopyColumn[]): string {
   if (rows.length === 0) return '';
   const lines = new Array<string>(rows.length + 1);
-  const fields = new Array<string>(columns.length + 2);
-  fields[0] = run.runId;
-  fields[1] = run.fetchedAt;
+  const fields = new Array<string>(columns.length);
   for (let index = 0; index < rows.length; index++) {
     const row = rows[index];
     for (let position = 0; position < columns.length; position++) {
       const column = columns[position];
-      fields[position + 2] = csvField(row[column.key], column.type);
+      fields[position] = csvField(row[column.key], column.type);
     }
     lines[index] = fields.join(',');
   }
