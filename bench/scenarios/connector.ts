@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Agent, createServer, request, Server } from 'node:http';
 import { BenchContext, inTurn } from '../context';
-import { summarise, withPeakRss } from '../measure';
+import { rssMb, summarise, withPeakRss } from '../measure';
 import type { BenchRow } from '../report';
 import { handWrittenPipeline } from './hand-pipeline';
 
@@ -91,6 +91,7 @@ export async function benchConnector(context: BenchContext): Promise<BenchRow> {
   const fake = await startFakeApi(pageSize, settings.connectorRecords);
   const oursSeconds: number[] = [];
   const peakMb: number[] = [];
+  const startMb: number[] = [];
   const baselineSeconds: number[] = [];
   const parsedSeconds: number[] = [];
   const handSeconds: number[] = [];
@@ -129,6 +130,8 @@ export async function benchConnector(context: BenchContext): Promise<BenchRow> {
       await inTurn(
         run,
         async () => {
+          // What the process already holds (earlier rows of the bench included), apart from what the run adds.
+          startMb.push(rssMb(api.pid));
           const {
             result,
             seconds,
@@ -165,7 +168,7 @@ export async function benchConnector(context: BenchContext): Promise<BenchRow> {
         },
       );
       context.log(
-        `connector run ${run + 1}: API ${oursSeconds[run].toFixed(2)} s (peak ${peakMb[run].toFixed(0)} MB), ` +
+        `connector run ${run + 1}: API ${oursSeconds[run].toFixed(2)} s (RSS ${startMb[run].toFixed(0)} MB at the start, peak ${peakMb[run].toFixed(0)} MB), ` +
           `fake API alone ${baselineSeconds[run].toFixed(2)} s, fetched and parsed ${parsedSeconds[run].toFixed(2)} s, ` +
           `hand-written pipeline ${handSeconds[run].toFixed(2)} s`,
       );
@@ -193,6 +196,7 @@ export async function benchConnector(context: BenchContext): Promise<BenchRow> {
     met: handRatio <= 1.3 && summarise(peakMb).max <= PEAK_RSS_TARGET_MB,
     side: [
       { label: 'API peak RSS', figure: summarise(peakMb), unit: 'MB' },
+      { label: 'API RSS when the run started', figure: summarise(startMb), unit: 'MB' },
       { label: 'baseline client that also JSON.parses each page', figure: parsed, unit: 's' },
       { label: 'hand-written pipeline (fetch, parse, COPY into a table)', figure: hand, unit: 's' },
     ],

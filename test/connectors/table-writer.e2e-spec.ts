@@ -133,6 +133,33 @@ describe('connector table writer', () => {
     ]);
   });
 
+  it('stamps every row with its run id and one fetch time, and leaves no defaults on the table', async () => {
+    for (const override of [true, false]) {
+      const table = await newTable();
+      const runId = randomUUID();
+      // Records of only null fields come first: rows before any column has a type still count.
+      const count = await writer.write({
+        tableName: table,
+        runId,
+        override,
+        pages: pagesOf([{ v: null }, { v: null }], [{ v: 'a' }, { v: null }]),
+      });
+      expect(count).toBe(4);
+      const rows = await testApp.dataSource.query(
+        `SELECT _run_id, _fetched_at, v FROM data."${table}" ORDER BY v NULLS FIRST`,
+      );
+      expect(rows.map((row: { v: string | null }) => row.v)).toEqual([null, null, null, 'a']);
+      expect(new Set(rows.map((row: { _run_id: string }) => row._run_id))).toEqual(new Set([runId]));
+      expect(new Set(rows.map((row: { _fetched_at: Date }) => row._fetched_at.toISOString())).size).toBe(1);
+      const defaults = await testApp.dataSource.query(
+        `SELECT column_name FROM information_schema.columns
+         WHERE table_schema = 'data' AND table_name = $1 AND column_default IS NOT NULL`,
+        [table],
+      );
+      expect(defaults).toEqual([]);
+    }
+  });
+
   it('override: readers see the old rows until the new ones commit', async () => {
     const table = await newTable();
     await writer.write({

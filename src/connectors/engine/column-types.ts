@@ -9,11 +9,20 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
 const HAS_ZONE = /(Z|[+-]\d{2}(:?\d{2})?)$/;
 
-/** Whether a real calendar day: `2024-02-30` stays text. */
+/** Days of each month in a common year. */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Whether a real calendar day: `2024-02-30` stays text, and so do years before 100 (year 0 does
+ * not exist for Postgres). Read from the digits, once per fetched value, so no Date is built.
+ */
 function realDate(text: string): boolean {
-  const [year, month, day] = text.slice(0, 10).split('-').map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  const year = Number(text.slice(0, 4));
+  const month = Number(text.slice(5, 7));
+  const day = Number(text.slice(8, 10));
+  if (year < 100 || month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : MONTH_DAYS[month - 1]);
 }
 
 /** The type of a text value: a date, a timestamp or plain text. */
@@ -122,9 +131,22 @@ function quoted(text: string): string {
   return text.includes('"') ? `"${text.replace(/"/g, '""')}"` : `"${text}"`;
 }
 
-/** JSON text keeping exact numbers (lossless-json writes a LosslessNumber as its digits). */
+/** Whether a value holds a LosslessNumber (or a bigint) anywhere, which JSON.stringify cannot write exactly. */
+function holdsExactNumber(value: unknown): boolean {
+  if (typeof value === 'bigint') return true;
+  if (value === null || typeof value !== 'object') return false;
+  if (isLosslessNumber(value)) return true;
+  if (Array.isArray(value)) return value.some(holdsExactNumber);
+  for (const key in value) if (holdsExactNumber((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
+/**
+ * JSON text keeping exact numbers (lossless-json writes a LosslessNumber as its digits). Values
+ * without one, nearly all, take JSON.stringify: the same text, several times faster.
+ */
 function jsonText(value: unknown): string {
-  const text = losslessStringify(value) ?? 'null';
+  const text = (holdsExactNumber(value) ? losslessStringify(value) : JSON.stringify(value)) ?? 'null';
   // Postgres jsonb refuses \u0000; the rare value holding one takes the slow path.
   if (!text.includes('\\u0000')) return text;
   return (

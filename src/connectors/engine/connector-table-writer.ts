@@ -1,14 +1,12 @@
-import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { DataSource } from 'typeorm';
 import { columnsOf } from '../../database/data-tables/data-table-catalog';
 import {
   alterTable,
   createColumnIndex,
-  copyFromStdin,
   createConnectorTable,
+  createStagingTable,
+  dropRunDefaults,
   dropTable,
   lockForAppend,
   swapTable,
@@ -29,17 +27,10 @@ import {
   sqlOn,
   transactionOn,
 } from '../../database/sql';
-import {
-  castExpression,
-  ColumnType,
-  csvField,
-  kindOf,
-  legacyColumnName,
-  pgTypeToColumnType,
-  safeColumnName,
-  widen,
-} from './column-types';
+import { castExpression, ColumnType, pgTypeToColumnType, widen } from './column-types';
+import { columnChange, ColumnState, RunColumns } from './record-columns';
 import type { FetchedPage } from './run-plan';
+import { copyPagesInto } from './staging-copy';
 
 export interface WriteOptions {
   tableName: string;
@@ -50,14 +41,6 @@ export interface WriteOptions {
   primaryKey?: string[];
   /** Runs inside the transaction that makes the rows visible (an incremental state advancing with them). */
   onCommit?: (sql: Sql) => Promise<void>;
-}
-
-/** The records of a run lack a primary_key field the spec declares. */
-export class MissingKeyError extends Error {}
-
-interface ColumnState {
-  name: string;
-  type: ColumnType | null;
 }
 
 /** The instance was removed while its run was writing; its rows must not resurrect the table. */
@@ -104,105 +87,25 @@ export class ConnectorTableWriter {
     const client = await pgPool(this.dataSource).connect();
     const sql = sqlOn(client);
     const staging = stagingTableName(tableName, runId);
-    const columns = new Map<string, ColumnState>();
-    const usedNames = new Set<string>();
-    let rowCount = 0;
     let restoreLimit: (() => Promise<boolean>) | undefined;
     try {
       // One COPY spans every page fetched from the upstream API: longer than any ordinary statement.
       restoreLimit = await liftStatementLimit(client, LONG_WORK_LIMITS_MS.connectorWrite);
       // Columns the table already has keep their names (tables made before camelCase was split).
-      const existing = new Set((await columnsOf(sql, tableName)).map((column) => column.name));
+      const columns = new RunColumns(new Set((await columnsOf(sql, tableName)).map((column) => column.name)));
       await dropTable(sql, staging);
-      await createConnectorTable(sql, staging);
-      const fetchedAt = new Date().toISOString();
-      await this.copyPages(
-        client,
-        staging,
-        runId,
-        fetchedAt,
-        pages,
-        columns,
-        usedNames,
-        existing,
-        (count) => (rowCount += count),
-      );
-      const keyColumns = primaryKey && rowCount > 0 ? keyColumnsOf(primaryKey, columns) : undefined;
+      // `_fetched_at` is the run's fetch start on every row: rows sort by run, then in the order fetched.
+      await createStagingTable(sql, staging, { runId, fetchedAt: new Date().toISOString() });
+      const rowCount = await copyPagesInto(client, staging, pages, columns);
+      const keyColumns = primaryKey && rowCount > 0 ? columns.keyColumns(primaryKey) : undefined;
       if (override) await this.swapIn(client, staging, tableName, keyColumns, onCommit);
-      else await this.appendFrom(client, staging, tableName, columns, keyColumns, onCommit);
+      else await this.appendFrom(client, staging, tableName, columns.byKey, keyColumns, onCommit);
       return rowCount;
     } finally {
       await dropTable(sql, staging).catch(() => undefined);
       const reusable = restoreLimit ? await restoreLimit() : true;
       client.release(reusable ? undefined : new Error('Connection left with a lifted statement limit'));
     }
-  }
-
-  private async copyPages(
-    client: PoolClient,
-    staging: string,
-    runId: string,
-    fetchedAt: string,
-    pages: AsyncIterable<FetchedPage>,
-    columns: Map<string, ColumnState>,
-    usedNames: Set<string>,
-    existing: Set<string>,
-    onRows: (count: number) => void,
-  ): Promise<void> {
-    let copy: OpenCopy | undefined;
-    try {
-      for await (const page of pages) {
-        const rows = hasKeys(page.iteration) ? withIteration(page.records, page.iteration) : page.records;
-        const statements = this.columnChanges(rows, columns, usedNames, existing);
-        if (statements.length > 0 || !copy) {
-          // One COPY stream spans pages; it is only restarted when the columns change.
-          await copy?.finish();
-          await alterTable(sqlOn(client), staging, statements);
-          copy = openCopy(client, staging, columns);
-        }
-        await copy.write(csvRows(runId, fetchedAt, rows, copy.columns));
-        onRows(rows.length);
-      }
-      await copy?.finish();
-    } catch (error) {
-      // An open COPY must be failed explicitly, or the connection stays in COPY mode.
-      await copy?.abort();
-      throw error;
-    }
-  }
-
-  /** Changes adding columns for new keys and widening columns whose values no longer fit. */
-  private columnChanges(
-    rows: Record<string, unknown>[],
-    columns: Map<string, ColumnState>,
-    usedNames: Set<string>,
-    existing: Set<string>,
-  ): TableChange[] {
-    const wanted = new Map<string, ColumnType | null>();
-    for (const row of rows) {
-      for (const key in row) {
-        const kind = kindOf(row[key]);
-        const current = wanted.get(key);
-        if (current === undefined) wanted.set(key, kind);
-        else if (kind !== current && kind !== null) wanted.set(key, widen(current, kind));
-      }
-    }
-    const statements: TableChange[] = [];
-    for (const [key, kind] of wanted) {
-      let state = columns.get(key);
-      if (!state) {
-        const base = key.startsWith(ITERATION_PREFIX)
-          ? `_${safeColumnName(key.slice(ITERATION_PREFIX.length))}`
-          : columnNameFor(key, existing);
-        state = { name: uniqueName(base, usedNames), type: null };
-        columns.set(key, state);
-      }
-      const target = widen(state.type, kind);
-      if (target === state.type || target === null) continue;
-      statements.push(columnChange(state.name, state.type, target));
-      state.type = target;
-    }
-    return statements;
   }
 
   private async swapIn(
@@ -224,6 +127,7 @@ export class ConnectorTableWriter {
     }
     await transactionOn(client, async () => {
       await this.requireInstance(sql, tableName);
+      await dropRunDefaults(sql, staging);
       await swapTable(sql, staging, tableName);
       await onCommit?.(sql);
     });
@@ -302,113 +206,4 @@ export class ConnectorTableWriter {
        WHERE _keep = 1 ORDER BY _position`,
     );
   }
-}
-
-/** Adds a column of type `to`, or widens one of type `from` to it. */
-function columnChange(name: string, from: ColumnType | null, to: ColumnType): TableChange {
-  if (from === null) return { addColumn: { name, sqlType: to } };
-  return { retypeColumn: { name, sqlType: to }, using: castExpression(quoteIdentifier(name), from, to) };
-}
-
-const ITERATION_PREFIX = '\u0000iteration:';
-
-interface CopyColumn {
-  key: string;
-  type: ColumnType;
-}
-
-interface OpenCopy {
-  columns: CopyColumn[];
-  write(chunk: string): Promise<void>;
-  finish(): Promise<void>;
-  abort(): Promise<void>;
-}
-
-/** A COPY … FROM STDIN into the staging table for the typed columns known now. */
-function openCopy(client: PoolClient, staging: string, columns: Map<string, ColumnState>): OpenCopy {
-  const typed = [...columns.entries()]
-    .filter(([, state]) => state.type !== null)
-    .map(([key, state]) => ({ key, name: state.name, type: state.type as ColumnType }));
-  const columnNames = [RUN_ID_COLUMN, FETCHED_AT_COLUMN, ...typed.map((column) => column.name)];
-  const stream = client.query(copyFrom(copyFromStdin(staging, columnNames, 'FORMAT csv')));
-  let failure: Error | undefined;
-  stream.on('error', (error: Error) => (failure = error));
-  return {
-    columns: typed,
-    write: async (chunk) => {
-      if (failure) throw failure;
-      if (!stream.write(chunk)) await once(stream, 'drain');
-    },
-    finish: async () => {
-      if (failure) throw failure;
-      stream.end();
-      await finished(stream);
-    },
-    abort: async () => {
-      if (stream.destroyed) return;
-      stream.destroy(new Error('Run aborted'));
-      await finished(stream).catch(() => undefined);
-    },
-  };
-}
-
-/** `_fetched_at` is the run's fetch start on every row: rows sort by run, then in the order fetched. */
-function csvRows(
-  runId: string,
-  fetchedAt: string,
-  rows: Record<string, unknown>[],
-  columns: CopyColumn[],
-): string {
-  const prefix = `${runId},${fetchedAt}`;
-  let csv = '';
-  for (const row of rows) {
-    let line = prefix;
-    for (const column of columns) line += ',' + csvField(row[column.key], column.type);
-    csv += line + '\n';
-  }
-  return csv;
-}
-
-function hasKeys(value: Record<string, unknown>): boolean {
-  for (const _key in value) return true;
-  return false;
-}
-
-/**
- * The page's records with its iteration values added as pseudo-keys that become `_<key>` columns,
- * apart from the records' own keys. The pseudo-keys are the same for the whole page.
- */
-function withIteration(
-  records: Record<string, unknown>[],
-  iteration: Record<string, unknown>,
-): Record<string, unknown>[] {
-  const iterationColumns = Object.fromEntries(
-    Object.entries(iteration).map(([key, value]) => [`${ITERATION_PREFIX}${key}`, value]),
-  );
-  return records.map((record) => ({ ...record, ...iterationColumns }));
-}
-
-/** A record field's column: its name, or the older name the existing table already has for it. */
-function columnNameFor(key: string, existing: Set<string>): string {
-  const name = safeColumnName(key);
-  if (existing.has(name)) return name;
-  const legacy = legacyColumnName(key);
-  return existing.has(legacy) ? legacy : name;
-}
-
-/** The columns of the declared primary_key fields (after shaping). */
-function keyColumnsOf(primaryKey: string[], columns: Map<string, ColumnState>): string[] {
-  return primaryKey.map((key) => {
-    const state = columns.get(key);
-    if (!state?.type) throw new MissingKeyError(`primary_key field '${key}' is missing from every record`);
-    return state.name;
-  });
-}
-
-function uniqueName(base: string, used: Set<string>): string {
-  let name = base;
-  for (let suffix = 2; used.has(name) || name === RUN_ID_COLUMN || name === FETCHED_AT_COLUMN; suffix++)
-    name = `${base}_${suffix}`;
-  used.add(name);
-  return name;
 }

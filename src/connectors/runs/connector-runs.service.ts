@@ -15,26 +15,14 @@ import type { AuthenticatedUser } from '../../common/decorators/current-user.dec
 import { dedicatedClient, isUniqueViolation } from '../../database/sql';
 import { toRunView, RunView } from '../run-views';
 import { ConnectorInstancesService } from '../connector-instances.service';
-import { ConnectorEngine, newProgress } from '../engine/connector-engine';
-import { ConnectorFetchError } from '../engine/connector-fetch-error';
-import {
-  ConnectorTableWriter,
-  InstanceRemovedError,
-  MissingKeyError,
-} from '../engine/connector-table-writer';
-import { prefetch } from '../engine/prefetch';
+import { ConnectorEngine } from '../engine/connector-engine';
+import { ConnectorTableWriter } from '../engine/connector-table-writer';
 import { Connector } from '../entities/connector.entity';
 import { ConnectorInstance } from '../entities/connector-instance.entity';
 import { ConnectorRun, RunOperationOutcome } from '../entities/connector-run.entity';
-import { nextState } from '../engine/incremental';
-import {
-  furtherTablesOf,
-  instanceTargets,
-  operationStateOf,
-  saveOperationState,
-} from '../instance-operations';
-import { buildRunPlan, primaryKeyOf } from './build-run-plan';
-import { redactSecrets } from './redact-secrets';
+import { furtherTablesOf, instanceTargets } from '../instance-operations';
+import { RunOperationExecutor } from './run-operation';
+import { summarise } from './run-summary';
 import { RUNNER_ALIVE_SQL, RunnerLiveness } from './runner-liveness';
 
 export const RUN_IN_PROGRESS = 'A run is already in progress for this connector';
@@ -74,6 +62,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
   private readonly executing = new Set<string>();
   private heartbeat?: NodeJS.Timeout;
   private readonly liveness: RunnerLiveness;
+  private readonly operations: RunOperationExecutor;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -84,6 +73,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.liveness = new RunnerLiveness(() => dedicatedClient(dataSource, 'connector-runner'), this.runnerId);
+    this.operations = new RunOperationExecutor(engine, writer, instances);
   }
 
   get activeCount(): number {
@@ -266,7 +256,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
       // Each operation writes its own table atomically; one failing does not keep the others from running.
       for (const [index, target] of instanceTargets(connector, instance, further).entries()) {
         outcomes.push(
-          await this.executeOperation(
+          await this.operations.execute(
             request,
             connector,
             { ...instance, operationId: target.operationId },
@@ -280,7 +270,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
         );
       }
     } catch (error) {
-      setupError = this.describeFailure(error, request.runId, []);
+      setupError = this.operations.describeFailure(error, request.runId, []);
     }
     const summary = summarise(outcomes, setupError);
     await this.dataSource
@@ -302,84 +292,6 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
       .catch((error) =>
         this.logger.error(`Could not record the end of run ${request.runId}: ${String(error)}`),
       );
-  }
-
-  /** Fetches and writes one operation of a run into its table; never throws. */
-  private async executeOperation(
-    request: RunRequest,
-    connector: Connector,
-    instance: ConnectorInstance,
-    target: {
-      tableName: string;
-      authData: Record<string, string>;
-      primary: boolean;
-      operationId: string | null;
-    },
-  ): Promise<RunOperationOutcome> {
-    const progress = newProgress();
-    const base = { operation_id: instance.operationId, output_table_name: target.tableName };
-    try {
-      const plan = buildRunPlan(
-        connector,
-        // Each operation keeps its own incremental state; the instance's first keeps the top-level one.
-        {
-          ...instance,
-          incrementalState: operationStateOf(instance, target.primary ? null : target.operationId),
-        },
-        request.settings ?? instance.settings,
-        target.authData,
-        this.instances.tokenStoreOf(instance.id),
-      );
-      const incremental = plan.incremental;
-      const rowCount = await this.writer.write({
-        tableName: target.tableName,
-        runId: request.runId,
-        // An incremental run holds only what changed: it adds to the table, never replaces it.
-        override: incremental ? false : request.override,
-        pages: prefetch(this.engine.pages(plan, progress), 2),
-        primaryKey: primaryKeyOf(connector, instance),
-        // The cursor advances in the transaction that makes the rows visible, never without them.
-        onCommit: incremental
-          ? async (sql) => {
-              const state = nextState(incremental, plan.state, progress.cursor);
-              if (state)
-                await saveOperationState(sql, instance.id, target.primary ? null : target.operationId, state);
-            }
-          : undefined,
-      });
-      const warning = progress.warnings.length > 0 ? progress.warnings.join(' ') : null;
-      return {
-        ...base,
-        status: 'succeeded',
-        row_count: rowCount,
-        pages_fetched: progress.pages,
-        error: null,
-        warning,
-      };
-    } catch (error) {
-      const message = this.describeFailure(error, request.runId, Object.values(target.authData));
-      return {
-        ...base,
-        status: 'failed',
-        row_count: 0,
-        pages_fetched: progress.pages,
-        error: message,
-        warning: null,
-      };
-    }
-  }
-
-  /** The failure as the run history shows it; credentials are masked before it is logged or kept. */
-  private describeFailure(error: unknown, runId: string, secrets: string[]): string {
-    if (
-      error instanceof ConnectorFetchError ||
-      error instanceof InstanceRemovedError ||
-      error instanceof MissingKeyError
-    )
-      return redactSecrets(error.message, secrets);
-    const message = redactSecrets(error instanceof Error ? error.message : String(error), secrets);
-    this.logger.error(`Connector run ${runId} failed while storing rows: ${message}`);
-    return `Could not store the fetched rows: ${message}`;
   }
 
   /**
@@ -440,33 +352,4 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     this.engine.destroy();
     await this.liveness.release();
   }
-}
-
-/**
- * The run as a whole: failed when any operation failed (or nothing could start), the rows and
- * pages of all, and each message named by its operation when there were several.
- */
-function summarise(
-  outcomes: RunOperationOutcome[],
-  setupError: string | null,
-): {
-  status: 'succeeded' | 'failed';
-  rowCount: number;
-  pages: number;
-  error: string | null;
-  warning: string | null;
-} {
-  const named = (outcome: RunOperationOutcome, text: string) =>
-    outcomes.length > 1 ? `${outcome.operation_id}: ${text}` : text;
-  const errors = outcomes.flatMap((outcome) => (outcome.error ? [named(outcome, outcome.error)] : []));
-  if (setupError) errors.unshift(setupError);
-  const warnings = outcomes.flatMap((outcome) => (outcome.warning ? [named(outcome, outcome.warning)] : []));
-  const failed = errors.length > 0;
-  return {
-    status: failed ? 'failed' : 'succeeded',
-    rowCount: failed ? 0 : outcomes.reduce((sum, outcome) => sum + outcome.row_count, 0),
-    pages: outcomes.reduce((sum, outcome) => sum + outcome.pages_fetched, 0),
-    error: failed ? errors.join(' ') : null,
-    warning: !failed && warnings.length > 0 ? warnings.join(' ') : null,
-  };
 }

@@ -39,6 +39,41 @@ export async function createDatasetTable(
   );
 }
 
+/** A SQL string literal (standard_conforming_strings is on from Postgres 9.1). */
+function literal(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/**
+ * A connector run's staging table: the system columns default to the run's id and fetch time,
+ * so COPY sends only the records' fields and Postgres fills in two constants instead of parsing
+ * them on every row. `dropRunDefaults` takes the defaults off before the table is swapped in.
+ */
+export async function createStagingTable(
+  sql: Sql,
+  tableName: string,
+  run: { runId: string; fetchedAt: string },
+): Promise<void> {
+  await sql(
+    `CREATE TABLE ${dataTable(tableName)} (` +
+      `${quoteIdentifier(RUN_ID_COLUMN)} uuid NOT NULL DEFAULT ${literal(run.runId)}::uuid, ` +
+      `${quoteIdentifier(FETCHED_AT_COLUMN)} timestamptz NOT NULL DEFAULT ${literal(run.fetchedAt)}::timestamptz)`,
+  );
+}
+
+/** The staging table's run defaults taken off: rows only ever carry the values of their own run. */
+export async function dropRunDefaults(sql: Sql, tableName: string): Promise<void> {
+  await sql(
+    `ALTER TABLE ${dataTable(tableName)} ALTER COLUMN ${quoteIdentifier(RUN_ID_COLUMN)} DROP DEFAULT, ` +
+      `ALTER COLUMN ${quoteIdentifier(FETCHED_AT_COLUMN)} DROP DEFAULT`,
+  );
+}
+
+/** `count` rows of nothing but the table's defaults (records none of whose fields has a value yet). */
+export async function insertDefaultRows(sql: Sql, tableName: string, count: number): Promise<void> {
+  await sql(`INSERT INTO ${dataTable(tableName)} SELECT FROM generate_series(1, $1)`, [count]);
+}
+
 /** A connector table (or its staging twin) holding only the system columns; records add the rest. */
 export async function createConnectorTable(
   sql: Sql,

@@ -1,0 +1,34 @@
+import { LosslessNumber } from 'lossless-json';
+import { csvField, textKind } from './column-types';
+
+describe('column types', () => {
+  it('takes only real calendar days as dates', () => {
+    expect(textKind('2024-02-29')).toBe('date');
+    expect(textKind('2000-02-29')).toBe('date');
+    expect(textKind('2023-02-29')).toBe('text');
+    expect(textKind('2100-02-29')).toBe('text');
+    expect(textKind('2024-04-31')).toBe('text');
+    expect(textKind('2024-13-01')).toBe('text');
+    expect(textKind('2024-00-10')).toBe('text');
+    expect(textKind('2024-01-00')).toBe('text');
+    expect(textKind('2024-12-31T23:59:59Z')).toBe('timestamptz');
+    expect(textKind('2024-11-31T10:00:00Z')).toBe('text');
+    // Year 0 does not exist for Postgres; years before 100 stay text.
+    expect(textKind('0000-01-01')).toBe('text');
+    expect(textKind('0099-06-15')).toBe('text');
+    expect(textKind('0100-06-15')).toBe('date');
+  });
+
+  it('writes JSON with exact numbers whether or not a value holds one', () => {
+    expect(csvField({ city: 'Oslo', zip: '0150', n: 1.5 }, 'jsonb')).toBe(
+      '"{""city"":""Oslo"",""zip"":""0150"",""n"":1.5}"',
+    );
+    expect(csvField({ id: new LosslessNumber('12345678901234567890'), list: [1] }, 'jsonb')).toBe(
+      '"{""id"":12345678901234567890,""list"":[1]}"',
+    );
+    expect(csvField([{ deep: [new LosslessNumber('0.10000000000000000001')] }], 'jsonb')).toBe(
+      '"[{""deep"":[0.10000000000000000001]}]"',
+    );
+    expect(csvField({ text: 'a\u0000b' }, 'jsonb')).toBe('"{""text"":""ab""}"');
+  });
+});
