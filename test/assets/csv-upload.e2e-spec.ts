@@ -5,10 +5,7 @@ import {
   orphanDatasetTables,
   expectNoIngestConnections,
   postCsv,
-  uploadDataset,
 } from '../factories/asset.factory';
-import { dataTable } from '../../src/database/data-tables/data-table-names';
-import { dedicatedClient } from '../../src/database/sql';
 import { createLoggedInUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
 
@@ -238,26 +235,6 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
       expect(columns[0].type).toBe('numeric');
       expect(rows).toHaveLength(2);
     });
-  });
-
-  it('writes the rows frozen: a snapshot taken before the upload committed already sees them', async () => {
-    // Without FREEZE the first readers and autovacuum would each rewrite every page of the new table.
-    const older = dedicatedClient(testApp.dataSource, 'frozen-rows-check');
-    await older.connect();
-    try {
-      await older.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-      await older.query('SELECT 1');
-      const id = await uploadDataset(agent);
-      const [{ table_name: tableName }] = await testApp.dataSource.query(
-        `SELECT table_name FROM assets WHERE id = $1`,
-        [id],
-      );
-      const { rows } = await older.query(`SELECT count(*)::int AS count FROM ${dataTable(tableName)}`);
-      expect(rows[0].count).toBe(3);
-      await older.query('ROLLBACK');
-    } finally {
-      await older.end();
-    }
   });
 
   describe('rejections leave no asset, no table and no open transaction behind', () => {

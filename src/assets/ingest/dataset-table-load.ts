@@ -35,15 +35,7 @@ export async function createTable(
   await createDatasetTable(sqlOn(client), tableName, definitions, logging);
 }
 
-/**
- * Pipes the data bytes into COPY; returns the row count. Errors come back in the uploader's words.
- * The table must have been created in the current (sub)transaction: the rows are written frozen
- * and their pages marked all-visible (FREEZE), so neither the first readers nor autovacuum
- * rewrite a freshly loaded table to set hint bits or freeze it later. Nobody else can see the
- * table before the load commits; after it, only a snapshot older than the commit could tell the
- * difference (it sees the rows instead of none), and every read but the profile, which stores
- * nothing for rows newer than its snapshot, is a single statement.
- */
+/** Pipes the data bytes into COPY; returns the row count. Errors come back in the uploader's words. */
 export async function copyInto(
   client: Client,
   tableName: string,
@@ -57,7 +49,7 @@ export async function copyInto(
       copyFromStdin(
         tableName,
         file.names,
-        `FORMAT csv, DELIMITER ${delimiter}, NULL '', FORCE_NULL (${columnList}), FREEZE`,
+        `FORMAT csv, DELIMITER ${delimiter}, NULL '', FORCE_NULL (${columnList})`,
       ),
     ),
   );
