@@ -120,6 +120,10 @@ export class Asset {
   @Column({ name: 'data_updated_at', type: 'timestamptz', default: () => 'now()' })
   dataUpdatedAt: Date;
 
+  /** The data_updated_at of the rows `profile` describes: older while a profile is computed. */
+  @Column({ name: 'profiled_at', type: 'timestamptz', nullable: true })
+  profiledAt: Date | null;
+
   @Index('assets_created_at_idx')
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

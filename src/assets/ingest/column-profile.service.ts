@@ -8,6 +8,14 @@ import { profileTable } from './column-profile';
 
 /** The connections profiles run on, by name, so that any process can find them. */
 export const PROFILE_APPLICATION_NAME = 'dataset-profile';
+/** A profile still behind its rows this long after the load is taken as lost (a million rows take seconds). */
+export const PROFILE_REPAIR_AFTER_MS = 5 * 60_000;
+
+/** The stored profile describes older rows than the current ones (being computed, or lost). */
+export function isProfilePending(asset: { dataUpdatedAt: Date; profiledAt: Date | null }): boolean {
+  return asset.profiledAt === null || asset.profiledAt.getTime() < asset.dataUpdatedAt.getTime();
+}
+
 /** How a profile ended by stopReading fails: the server terminated its connection. */
 const TERMINATED = '57P01';
 
@@ -23,18 +31,22 @@ const TERMINATED = '57P01';
 export class ColumnProfileService implements OnModuleDestroy {
   private readonly logger = new Logger(ColumnProfileService.name);
   private readonly running = new Set<Promise<void>>();
+  private readonly repairing = new Set<string>();
 
   constructor(private readonly dataSource: DataSource) {}
 
   /** Indexes and profiles the dataset's current rows; failures are logged, never thrown at the caller. */
-  schedule(assetId: string): void {
+  schedule(assetId: string, done?: () => void): void {
     const work: Promise<void> = this.compute(assetId)
       .catch((error: unknown) => {
         if ((error as { code?: unknown }).code === TERMINATED) {
           this.logger.log(`Profile of dataset ${assetId} stopped: its rows are being replaced`);
         } else this.logger.warn(`Profile of dataset ${assetId} failed: ${String(error)}`);
       })
-      .finally(() => this.running.delete(work));
+      .finally(() => {
+        this.running.delete(work);
+        done?.();
+      });
     this.running.add(work);
   }
 
@@ -56,6 +68,19 @@ export class ColumnProfileService implements OnModuleDestroy {
       [PROFILE_APPLICATION_NAME, dataTable(tableName)],
     );
     return rows.some((row) => row.ended);
+  }
+
+  /**
+   * For a dataset whose profile lags its rows for longer than a load's own profile takes (the
+   * process that loaded it stopped before storing it): computes it again, once per process at a
+   * time. Called when the dataset is shown, so a profile lost in a crash heals on its next view.
+   */
+  repairIfStale(asset: { id: string; dataUpdatedAt: Date; profiledAt: Date | null }): void {
+    if (!isProfilePending(asset) || this.repairing.has(asset.id)) return;
+    if (Date.now() - asset.dataUpdatedAt.getTime() < PROFILE_REPAIR_AFTER_MS) return;
+    this.repairing.add(asset.id);
+    this.logger.log(`Profile of dataset ${asset.id} lags its rows: computing it again`);
+    this.schedule(asset.id, () => this.repairing.delete(asset.id));
   }
 
   /** Resolves once every profile started so far is stored (tests, shutdown). */
@@ -98,7 +123,8 @@ export class ColumnProfileService implements OnModuleDestroy {
       const profile = await profileTable(sql, asset.table_name, asset.columns);
       await client.query('COMMIT');
       await client.query(
-        `UPDATE assets SET profile = $2 WHERE id = $1 AND data_updated_at = $3::timestamptz`,
+        `UPDATE assets SET profile = $2, profiled_at = $3::timestamptz
+          WHERE id = $1 AND data_updated_at = $3::timestamptz`,
         [assetId, JSON.stringify(profile), asset.loaded_at],
       );
     } finally {
