@@ -36,6 +36,26 @@ export async function withClient<T>(url: string, work: (client: Client) => Promi
 }
 
 /**
+ * A fresh start for each timed load: the previous load's background column profile has finished
+ * (its scans would otherwise take CPU from whichever side runs next), then a CHECKPOINT, so no
+ * dirty pages of the previous load are flushed during this one.
+ */
+export async function quietStart(url: string): Promise<void> {
+  await withClient(url, async (client) => {
+    const deadline = Date.now() + 5 * 60_000;
+    for (;;) {
+      const { rows } = await client.query<{ running: number }>(
+        `SELECT count(*)::int AS running FROM pg_stat_activity
+          WHERE application_name = 'dataset-profile' AND datname = current_database()`,
+      );
+      if (rows[0].running === 0 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await client.query('CHECKPOINT');
+  });
+}
+
+/**
  * Runs `command` `times` times in one psql session with \timing, output discarded; answers each
  * run's milliseconds as psql reports them (connection and process start-up excluded).
  */

@@ -1,6 +1,6 @@
 import { BENCH_COLUMNS } from '../generate-csv';
 import { BenchContext, inTurn } from '../context';
-import { timePsql, withClient } from '../database';
+import { quietStart, timePsql, withClient } from '../database';
 import { summarise, withPeakRss } from '../measure';
 import type { BenchRow } from '../report';
 
@@ -12,11 +12,6 @@ async function dropDataset(databaseUrl: string, assetId: string): Promise<void> 
     const { rows } = await client.query(`DELETE FROM assets WHERE id = $1 RETURNING table_name`, [assetId]);
     if (rows[0]) await client.query(`DROP TABLE IF EXISTS data."${rows[0].table_name}"`);
   });
-}
-
-/** A fresh start for each timed load: no dirty pages of the previous one flushed during this one. */
-async function checkpoint(databaseUrl: string): Promise<void> {
-  await withClient(databaseUrl, (client) => client.query('CHECKPOINT'));
 }
 
 /**
@@ -34,7 +29,7 @@ export async function benchIngest(context: BenchContext): Promise<{ row: BenchRo
   const escapedPath = csv.path.replace(/'/g, "''");
 
   const ours = async (run: number) => {
-    await checkpoint(databaseUrl);
+    await quietStart(databaseUrl);
     const {
       result: assetId,
       seconds,
@@ -60,7 +55,7 @@ export async function benchIngest(context: BenchContext): Promise<{ row: BenchRo
   const baseline = async (run: number) => {
     const table = `bench_copy_${run}`;
     await withClient(databaseUrl, (client) => client.query(`CREATE TABLE ${table} (${columns})`));
-    await checkpoint(databaseUrl);
+    await quietStart(databaseUrl);
     baselineSeconds.push(
       await timePsql(databaseUrl, `\\copy ${table} FROM '${escapedPath}' WITH (FORMAT csv, HEADER true)`),
     );

@@ -150,6 +150,12 @@ export class AssetDetail extends AssetSummary {
   @ApiProperty({ type: () => [ColumnProfileDocument] })
   profile: ColumnProfile[];
 
+  @ApiProperty({
+    description:
+      'The profile describes older rows: the current ones are being profiled (seconds for large loads)',
+  })
+  profile_pending: boolean;
+
   @ApiProperty({ description: 'Bytes of the CSV files behind the current rows' })
   byte_count: number;
 

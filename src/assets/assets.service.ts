@@ -7,7 +7,7 @@ import type { AssetDetail, AssetSummary, CategoryFacet, DatasetVersionView } fro
 import type { CatalogueSort, FacetsQueryDto, ListAssetsQueryDto } from './dto/list-assets-query.dto';
 import type { UploadCsvDto } from './dto/upload-csv.dto';
 import { Asset } from './entities/asset.entity';
-import { ColumnProfileService } from './ingest/column-profile.service';
+import { ColumnProfileService, isProfilePending } from './ingest/column-profile.service';
 import { CsvIngestService } from './ingest/csv-ingest.service';
 import type { NewAssetDetails, StagedUpload } from './ingest/staged-upload';
 
@@ -229,6 +229,7 @@ export class AssetsService {
   async findOne(caller: Caller, assetId: string): Promise<AssetDetail> {
     const access = await this.gate.requireDataset(caller, assetId, 'sample');
     const { asset } = access;
+    this.profiles.repairIfStale(asset);
     const versions: Array<{
       mode: DatasetVersionView['mode'];
       loaded_at: Date;
@@ -247,6 +248,7 @@ export class AssetsService {
       licence: asset.licence,
       dictionary: asset.dictionary,
       profile: asset.profile,
+      profile_pending: isProfilePending(asset),
       byte_count: Number(asset.byteCount),
       data_updated_at: asset.dataUpdatedAt.toISOString(),
       versions: versions.map((version) => ({

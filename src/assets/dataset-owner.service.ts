@@ -94,7 +94,8 @@ export class DatasetOwnerService {
     mode: Exclude<LoadMode, 'initial'>,
     staged: StagedUpload,
   ): Promise<DatasetRefreshed> {
-    const answer = await staged.commitWith(async (sql) => {
+    let profileStopped = false;
+    const loading = staged.commitWith(async (sql) => {
       const asset = await this.gate.lockOwnedDataset(sql, user, assetId);
       const loaded = staged.table;
       await checkFits(sql, loaded.tableName, loaded.columns, asset.columns);
@@ -114,6 +115,7 @@ export class DatasetOwnerService {
             using: `${quoteIdentifier(column.name)}::${sqlTypeFor(column.type)}`,
           })),
         );
+        profileStopped = await this.profiles.stopReading(sql, asset.tableName);
         await swapTable(sql, loaded.tableName, asset.tableName);
       } else {
         await lockForAppend(sql, asset.tableName);
@@ -135,6 +137,11 @@ export class DatasetOwnerService {
         byteCount: loaded.byteCount,
       });
       return { id: asset.id, mode, rows_loaded: loaded.rowCount, row_count: rowCount };
+    });
+    const answer = await loading.catch((error: unknown) => {
+      // The old rows stay: they get back the profile that was ended for the swap.
+      if (profileStopped) this.profiles.schedule(assetId);
+      throw error;
     });
     this.profiles.schedule(answer.id);
     return answer;

@@ -87,6 +87,28 @@ describe('dataset detail: facts, dictionary, column profile; grid and stream fil
     ]);
   });
 
+  it('says when the profile lags the rows, and computes again one lost with its process', async () => {
+    const detailOf = async () => (await testApp.http.get(`/api/assets/${id}`).expect(200)).body;
+    expect((await detailOf()).profile_pending).toBe(false);
+    const stored = await sql(`SELECT profile FROM assets WHERE id = $1`, [id]);
+    // A load that has just committed: its own job profiles it; a view does not start another.
+    await sql(`UPDATE assets SET data_updated_at = now() WHERE id = $1`, [id]);
+    expect((await detailOf()).profile_pending).toBe(true);
+    await profilesSettled();
+    expect((await detailOf()).profile_pending).toBe(true);
+    // A load whose process died before its profile was stored: the next view computes it.
+    await sql(
+      `UPDATE assets SET data_updated_at = now() - interval '10 minutes',
+                         profiled_at = now() - interval '20 minutes', profile = '[]' WHERE id = $1`,
+      [id],
+    );
+    expect((await detailOf()).profile_pending).toBe(true);
+    await profilesSettled();
+    const healed = await detailOf();
+    expect(healed.profile_pending).toBe(false);
+    expect(healed.profile).toEqual(stored[0].profile);
+  });
+
   it('computes the profile the same as SQL on the same table', async () => {
     const detail = (await testApp.http.get(`/api/assets/${id}`).expect(200)).body;
     for (const column of detail.columns as Array<{ name: string; type: string }>) {

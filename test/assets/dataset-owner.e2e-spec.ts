@@ -3,7 +3,13 @@ import type { Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DatasetOwnerService } from '../../src/assets/dataset-owner.service';
 import { CsvIngestService } from '../../src/assets/ingest/csv-ingest.service';
-import { ColumnProfileService } from '../../src/assets/ingest/column-profile.service';
+import {
+  ColumnProfileService,
+  PROFILE_APPLICATION_NAME,
+} from '../../src/assets/ingest/column-profile.service';
+import { hasColumnIndex } from '../../src/database/data-tables/data-table-ddl';
+import { dataTable, ROW_ID_COLUMN } from '../../src/database/data-tables/data-table-names';
+import { dedicatedClient, sqlOn } from '../../src/database/sql';
 import { expectNoIngestConnections, orphanDatasetTables, uploadDataset } from '../factories/asset.factory';
 import { simpleSpec } from '../factories/connector.factory';
 import { createLoggedInUser, TestUser } from '../factories/user.factory';
@@ -261,6 +267,44 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
       await expect(staging).rejects.toBeDefined();
       expect(await stateOf(id)).toEqual(before);
       expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
+    });
+
+    it('does not wait for a profile still reading the rows it replaces: it ends it and profiles the new rows', async () => {
+      const id = await uploadSettled(owner.agent, { title: 'Profiled meanwhile' }, FIRST);
+      const [{ table_name: tableName }] = await testApp.dataSource.query(
+        `SELECT table_name FROM assets WHERE id = $1`,
+        [id],
+      );
+      // A profile in the middle of its snapshot: it holds a read lock on the old table until it ends.
+      const profile = dedicatedClient(testApp.dataSource, PROFILE_APPLICATION_NAME);
+      profile.on('error', () => undefined);
+      await profile.connect();
+      try {
+        await profile.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        await profile.query(`SELECT count(*) FROM ${dataTable(tableName)}`);
+        const next = 'name,amount,day\ndelta,10,2024-02-01\n';
+        await refresh(owner.agent, id, next, 'replace').expect(200);
+        await expect(profile.query('SELECT 1')).rejects.toThrow();
+      } finally {
+        await profile.end().catch(() => undefined);
+      }
+      await profilesSettled();
+      const detail = (await owner.agent.get(`/api/assets/${id}`).expect(200)).body;
+      expect(detail.profile.find((column: { name: string }) => column.name === 'amount')).toMatchObject({
+        min: 10,
+        max: 10,
+      });
+    });
+
+    it('indexes the rows on the row id after the first load and after each replace', async () => {
+      const id = await uploadSettled(owner.agent, { title: 'Indexed' }, FIRST);
+      const tableOf = async () =>
+        (await testApp.dataSource.query(`SELECT table_name FROM assets WHERE id = $1`, [id]))[0].table_name;
+      const sql = sqlOn(testApp.dataSource);
+      expect(await hasColumnIndex(sql, await tableOf(), ROW_ID_COLUMN)).toBe(true);
+      await refresh(owner.agent, id, 'name,amount,day\ndelta,10,2024-02-01\n', 'replace').expect(200);
+      await profilesSettled();
+      expect(await hasColumnIndex(sql, await tableOf(), ROW_ID_COLUMN)).toBe(true);
     });
 
     it('never reads the file of someone who does not own the dataset', async () => {

@@ -107,10 +107,14 @@ export function useAssetCategories() {
   return useQuery({ queryKey: assetKeys.categories(), queryFn: () => api<string[]>('assets/categories') });
 }
 
+/** While the latest rows are being profiled, the page asks again now and then to show the figures. */
+const PROFILE_POLL_MS = 3000;
+
 export function useAssetDetail(id: string) {
   return useQuery({
     queryKey: assetKeys.detail(id),
     queryFn: () => api<AssetDetail>(`assets/${encodeURIComponent(id)}`),
+    refetchInterval: (query) => (query.state.data?.profile_pending ? PROFILE_POLL_MS : false),
   });
 }
 

@@ -859,6 +859,8 @@ export interface components {
       /** @description 0 means free */
       price: number;
       profile: components['schemas']['ColumnProfile'][];
+      /** @description The profile describes older rows: the current ones are being profiled (seconds for large loads) */
+      profile_pending: boolean;
       row_count: number;
       source: string;
       /** @description Users other than the owner holding the dataset */

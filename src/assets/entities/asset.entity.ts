@@ -135,6 +135,10 @@ export class Asset {
   })
   searchDocument?: string;
 
+  /** The data_updated_at of the rows `profile` describes: older while a profile is computed. */
+  @Column({ name: 'profiled_at', type: 'timestamptz', nullable: true })
+  profiledAt: Date | null;
+
   @Index('assets_created_at_idx')
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -66,11 +66,19 @@ export function DatasetProduct({ asset }: { asset: AssetDetail }) {
                     </Typography>
                   )}
                   <Box sx={{ ...NARROW_ONLY, mt: 1 }}>
-                    <ProfileCell profile={profiles.get(column.name)} rows={asset.row_count} />
+                    <ProfileCell
+                      profile={profiles.get(column.name)}
+                      rows={asset.row_count}
+                      pending={asset.profile_pending}
+                    />
                   </Box>
                 </TableCell>
                 <TableCell sx={WIDE_ONLY}>
-                  <ProfileCell profile={profiles.get(column.name)} rows={asset.row_count} />
+                  <ProfileCell
+                    profile={profiles.get(column.name)}
+                    rows={asset.row_count}
+                    pending={asset.profile_pending}
+                  />
                 </TableCell>
               </TableRow>
             ))}
@@ -105,7 +113,17 @@ function versionLabel(mode: string): string {
 }
 
 /** A column's profile as small charts: the filled share as a bar, ranges or the top values as bars. */
-function ProfileCell({ profile, rows }: { profile?: ColumnProfile; rows: number }) {
+function ProfileCell({
+  profile,
+  rows,
+  pending,
+}: {
+  profile?: ColumnProfile;
+  rows: number;
+  pending: boolean;
+}) {
+  // The stored figures describe the rows before the latest load: none rather than wrong ones.
+  if (pending) return <Typography color="text.secondary">Being computed for the latest rows…</Typography>;
   if (!profile) return <Typography color="text.secondary">—</Typography>;
   const filled = Math.round((1 - profile.nullShare) * 100);
   const top = profile.topValues ?? [];
