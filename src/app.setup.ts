@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import connectPgSimple from 'connect-pg-simple';
+import { ThrottledPgSessionStore } from './common/session/throttled-touch';
 import session from 'express-session';
 import helmet from 'helmet';
 import passport from 'passport';
@@ -23,7 +23,8 @@ export const SESSION_COOKIE = 'dm.sid';
 export const API_PREFIX = 'api';
 /**
  * Routes authenticated by API key alone (BI tools): they never read the session, so they skip
- * loading it, touching it (a write per request, as sessions roll) and loading its user.
+ * loading it, touching it (a write at most every few minutes, see throttled-touch.ts) and loading
+ * its user.
  */
 const API_KEY_ROUTES = /^\/api\/(stream|odata)(\/|$)/;
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
@@ -89,7 +90,6 @@ function runInTurn(
 export function configureApp(app: NestExpressApplication, config: AppConfig): INestApplication {
   const dataSource = app.get(DataSource);
   const pool = pgPool(dataSource);
-  const PgSessionStore = connectPgSimple(session);
 
   if (config.trustProxy) app.set('trust proxy', 1);
   app.disable('x-powered-by');
@@ -107,7 +107,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
     session({
       name: SESSION_COOKIE,
       secret: config.sessionSecret,
-      store: new PgSessionStore({
+      store: new ThrottledPgSessionStore({
         pool,
         tableName: 'session',
         createTableIfMissing: false,
