@@ -51,11 +51,15 @@ export class BenchClient {
     return JSON.parse(answer.body.toString()) as T;
   }
 
-  /** GETs a response and counts its bytes without keeping them (a large stream stays cheap). */
+  /**
+   * GETs a response and counts its bytes without keeping them (a large stream stays cheap), apart
+   * from its last `keepTail` bytes when asked for.
+   */
   async drain(
     path: string,
     headers: Record<string, string> = {},
-  ): Promise<{ status: number; bytes: number }> {
+    keepTail = 0,
+  ): Promise<{ status: number; bytes: number; tail: Buffer }> {
     const outgoing = request(new URL(path, this.origin), {
       headers: { ...this.baseHeaders(), ...headers },
       agent: this.agent,
@@ -63,8 +67,21 @@ export class BenchClient {
     outgoing.end();
     const [response] = (await once(outgoing, 'response')) as [IncomingMessage];
     let bytes = 0;
-    for await (const chunk of response) bytes += (chunk as Buffer).length;
-    return { status: response.statusCode ?? 0, bytes };
+    // The latest chunks, no more than the tail needs: nothing is copied until the end.
+    let latest: Buffer[] = [];
+    let latestBytes = 0;
+    for await (const chunk of response) {
+      bytes += (chunk as Buffer).length;
+      if (keepTail === 0) continue;
+      latest.push(chunk as Buffer);
+      latestBytes += (chunk as Buffer).length;
+      while (latest.length > 1 && latestBytes - latest[0].length >= keepTail) {
+        latestBytes -= latest[0].length;
+        latest = latest.slice(1);
+      }
+    }
+    const tail = keepTail === 0 ? Buffer.alloc(0) : Buffer.concat(latest).subarray(-keepTail);
+    return { status: response.statusCode ?? 0, bytes, tail };
   }
 
   /**

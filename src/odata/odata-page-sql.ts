@@ -124,45 +124,93 @@ export function pageStatement(
     indexColumns.push(...filter.rangeColumns);
   }
   const hasRowId = set.key.column === ROW_ID_COLUMN;
-  const rowId = `${TABLE_ALIAS}.${quoteIdentifier(ROW_ID_COLUMN)}`;
   const byKeyOnly =
     options.orderBy.length === 0 ||
     (options.orderBy.length === 1 && options.orderBy[0].property === ROW_ID_COLUMN);
-  const keyset = hasRowId && byKeyOnly;
-  let order: string[];
-  let offset: number;
-  if (keyset) {
-    const descending = options.orderBy[0]?.descending ?? false;
-    if (position.lastKey !== undefined) {
-      // The key is ours (readSkipToken let digits through only), written as a number.
-      conditions.push(`${rowId} ${descending ? '<' : '>'} ${BigInt(position.lastKey)}::int8`);
-    }
-    order = [`${rowId} ${descending ? 'DESC' : 'ASC'}`];
-    offset = position.lastKey === undefined ? options.skip : 0;
-    indexColumns.push(ROW_ID_COLUMN);
-  } else {
-    const terms = orderTerms(set, options);
-    // A table without a row id and without an order streams in stored order, as the stream links do.
-    order = terms.length === 0 ? [] : [...terms, hasRowId ? rowId : `${TABLE_ALIAS}.ctid`];
-    offset = options.skip + position.emitted;
-  }
   const outputs = selectedProperties(set, options.select)
     .filter((property) => property.column)
     .map((property) => `${outputExpression(property)} AS ${quoteIdentifier(property.name)}`);
+  const page: PageParts = { table: dataTable(set.source.tableName), conditions, outputs, limit };
+  if (hasRowId && byKeyOnly) {
+    indexColumns.push(ROW_ID_COLUMN);
+    const text = keysetPageText(page, options.orderBy[0]?.descending ?? false, position, options.skip);
+    return { text, values, keyset: true, indexColumns };
+  }
   if (numberFrom !== undefined) outputs.unshift(`NULL::int8 AS ${quoteIdentifier(ROW_NUMBER_KEY)}`);
+  const terms = orderTerms(set, options);
+  const rowId = `${TABLE_ALIAS}.${quoteIdentifier(ROW_ID_COLUMN)}`;
+  // A table without a row id and without an order streams in stored order, as the stream links do.
+  const order = terms.length === 0 ? [] : [...terms, hasRowId ? rowId : `${TABLE_ALIAS}.ctid`];
+  const text = offsetPageText(
+    page,
+    order,
+    options.skip + position.emitted,
+    hasRowId ? rowId : 'NULL',
+    numberFrom,
+  );
+  return { text, values, keyset: false, indexColumns };
+}
+
+/** What every page statement reads: the table, the filter's conditions, the answered columns. */
+interface PageParts {
+  table: string;
+  conditions: string[];
+  outputs: string[];
+  limit: number;
+}
+
+/**
+ * A page in row-id order: the rows straight off the row-id index, then the trailer from a second,
+ * narrow walk of the same index (keys only) that finds the page's last key and whether a row
+ * follows it. Append runs its branches in order (streams run without parallel workers). Both walks
+ * start at the last key answered, so a late page costs what the first one does.
+ */
+function keysetPageText(page: PageParts, descending: boolean, position: PagePosition, skip: number): string {
+  const rowId = `${TABLE_ALIAS}.${quoteIdentifier(ROW_ID_COLUMN)}`;
+  const conditions = [...page.conditions];
+  if (position.lastKey !== undefined) {
+    // The key is ours (readSkipToken let digits through only), written as a number.
+    conditions.push(`${rowId} ${descending ? '<' : '>'} ${BigInt(position.lastKey)}::int8`);
+  }
+  const offset = position.lastKey === undefined ? skip : 0;
+  const filtered = `${whereClause(conditions)} ORDER BY ${rowId} ${descending ? 'DESC' : 'ASC'}`;
+  const rows =
+    `SELECT row_to_json(v)::text FROM ${page.table} ${TABLE_ALIAS} ` +
+    `CROSS JOIN LATERAL (SELECT ${page.outputs.join(', ')}) v${filtered}` +
+    (offset > 0 ? ` OFFSET ${offset}` : '') +
+    ` LIMIT ${page.limit}`;
+  if (page.limit === 0) return rows;
+  // The page's last key and the key after it: two keys mean more rows follow.
+  const lastOfTwo = descending ? 'max' : 'min';
+  const trailer =
+    `SELECT '${PAGE_TRAILER_MARK}' || ${lastOfTwo}(k) FROM (SELECT ${rowId} AS k FROM ${page.table} ` +
+    `${TABLE_ALIAS}${filtered} OFFSET ${offset + page.limit - 1} LIMIT 2) keys HAVING count(*) = 2`;
+  return `(${rows}) UNION ALL (${trailer})`;
+}
+
+/**
+ * A page in any other order, by offset: a window numbers the rows as the query sorts them (so
+ * the planner sorts once) and the row after the page becomes the trailer, carrying the key of
+ * the row before it. `ord` counts from before the offset: the page's rows are offset+1 to offset+limit.
+ */
+function offsetPageText(
+  page: PageParts,
+  order: string[],
+  offset: number,
+  rowId: string,
+  numberFrom: number | undefined,
+): string {
   const orderBy = order.length > 0 ? ` ORDER BY ${order.join(', ')}` : '';
-  // The window sorts as the query does, so the planner sorts once (or reads the index once);
-  // `ord` counts from before the offset, so the page's rows are ord offset+1 to offset+limit.
   const ord = `(row_number() OVER w - ${offset})`;
-  const lastKey = `coalesce(lag(${hasRowId ? rowId : 'NULL'}::text) OVER w, '')`;
-  const line = `CASE WHEN ${ord} <= ${limit} THEN ${rowJson(numberFrom, ord)} ELSE '${PAGE_TRAILER_MARK}' || ${lastKey} END`;
-  const text =
-    `SELECT ${line} FROM ${dataTable(set.source.tableName)} ${TABLE_ALIAS} ` +
-    `CROSS JOIN LATERAL (SELECT ${outputs.join(', ')}) v` +
-    whereClause(conditions) +
+  const lastKey = `coalesce(lag(${rowId}::text) OVER w, '')`;
+  const line = `CASE WHEN ${ord} <= ${page.limit} THEN ${rowJson(numberFrom, ord)} ELSE '${PAGE_TRAILER_MARK}' || ${lastKey} END`;
+  return (
+    `SELECT ${line} FROM ${page.table} ${TABLE_ALIAS} ` +
+    `CROSS JOIN LATERAL (SELECT ${page.outputs.join(', ')}) v` +
+    whereClause(page.conditions) +
     ` WINDOW w AS (${orderBy.trim()})` +
     orderBy +
     (offset > 0 ? ` OFFSET ${offset}` : '') +
-    ` LIMIT ${limit + 1}`;
-  return { text, values, keyset, indexColumns };
+    ` LIMIT ${page.limit + 1}`
+  );
 }

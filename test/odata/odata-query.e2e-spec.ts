@@ -75,6 +75,18 @@ describe('OData service: query options pushed down to Postgres', () => {
     expect(new URL(pages[0]['@odata.nextLink']!).searchParams.get('$skiptoken')).toBe('k500.500');
   });
 
+  it('pages down the row id by key too, and a page that ends on the last row links to nothing', async () => {
+    // 2,345 rows are exactly five pages of 469: the fifth holds the last row and no row follows it.
+    const client = odataClient(app.serviceRoot, apiKey, { Prefer: 'odata.maxpagesize=469' });
+    const { rows, pages } = await readAllPages(client, setName, () =>
+      client.newOptions().orderby('_row_id', 'desc').select('id'),
+    );
+    expect(rows.map((row) => row.id)).toEqual(Array.from({ length: ROWS }, (_value, index) => ROWS - index));
+    expect(pages.map((page) => page.value.length)).toEqual([469, 469, 469, 469, 469]);
+    expect(pages.at(-1)!['@odata.nextLink']).toBeUndefined();
+    expect(new URL(pages[0]['@odata.nextLink']!).searchParams.get('$skiptoken')).toBe(`k${ROWS - 468}.469`);
+  });
+
   it('pages by the default size and says which page size a client preference got', async () => {
     const response = await get({}).set('Prefer', 'odata.maxpagesize=1000').expect(200);
     expect(response.headers['preference-applied']).toBe('odata.maxpagesize=1000');
