@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { carriesCookie } from './common/session/session-cookie';
 import { ThrottledPgSessionStore } from './common/session/throttled-touch';
 import session from 'express-session';
 import helmet from 'helmet';
@@ -27,6 +28,7 @@ export const API_PREFIX = 'api';
  * its user.
  */
 const API_KEY_ROUTES = /^\/api\/(stream|odata)(\/|$)/;
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
 /** Idle limit: a session unused for this long ends (each answer renews it, up to its lifetime). */
 const SEVEN_DAYS_MS = 7 * ONE_DAY_MS;
@@ -130,6 +132,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   ];
   app.use((request: Request, response: Response, next: NextFunction) => {
     if (API_KEY_ROUTES.test(request.path)) return next();
+    // A visitor's read without the session cookie has no session to load, and no read starts
+    // one (only login does, a POST): the catalogue's anonymous traffic skips the whole stack.
+    if (READ_METHODS.has(request.method) && !carriesCookie(request, SESSION_COOKIE)) return next();
     runInTurn(sessions, request, response, next);
   });
   app.use(databaseUnavailableAnswer);

@@ -1,4 +1,50 @@
-import { redactUrl } from './request-logging.middleware';
+import { Logger, LoggerService, LogLevel } from '@nestjs/common';
+import express from 'express';
+import request from 'supertest';
+import { redactUrl, requestLogging } from './request-logging.middleware';
+
+describe('requestLogging', () => {
+  const lines: Array<{ level: string; message: string }> = [];
+  const capture: LoggerService = {
+    log: (message: string) => void lines.push({ level: 'log', message }),
+    warn: (message: string) => void lines.push({ level: 'warn', message }),
+    error: (message: string) => void lines.push({ level: 'error', message }),
+  };
+  const app = express();
+  app.use(requestLogging);
+  app.get('/ok', (_request, response) => void response.json({ ok: true }));
+  app.get('/broken', (_request, response) => void response.status(500).json({ ok: false }));
+
+  async function linesAt(levels: LogLevel[], path: string) {
+    lines.length = 0;
+    Logger.overrideLogger(capture);
+    Logger.overrideLogger(levels);
+    const response = await request(app).get(`${path}?api_key=secret`);
+    return { lines: [...lines], requestId: response.headers['x-request-id'] };
+  }
+
+  afterAll(() => Logger.overrideLogger(['log', 'warn', 'error']));
+
+  it('writes one line per request with its id, redacted URL, status and time', async () => {
+    const { lines: written, requestId } = await linesAt(['log', 'warn', 'error'], '/ok');
+    expect(written).toHaveLength(1);
+    expect(written[0].level).toBe('log');
+    expect(JSON.parse(written[0].message)).toMatchObject({
+      requestId,
+      method: 'GET',
+      url: '/ok?api_key=[redacted]',
+      status: 200,
+    });
+  });
+
+  it('writes nothing for a success when only warnings are kept, and a warning for a server error', async () => {
+    expect((await linesAt(['warn', 'error'], '/ok')).lines).toEqual([]);
+    const { lines: written } = await linesAt(['warn', 'error'], '/broken');
+    expect(written).toHaveLength(1);
+    expect(written[0].level).toBe('warn');
+    expect(JSON.parse(written[0].message)).toMatchObject({ status: 500, url: '/broken?api_key=[redacted]' });
+  });
+});
 
 describe('redactUrl', () => {
   it('redacts the API key however the parameter name is spelled or encoded', () => {

@@ -52,6 +52,9 @@ export function requestLogging(request: Request, response: Response, next: NextF
   response.setHeader('X-Request-Id', requestId);
   const started = process.hrtime.bigint();
   response.on('finish', () => {
+    const failed = response.statusCode >= 500;
+    // Built only when it will be written: a server logging warnings only skips the line of every success.
+    if (!failed && !Logger.isLevelEnabled('log')) return;
     const milliseconds = Number(process.hrtime.bigint() - started) / 1e6;
     const line = JSON.stringify({
       requestId,
@@ -60,7 +63,7 @@ export function requestLogging(request: Request, response: Response, next: NextF
       status: response.statusCode,
       ms: Math.round(milliseconds * 10) / 10,
     });
-    if (response.statusCode >= 500) logger.warn(line);
+    if (failed) logger.warn(line);
     else logger.log(line);
   });
   next();

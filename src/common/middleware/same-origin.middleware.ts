@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { carriesCookie } from '../session/session-cookie';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -21,10 +22,8 @@ function carriesApiKey(request: Request): boolean {
  * current browser adds and no page can suppress.
  */
 function fromBrowser(request: Request, sessionCookie: string): boolean {
-  const cookies = request.header('cookie') ?? '';
-  const hasSession = cookies.split(';').some((cookie) => cookie.trim().startsWith(`${sessionCookie}=`));
   return (
-    hasSession ||
+    carriesCookie(request, sessionCookie) ||
     request.header('sec-fetch-site') !== undefined ||
     request.header('sec-fetch-mode') !== undefined
   );
