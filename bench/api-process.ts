@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -69,22 +70,27 @@ export async function startNode(
   return { origin, pid: child.pid!, stop: () => stopChild(child) };
 }
 
+const BENCH_SESSION_SECRET = randomBytes(32).toString('hex');
+
 /**
  * The built API (dist/src/main.js) as a production-like child process: no seed, no scheduler,
- * warnings only, loopback connectors allowed for the local fake API.
+ * warnings only, loopback connectors allowed for the local fake API. `port` restarts it where
+ * the bench user's client already talks to.
  */
-export async function startApi(databaseUrl: string, logFile: string): Promise<RunningProcess> {
+export async function startApi(databaseUrl: string, logFile: string, port?: number): Promise<RunningProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dm-bench-data-'));
   const webRoot = join(dataDir, 'web');
   mkdirSync(webRoot);
   writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>bench</title>');
-  const port = await freePort();
+  const listenOn = port ?? (await freePort());
   return startNode(
     'dist/src/main.js',
-    port,
+    listenOn,
     {
       DATABASE_URL: databaseUrl,
-      APP_ORIGIN: `http://127.0.0.1:${port}`,
+      APP_ORIGIN: `http://127.0.0.1:${listenOn}`,
+      // One secret for every API process of the bench: a restarted API keeps the bench user's session.
+      SESSION_SECRET: BENCH_SESSION_SECRET,
       SEED: 'false',
       LOG_LEVEL: 'warn',
       SCHEDULER_ENABLED: 'false',
