@@ -31,4 +31,14 @@ describe('column types', () => {
     );
     expect(csvField({ text: 'a\u0000b' }, 'jsonb')).toBe('"{""text"":""ab""}"');
   });
+
+  it('writes timestamps as Postgres reads them in UTC, and text with its quotes doubled', () => {
+    expect(csvField('2024-01-01T13:00:00.000Z', 'timestamptz')).toBe('2024-01-01T13:00:00.000Z');
+    expect(csvField('2024-01-01 13:00', 'timestamptz')).toBe('2024-01-01T13:00Z');
+    expect(csvField('2024-01-01T13:00:00+02:00', 'timestamptz')).toBe('2024-01-01T13:00:00+02:00');
+    expect(csvField('2024-01-31', 'timestamptz')).toBe('2024-01-31Z');
+    expect(csvField('say "hi", \u0000twice', 'text')).toBe('"say ""hi"", twice"');
+    expect(csvField('', 'text')).toBe('""');
+    expect(csvField(null, 'text')).toBe('');
+  });
 });

@@ -127,8 +127,8 @@ export function legacyColumnName(key: string): string {
 const NUL = /\u0000/g;
 
 function quoted(text: string): string {
-  if (text.includes('\u0000')) text = text.replace(NUL, '');
-  return text.includes('"') ? `"${text.replace(/"/g, '""')}"` : `"${text}"`;
+  if (text.includes('\u0000')) text = text.replaceAll('\u0000', '');
+  return text.includes('"') ? `"${text.replaceAll('"', '""')}"` : `"${text}"`;
 }
 
 /** Whether a value holds a LosslessNumber (or a bigint) anywhere, which JSON.stringify cannot write exactly. */
@@ -164,7 +164,9 @@ export function csvField(value: unknown, type: ColumnType): string {
     case 'date':
       return String(value);
     case 'timestamptz':
-      return quoted(timestampText(String(value)));
+      // Checked as ISO 8601 when the column got its type: no character that CSV would quote. Most
+      // APIs write UTC with a Z, which Postgres reads as it is.
+      return typeof value === 'string' && value.endsWith('Z') ? value : timestampText(String(value));
     case 'boolean':
       return value ? 't' : 'f';
     case 'jsonb':
