@@ -95,6 +95,32 @@ describe('connector table writer', () => {
     expect(rows[1]).toMatchObject({ first_name: 'Bob', late: 'added later', list: [1, 2] });
   });
 
+  it('stores every text value exactly as fetched, whatever CSV would make of it unquoted', async () => {
+    const table = await newTable();
+    const values = [
+      '',
+      ' padded ',
+      '\\.',
+      'a,b',
+      'x"y',
+      'two\nlines',
+      'cr\rhere',
+      'back\\slash',
+      'tab\there',
+      'NULL',
+      '\\N',
+    ];
+    await writer.write({
+      tableName: table,
+      runId: randomUUID(),
+      override: false,
+      pages: pagesOf(values.map((value, index) => ({ n: index, value, json: { value } }))),
+    });
+    const rows = await testApp.dataSource.query(`SELECT value, json FROM data."${table}" ORDER BY n`);
+    expect(rows.map((row: { value: string }) => row.value)).toEqual(values);
+    expect(rows.map((row: { json: { value: string } }) => row.json.value)).toEqual(values);
+  });
+
   it('widens a column when later values do not fit its type, also across appended runs', async () => {
     const table = await newTable();
     await writer.write({

@@ -32,12 +32,16 @@ describe('column types', () => {
     expect(csvField({ text: 'a\u0000b' }, 'jsonb')).toBe('"{""text"":""ab""}"');
   });
 
-  it('writes timestamps as Postgres reads them in UTC, and text with its quotes doubled', () => {
+  it('writes timestamps as Postgres reads them in UTC, and text quoted only where CSV needs it', () => {
     expect(csvField('2024-01-01T13:00:00.000Z', 'timestamptz')).toBe('2024-01-01T13:00:00.000Z');
     expect(csvField('2024-01-01 13:00', 'timestamptz')).toBe('2024-01-01T13:00Z');
     expect(csvField('2024-01-01T13:00:00+02:00', 'timestamptz')).toBe('2024-01-01T13:00:00+02:00');
     expect(csvField('2024-01-31', 'timestamptz')).toBe('2024-01-31Z');
     expect(csvField('say "hi", \u0000twice', 'text')).toBe('"say ""hi"", twice"');
+    expect(csvField('two\nlines', 'text')).toBe('"two\nlines"');
+    expect(csvField(' plain text ', 'text')).toBe(' plain text ');
+    expect(csvField('\\.', 'text')).toBe('"\\."');
+    expect(csvField(7, 'text')).toBe('7');
     expect(csvField('', 'text')).toBe('""');
     expect(csvField(null, 'text')).toBe('');
   });

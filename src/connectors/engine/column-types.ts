@@ -126,7 +126,16 @@ export function legacyColumnName(key: string): string {
 // eslint-disable-next-line no-control-regex -- NUL is exactly what Postgres text cannot hold
 const NUL = /\u0000/g;
 
-function quoted(text: string): string {
+// eslint-disable-next-line no-control-regex -- NUL is exactly what Postgres text cannot hold
+const NEEDS_QUOTES = /[",\n\r\u0000]/;
+
+/**
+ * Text as a CSV field: as it is when nothing in it needs quotes (most values: no copy made),
+ * else quoted with quotes doubled. Unquoted, an empty field would be NULL and `\.` alone on a
+ * line the end of the data, so those two are quoted too.
+ */
+function csvText(text: string): string {
+  if (text !== '' && text !== '\\.' && !NEEDS_QUOTES.test(text)) return text;
   if (text.includes('\u0000')) text = text.replaceAll('\u0000', '');
   return text.includes('"') ? `"${text.replaceAll('"', '""')}"` : `"${text}"`;
 }
@@ -155,7 +164,7 @@ function jsonText(value: unknown): string {
   );
 }
 
-/** One CSV field for COPY: NULL unquoted and empty, text and JSON quoted, numbers and booleans bare. */
+/** One CSV field for COPY: NULL unquoted and empty, text and JSON quoted where they need it, numbers and booleans bare. */
 export function csvField(value: unknown, type: ColumnType): string {
   if (value === null || value === undefined) return '';
   switch (type) {
@@ -170,9 +179,9 @@ export function csvField(value: unknown, type: ColumnType): string {
     case 'boolean':
       return value ? 't' : 'f';
     case 'jsonb':
-      return quoted(jsonText(value));
+      return csvText(jsonText(value));
     default:
-      return quoted(typeof value === 'object' && !isLosslessNumber(value) ? jsonText(value) : String(value));
+      return csvText(typeof value === 'object' && !isLosslessNumber(value) ? jsonText(value) : String(value));
   }
 }
 
