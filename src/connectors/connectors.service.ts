@@ -104,7 +104,7 @@ export class ConnectorsService {
   }
 
   /**
-   * Deletes a connector its caller uploaded (404 for anyone else): every instance of it, whoever
+   * Deletes a connector its caller uploaded (403 for anyone else who sees it, 404 for a hidden one): every instance of it, whoever
    * connected it, goes with its table and runs, in one transaction.
    */
   async remove(caller: Caller, id: string): Promise<{ message: string }> {

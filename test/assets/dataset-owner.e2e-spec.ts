@@ -310,8 +310,8 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
     it('never reads the file of someone who does not own the dataset', async () => {
       const id = await uploadSettled(owner.agent, { title: 'Not yours' }, FIRST);
       const response = await refresh(buyer.agent, id, 'name,amount,day\nx,1,2024-01-01\n', 'replace');
-      expect(response.status).toBe(404);
-      expect(response.body.error).toBe('Dataset not found');
+      expect(response.status).toBe(403);
+      expect(response.body.error).toBe('Only the owner can change this dataset');
       expect(await rowsOf(id)).toHaveLength(3);
     });
   });
@@ -352,7 +352,7 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
   });
 
   describe('DELETE connectors/{id}', () => {
-    it('lets the uploader delete a connector with every instance and its table; others get 404', async () => {
+    it('lets the uploader delete a connector with every instance and its table; others who see it get 403', async () => {
       const uploaded = await owner.agent
         .post('/api/connectors/upload')
         .set('Origin', TEST_ORIGIN)
@@ -370,8 +370,8 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
       );
       await testApp.dataSource.query(`CREATE TABLE IF NOT EXISTS data.${tableName} (x int)`);
       const refused = await buyer.agent.delete(`/api/connectors/${connectorId}`).set('Origin', TEST_ORIGIN);
-      expect(refused.status).toBe(404);
-      expect(refused.body.error).toBe('Connector not found');
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toBe('Only the owner can change this connector');
       await owner.agent.get(`/api/connectors/${connectorId}`).expect(200);
       const response = await owner.agent
         .delete(`/api/connectors/${connectorId}`)
