@@ -188,12 +188,23 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
       [
         'append',
         'name,amount,day\nx,lots,2024-01-01\n',
-        'Column "amount" holds text values in this file, but the dataset\'s column is integer.',
+        'Column "amount" expects integer, but line 2 has "lots"',
       ],
+      ['replace', 'name,amount,day\nx,1,soon\n', 'Column "day" expects date, but line 2 has "soon"'],
       [
         'replace',
-        'name,amount,day\nx,1,soon\n',
-        'Column "day" holds text values in this file, but the dataset\'s column is date.',
+        'name,amount,day\na,1,2024-01-01\nb,,2024-01-02\n"c, the third",abc,2024-01-03\nd,def,2024-01-04\n',
+        'Column "amount" expects integer, but line 4 has "abc"',
+      ],
+      [
+        'append',
+        'name,amount,day\na,1,2024-01-01\nb,2.5,2024-01-02\n',
+        'Column "amount" expects integer, but line 3 has "2.5"',
+      ],
+      [
+        'append',
+        `name,amount,day\na,1,2024-01-01\nb,2,${'n'.repeat(30)} ${'m'.repeat(30)}\n`,
+        `Column "day" expects date, but line 3 has "${'n'.repeat(30)} ${'m'.repeat(9)}…"`,
       ],
       ['replace', 'name,amount,day\n', 'The file has a header line but no data rows.'],
       ['sideways', FIRST, 'mode must be replace or append'],
@@ -211,6 +222,21 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
       expect(versions).toEqual([{ mode: 'initial' }]);
       expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
       await expectNoIngestConnections(testApp);
+    });
+
+    it('names the line of a value that does not fit far down a long file', async () => {
+      const id = await uploadSettled(owner.agent, { title: 'Long refresh' }, FIRST);
+      const before = await stateOf(id);
+      const good = Array.from({ length: 25_000 }, (_, index) => `row${index},${index},2024-01-01\n`).join('');
+      const response = await refresh(
+        owner.agent,
+        id,
+        `name,amount,day\n${good}late,1e400x,2024-01-01\n`,
+        'replace',
+      );
+      expect(response.status).toBe(400);
+      expect(response.body.error).toBe('Column "amount" expects integer, but line 25002 has "1e400x"');
+      expect(await stateOf(id)).toEqual(before);
     });
 
     it('lets a column the file leaves empty into any type', async () => {
