@@ -415,5 +415,38 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
       ]);
       expect(table.found).toBeNull();
     });
+
+    it("tells its uploader, before deleting, how many of other users' connections would stop", async () => {
+      const uploaded = await owner.agent
+        .post('/api/connectors/upload')
+        .set('Origin', TEST_ORIGIN)
+        .send({ title: 'Counted connector', spec: simpleSpec('http://127.0.0.1:9') })
+        .expect(201);
+      const connectorId = uploaded.body.id;
+      const connect = (agent: Agent) =>
+        agent
+          .post('/api/connectors/activate')
+          .set('Origin', TEST_ORIGIN)
+          .send({ connector_id: connectorId })
+          .expect(201);
+      const otherConnectionsSeenBy = async (agent: Agent) => {
+        const detail = (await agent.get(`/api/connectors/${connectorId}`).expect(200)).body;
+        const listed = (await agent.get('/api/connectors').expect(200)).body.find(
+          (item: { id: string }) => item.id === connectorId,
+        );
+        expect(listed.other_connections).toBe(detail.other_connections);
+        return detail.other_connections;
+      };
+      expect(await otherConnectionsSeenBy(owner.agent)).toBe(0);
+      // The uploader's own connection is no other user's; each of another user's instances counts.
+      await connect(owner.agent);
+      await connect(buyer.agent);
+      await connect(buyer.agent);
+      const third = await createLoggedInUser(testApp);
+      await connect(third.agent);
+      expect(await otherConnectionsSeenBy(owner.agent)).toBe(3);
+      expect(await otherConnectionsSeenBy(buyer.agent)).toBeNull();
+      expect(await otherConnectionsSeenBy(testApp.http as unknown as Agent)).toBeNull();
+    });
   });
 });
