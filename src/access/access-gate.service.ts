@@ -59,7 +59,9 @@ export const FLAG_REFUSALS: Record<UserFlag, string> = {
 };
 
 export const DATASET_NOT_FOUND = 'Dataset not found';
+export const DATASET_OWNER_ONLY = 'Only the owner can change this dataset';
 export const CONNECTOR_NOT_FOUND = 'Connector not found';
+export const CONNECTOR_OWNER_ONLY = 'Only the owner can change this connector';
 export const INSTANCE_NOT_FOUND = 'Connector instance not found';
 export const TABLE_NOT_FOUND = 'Table not found';
 export const OWN_ACCOUNT_ONLY = 'You can only generate an API key for your own account';
@@ -67,7 +69,8 @@ export const OWN_ACCOUNT_ONLY = 'You can only generate an API key for your own a
 /**
  * The one place that decides who may see, read or change what (see docs/product.md, Rules and
  * permissions). Every service asks it before reading or changing a user's data. Whatever the
- * caller may not see answers 404 exactly like something missing, so existence does not leak.
+ * caller may not see answers 404 exactly like something missing, so existence does not leak;
+ * an owner-only action on something the caller can see answers 403, since hiding it tells nothing.
  */
 @Injectable()
 export class AccessGate {
@@ -88,8 +91,9 @@ export class AccessGate {
   }
 
   /**
-   * The dataset when the caller may use it as `need` says; 404 otherwise. Inside a transaction,
-   * pass its manager so the decision reads the transaction's own view.
+   * The dataset when the caller may use it as `need` says; 404 when the caller cannot see it (or,
+   * for `full`, does not hold it), 403 when `own` is asked of a dataset the caller sees but does
+   * not own. Inside a transaction, pass its manager so the decision reads the transaction's own view.
    */
   async requireDataset(
     caller: Caller,
@@ -98,7 +102,7 @@ export class AccessGate {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<DatasetAccess> {
     if (!isUuid(assetId)) throw new NotFoundException(DATASET_NOT_FOUND);
-    const scope: DatasetScope = need === 'own' ? 'owned' : need === 'full' ? 'held' : 'visible';
+    const scope: DatasetScope = need === 'full' ? 'held' : 'visible';
     const { entities, raw } = await manager
       .getRepository(Asset)
       .createQueryBuilder('asset')
@@ -109,21 +113,25 @@ export class AccessGate {
       .getRawAndEntities<{ held: boolean }>();
     const [asset] = entities;
     if (!asset) throw new NotFoundException(DATASET_NOT_FOUND);
-    return { asset, owned: !!caller && asset.ownerId === caller.id, held: raw[0].held };
+    const owned = !!caller && asset.ownerId === caller.id;
+    if (need === 'own' && !owned) throw new ForbiddenException(DATASET_OWNER_ONLY);
+    return { asset, owned, held: raw[0].held };
   }
 
   /**
    * The owner's dataset, locked (FOR UPDATE) inside the caller's transaction on a held connection
-   * (a refresh's load), so that no other change or removal of it can interleave; 404 otherwise.
+   * (a refresh's load), so that no other change or removal of it can interleave; 404 when the
+   * caller cannot see it, 403 when they see it but do not own it.
    */
   async lockOwnedDataset(sql: Sql, caller: Caller, assetId: string): Promise<Asset> {
-    if (!caller || !isUuid(assetId)) throw new NotFoundException(DATASET_NOT_FOUND);
-    const { rows } = await sql<{ id: string }>(
-      `SELECT asset.id FROM assets asset
-        WHERE asset.id = $1 AND ${this.datasetCondition('owned', 'asset', '$2')} FOR UPDATE`,
-      [assetId, caller.id],
+    if (!isUuid(assetId)) throw new NotFoundException(DATASET_NOT_FOUND);
+    const { rows } = await sql<{ owned: boolean }>(
+      `SELECT ${this.datasetCondition('owned', 'asset', '$2')} AS owned FROM assets asset
+        WHERE asset.id = $1 AND ${this.datasetCondition('visible', 'asset', '$2')} FOR UPDATE`,
+      [assetId, caller?.id ?? null],
     );
     if (rows.length === 0) throw new NotFoundException(DATASET_NOT_FOUND);
+    if (!rows[0].owned) throw new ForbiddenException(DATASET_OWNER_ONLY);
     const asset = await this.dataSource.getRepository(Asset).findOneBy({ id: assetId });
     if (!asset) throw new NotFoundException(DATASET_NOT_FOUND);
     return asset;
@@ -169,23 +177,29 @@ export class AccessGate {
     return connector;
   }
 
-  /** A connector its uploader may change or delete; 404 for anyone else, as for a missing one. */
+  /**
+   * A connector its uploader may change or delete, locked for the caller's transaction; 404 when
+   * the caller cannot see it (a private one of someone else), 403 when they see it but did not
+   * upload it.
+   */
   async requireOwnConnector(
     caller: Caller,
     connectorId: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Connector> {
-    const connector =
-      caller && isUuid(connectorId)
-        ? await manager
-            .getRepository(Connector)
-            .createQueryBuilder('connector')
-            .setLock('pessimistic_write')
-            .where('connector.id = :connectorId', { connectorId })
-            .andWhere(this.connectorCondition('owned', 'connector', ':caller'), { caller: caller.id })
-            .getOne()
-        : null;
+    const connector = isUuid(connectorId)
+      ? await manager
+          .getRepository(Connector)
+          .createQueryBuilder('connector')
+          .setLock('pessimistic_write')
+          .where('connector.id = :connectorId', { connectorId })
+          .andWhere(this.connectorCondition('visible', 'connector', ':caller'), {
+            caller: caller?.id ?? null,
+          })
+          .getOne()
+      : null;
     if (!connector) throw new NotFoundException(CONNECTOR_NOT_FOUND);
+    if (!caller || connector.ownerId !== caller.id) throw new ForbiddenException(CONNECTOR_OWNER_ONLY);
     return connector;
   }
 

@@ -17,6 +17,7 @@ import type { UpdateAssetDto } from './dto/update-asset.dto';
 import type { AssetColumn } from './entities/asset.entity';
 import type { LoadMode } from './entities/dataset-version.entity';
 import { ColumnProfileService } from './ingest/column-profile.service';
+import { firstMisfit, quotedValue } from './ingest/first-misfit';
 import { recordVersion, StagedUpload } from './ingest/staged-upload';
 import { sqlTypeFor } from './ingest/value-kinds';
 
@@ -220,7 +221,7 @@ function mergeDictionary(
 
 /**
  * Refuses a file whose header is not the dataset's, or whose values do not fit a column's type
- * (a column the file leaves empty fits any type).
+ * (a column the file leaves empty fits any type), naming the first such value and its line.
  */
 async function checkFits(
   sql: Sql,
@@ -243,8 +244,11 @@ async function checkFits(
       `SELECT EXISTS (SELECT 1 FROM ${dataTable(stagedTable)} WHERE ${quoteIdentifier(column.name)} IS NOT NULL) AS filled`,
     );
     if (!rows[0].filled) continue;
+    const misfit = await firstMisfit(sql, stagedTable, column.name, column.type);
     throw new BadRequestException(
-      `Column "${column.label}" holds ${found.type} values in this file, but the dataset's column is ${column.type}.`,
+      misfit
+        ? `Column "${column.label}" expects ${column.type}, but line ${misfit.line} has ${quotedValue(misfit.value)}`
+        : `Column "${column.label}" holds ${found.type} values in this file, but the dataset's column is ${column.type}.`,
     );
   }
 }

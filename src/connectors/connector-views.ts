@@ -159,6 +159,14 @@ export class ConnectorView {
   @ApiProperty({ type: String, nullable: true })
   instance_id: string | null;
 
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "For its uploader: other users' instances of it, the connections that stop if it is deleted; null for anyone else",
+  })
+  other_connections: number | null;
+
   @ApiPropertyOptional({
     ...OBJECT_OF_ANYTHING,
     nullable: true,
@@ -194,7 +202,7 @@ export class SelectOptions {
 /** A connector as the caller may see it: static credentials in its spec are for its owner only. */
 export function toConnectorView(
   connector: Connector,
-  caller: { userId?: string; instanceId?: string | null },
+  caller: { userId?: string; instanceId?: string | null; otherConnections?: number },
   detail = false,
 ): ConnectorView {
   const owned = !!caller.userId && connector.ownerId === caller.userId;
@@ -219,6 +227,7 @@ export function toConnectorView(
     owned,
     has_instance: !!caller.instanceId,
     instance_id: caller.instanceId ?? null,
+    other_connections: owned ? (caller.otherConnections ?? 0) : null,
     ...(detail ? { spec: owned ? connector.spec : specWithoutSecrets(connector.spec) } : {}),
   };
 }

@@ -43,25 +43,55 @@ export class ConnectorsService {
     return new Map(instances.map((instance) => [instance.connectorId, instance.id]));
   }
 
+  /**
+   * Per connector the caller uploaded, how many instances other users have of it: the
+   * connections its deletion would stop (a connector nobody else connected is left out).
+   */
+  private async otherConnectionsOf(caller: Caller): Promise<Map<string, number>> {
+    if (!caller) return new Map();
+    const rows: Array<{ connector_id: string; connections: number }> = await this.dataSource.query(
+      `SELECT instance.connector_id, count(*)::int AS connections
+         FROM connector_instances instance
+         JOIN connectors connector ON connector.id = instance.connector_id
+        WHERE ${this.gate.connectorCondition('owned', 'connector', '$1')} AND instance.owner_id <> $1
+        GROUP BY instance.connector_id`,
+      [caller.id],
+    );
+    return new Map(rows.map((row) => [row.connector_id, row.connections]));
+  }
+
   async list(userId: string | undefined): Promise<ConnectorView[]> {
-    const [connectors, instances] = await Promise.all([
+    const caller = userId ? { id: userId } : undefined;
+    const [connectors, instances, otherConnections] = await Promise.all([
       this.connectors
         .createQueryBuilder('connector')
         .where(this.gate.connectorCondition('visible', 'connector', ':caller'), { caller: userId ?? null })
         .orderBy('connector.title', 'ASC')
         .addOrderBy('connector.id', 'ASC')
         .getMany(),
-      this.instanceIdsOf(userId ? { id: userId } : undefined),
+      this.instanceIdsOf(caller),
+      this.otherConnectionsOf(caller),
     ]);
     return connectors.map((connector) =>
-      toConnectorView(connector, { userId, instanceId: instances.get(connector.id) }),
+      toConnectorView(connector, {
+        userId,
+        instanceId: instances.get(connector.id),
+        otherConnections: otherConnections.get(connector.id),
+      }),
     );
   }
 
   async get(caller: Caller, id: string): Promise<ConnectorView> {
     const connector = await this.gate.requireConnector(caller, id);
-    const instances = await this.instanceIdsOf(caller);
-    return toConnectorView(connector, { userId: caller?.id, instanceId: instances.get(id) }, true);
+    const [instances, otherConnections] = await Promise.all([
+      this.instanceIdsOf(caller),
+      this.otherConnectionsOf(caller),
+    ]);
+    return toConnectorView(
+      connector,
+      { userId: caller?.id, instanceId: instances.get(id), otherConnections: otherConnections.get(id) },
+      true,
+    );
   }
 
   /** Validates the DSL (every problem with its path) and stores it as a connector. */
@@ -104,7 +134,7 @@ export class ConnectorsService {
   }
 
   /**
-   * Deletes a connector its caller uploaded (404 for anyone else): every instance of it, whoever
+   * Deletes a connector its caller uploaded (403 for anyone else who sees it, 404 for a hidden one): every instance of it, whoever
    * connected it, goes with its table and runs, in one transaction.
    */
   async remove(caller: Caller, id: string): Promise<{ message: string }> {

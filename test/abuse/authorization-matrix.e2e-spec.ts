@@ -14,6 +14,8 @@ type Actor = 'visitor' | 'other' | 'owner';
 const ACTORS: Actor[] = ['visitor', 'other', 'owner'];
 const LOGIN_REQUIRED = 'Please log in to continue';
 const STATIC_SECRET = 'owner-static-api-key-4711';
+const DATASET_OWNER_ONLY = 'Only the owner can change this dataset';
+const CONNECTOR_OWNER_ONLY = 'Only the owner can change this connector';
 
 type Row = [call: string, actor: Actor, send: () => PromiseLike<Response>, status: number, message?: string];
 interface Response {
@@ -28,8 +30,8 @@ function matrix(rows: Row[]) {
 
 /**
  * Every API call (docs/product.md, The API) as a visitor, as another logged-in user and as the owner (or holder).
- * What belongs to someone else answers exactly like what does not exist (404), and a refused
- * call leaves the owner's data as it was.
+ * What someone else may not see answers exactly like what does not exist (404); an owner-only
+ * call on what they can see answers 403; a refused call leaves the owner's data as it was.
  */
 describe('abuse: authorisation matrix of the API', () => {
   let testApp: TestApp;
@@ -161,6 +163,13 @@ describe('abuse: authorisation matrix of the API', () => {
           'GET assets/{id}/activity',
           'other',
           () => agentOf('other').get(`/api/assets/${paidAssetId}/activity`),
+          403,
+          DATASET_OWNER_ONLY,
+        ],
+        [
+          'GET assets/{private id}/activity',
+          'other',
+          () => agentOf('other').get(`/api/assets/${privateAssetId}/activity`),
           404,
           'Dataset not found',
         ],
@@ -568,6 +577,28 @@ describe('abuse: authorisation matrix of the API', () => {
               .patch(`/api/assets/${paidAssetId}`)
               .set('Origin', TEST_ORIGIN)
               .send({ title: 'Hijacked', price: '0' }),
+          403,
+          DATASET_OWNER_ONLY,
+        ],
+        [
+          'PATCH assets/{id} with a column dictionary',
+          'other',
+          () =>
+            agentOf('other')
+              .patch(`/api/assets/${paidAssetId}`)
+              .set('Origin', TEST_ORIGIN)
+              .send({ dictionary: { name: 'Hijacked' } }),
+          403,
+          DATASET_OWNER_ONLY,
+        ],
+        [
+          'PATCH assets/{private id}',
+          'other',
+          () =>
+            agentOf('other')
+              .patch(`/api/assets/${privateAssetId}`)
+              .set('Origin', TEST_ORIGIN)
+              .send({ title: 'Hijacked' }),
           404,
           'Dataset not found',
         ],
@@ -580,6 +611,18 @@ describe('abuse: authorisation matrix of the API', () => {
               .set('Origin', TEST_ORIGIN)
               .field('mode', 'replace')
               .attach('file', Buffer.from('a,b\n1,2\n'), 'x.csv'),
+          403,
+          DATASET_OWNER_ONLY,
+        ],
+        [
+          'POST assets/{private id}/refresh',
+          'other',
+          () =>
+            agentOf('other')
+              .post(`/api/assets/${privateAssetId}/refresh`)
+              .set('Origin', TEST_ORIGIN)
+              .field('mode', 'replace')
+              .attach('file', Buffer.from('a,b\n1,2\n'), 'x.csv'),
           404,
           'Dataset not found',
         ],
@@ -587,15 +630,29 @@ describe('abuse: authorisation matrix of the API', () => {
           'DELETE assets/{id}',
           'other',
           () => agentOf('other').delete(`/api/assets/${paidAssetId}`).set('Origin', TEST_ORIGIN),
+          403,
+          DATASET_OWNER_ONLY,
+        ],
+        [
+          'DELETE assets/{private id}',
+          'other',
+          () => agentOf('other').delete(`/api/assets/${privateAssetId}`).set('Origin', TEST_ORIGIN),
           404,
           'Dataset not found',
         ],
         [
-          'DELETE connectors/{id}',
+          'DELETE connectors/{private id}',
           'other',
           () => agentOf('other').delete(`/api/connectors/${privateConnectorId}`).set('Origin', TEST_ORIGIN),
           404,
           'Connector not found',
+        ],
+        [
+          'DELETE connectors/{public id}',
+          'other',
+          () => agentOf('other').delete(`/api/connectors/${secretConnectorId}`).set('Origin', TEST_ORIGIN),
+          403,
+          CONNECTOR_OWNER_ONLY,
         ],
         [
           'POST assets/upload-csv',

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { AccessGate, Caller } from '../../src/access/access-gate.service';
+import {
+  AccessGate,
+  Caller,
+  CONNECTOR_OWNER_ONLY,
+  DATASET_OWNER_ONLY,
+} from '../../src/access/access-gate.service';
 import type { AuthenticatedUser } from '../../src/common/decorators/current-user.decorator';
+import { sqlOn } from '../../src/database/sql';
 import { uploadDataset } from '../factories/asset.factory';
 import { createConnector } from '../factories/connector.factory';
 import { createLoggedInUser, createUser } from '../factories/user.factory';
@@ -22,6 +28,8 @@ describe('AccessGate', () => {
   let heldPrivateId: string;
 
   const notFound = { status: 404 };
+  const datasetOwnerOnly = { status: 403, message: DATASET_OWNER_ONLY };
+  const connectorOwnerOnly = { status: 403, message: CONNECTOR_OWNER_ONLY };
 
   beforeAll(async () => {
     testApp = await createTestApp();
@@ -79,8 +87,30 @@ describe('AccessGate', () => {
 
     it('lets only the owner change a dataset', async () => {
       expect((await gate.requireDataset(owner, publicId, 'own')).owned).toBe(true);
-      await expect(gate.requireDataset(holder, publicId, 'own')).rejects.toMatchObject(notFound);
-      await expect(gate.requireDataset(visitor, publicId, 'own')).rejects.toMatchObject(notFound);
+      expect((await gate.requireDataset(owner, privateId, 'own')).owned).toBe(true);
+    });
+
+    it('tells a caller who sees a dataset but does not own it that only the owner can change it (403)', async () => {
+      await expect(gate.requireDataset(holder, publicId, 'own')).rejects.toMatchObject(datasetOwnerOnly);
+      await expect(gate.requireDataset(holder, heldPrivateId, 'own')).rejects.toMatchObject(datasetOwnerOnly);
+      await expect(gate.requireDataset(stranger, publicId, 'own')).rejects.toMatchObject(datasetOwnerOnly);
+      await expect(gate.requireDataset(visitor, publicId, 'own')).rejects.toMatchObject(datasetOwnerOnly);
+    });
+
+    it('answers 404 to an owner-only request on a dataset the caller cannot see', async () => {
+      await expect(gate.requireDataset(stranger, privateId, 'own')).rejects.toMatchObject(notFound);
+      await expect(gate.requireDataset(visitor, privateId, 'own')).rejects.toMatchObject(notFound);
+      await expect(gate.requireDataset(holder, privateId, 'own')).rejects.toMatchObject(notFound);
+    });
+
+    it('locks a dataset for its owner only: 403 to one who sees it, 404 to one who does not', async () => {
+      const sql = sqlOn(testApp.dataSource);
+      expect((await gate.lockOwnedDataset(sql, owner, privateId)).id).toBe(privateId);
+      await expect(gate.lockOwnedDataset(sql, holder, heldPrivateId)).rejects.toMatchObject(datasetOwnerOnly);
+      await expect(gate.lockOwnedDataset(sql, stranger, publicId)).rejects.toMatchObject(datasetOwnerOnly);
+      await expect(gate.lockOwnedDataset(sql, stranger, privateId)).rejects.toMatchObject(notFound);
+      await expect(gate.lockOwnedDataset(sql, visitor, privateId)).rejects.toMatchObject(notFound);
+      await expect(gate.lockOwnedDataset(sql, owner, randomUUID())).rejects.toMatchObject(notFound);
     });
 
     it("decides inside a transaction on that transaction's own view", async () => {
@@ -170,6 +200,22 @@ describe('AccessGate', () => {
       expect(await listed('visible', stranger)).toEqual([connectorId]);
       expect(await listed('visible', owner)).toEqual([connectorId, privateId]);
       expect(await listed('owned', owner)).toEqual([privateId]);
+    });
+
+    it('lets only its uploader change a connector: 403 to one who sees it, 404 to one who does not', async () => {
+      const ownPublicId = (await createConnector(testApp.dataSource, { ownerId: owner.id })).id;
+      const ownPrivateId = (await createConnector(testApp.dataSource, { ownerId: owner.id })).id;
+      await testApp.dataSource.query('UPDATE connectors SET is_public = false WHERE id = $1', [ownPrivateId]);
+      // The connector is locked for the caller's change, so the gate is asked inside a transaction.
+      const requireOwn = (caller: Caller, id: string) =>
+        testApp.dataSource.transaction((manager) => gate.requireOwnConnector(caller, id, manager));
+      expect((await requireOwn(owner, ownPublicId)).id).toBe(ownPublicId);
+      expect((await requireOwn(owner, ownPrivateId)).id).toBe(ownPrivateId);
+      await expect(requireOwn(stranger, ownPublicId)).rejects.toMatchObject(connectorOwnerOnly);
+      await expect(requireOwn(visitor, ownPublicId)).rejects.toMatchObject(connectorOwnerOnly);
+      await expect(requireOwn(stranger, ownPrivateId)).rejects.toMatchObject(notFound);
+      await expect(requireOwn(visitor, ownPrivateId)).rejects.toMatchObject(notFound);
+      await expect(requireOwn(owner, randomUUID())).rejects.toMatchObject(notFound);
     });
 
     it('answers 404 for a connector that does not exist or a malformed id', async () => {

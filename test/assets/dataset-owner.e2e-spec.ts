@@ -188,12 +188,23 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
       [
         'append',
         'name,amount,day\nx,lots,2024-01-01\n',
-        'Column "amount" holds text values in this file, but the dataset\'s column is integer.',
+        'Column "amount" expects integer, but line 2 has "lots"',
       ],
+      ['replace', 'name,amount,day\nx,1,soon\n', 'Column "day" expects date, but line 2 has "soon"'],
       [
         'replace',
-        'name,amount,day\nx,1,soon\n',
-        'Column "day" holds text values in this file, but the dataset\'s column is date.',
+        'name,amount,day\na,1,2024-01-01\nb,,2024-01-02\n"c, the third",abc,2024-01-03\nd,def,2024-01-04\n',
+        'Column "amount" expects integer, but line 4 has "abc"',
+      ],
+      [
+        'append',
+        'name,amount,day\na,1,2024-01-01\nb,2.5,2024-01-02\n',
+        'Column "amount" expects integer, but line 3 has "2.5"',
+      ],
+      [
+        'append',
+        `name,amount,day\na,1,2024-01-01\nb,2,${'n'.repeat(30)} ${'m'.repeat(30)}\n`,
+        `Column "day" expects date, but line 3 has "${'n'.repeat(30)} ${'m'.repeat(9)}…"`,
       ],
       ['replace', 'name,amount,day\n', 'The file has a header line but no data rows.'],
       ['sideways', FIRST, 'mode must be replace or append'],
@@ -211,6 +222,21 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
       expect(versions).toEqual([{ mode: 'initial' }]);
       expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
       await expectNoIngestConnections(testApp);
+    });
+
+    it('names the line of a value that does not fit far down a long file', async () => {
+      const id = await uploadSettled(owner.agent, { title: 'Long refresh' }, FIRST);
+      const before = await stateOf(id);
+      const good = Array.from({ length: 25_000 }, (_, index) => `row${index},${index},2024-01-01\n`).join('');
+      const response = await refresh(
+        owner.agent,
+        id,
+        `name,amount,day\n${good}late,1e400x,2024-01-01\n`,
+        'replace',
+      );
+      expect(response.status).toBe(400);
+      expect(response.body.error).toBe('Column "amount" expects integer, but line 25002 has "1e400x"');
+      expect(await stateOf(id)).toEqual(before);
     });
 
     it('lets a column the file leaves empty into any type', async () => {
@@ -310,8 +336,8 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
     it('never reads the file of someone who does not own the dataset', async () => {
       const id = await uploadSettled(owner.agent, { title: 'Not yours' }, FIRST);
       const response = await refresh(buyer.agent, id, 'name,amount,day\nx,1,2024-01-01\n', 'replace');
-      expect(response.status).toBe(404);
-      expect(response.body.error).toBe('Dataset not found');
+      expect(response.status).toBe(403);
+      expect(response.body.error).toBe('Only the owner can change this dataset');
       expect(await rowsOf(id)).toHaveLength(3);
     });
   });
@@ -352,7 +378,7 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
   });
 
   describe('DELETE connectors/{id}', () => {
-    it('lets the uploader delete a connector with every instance and its table; others get 404', async () => {
+    it('lets the uploader delete a connector with every instance and its table; others who see it get 403', async () => {
       const uploaded = await owner.agent
         .post('/api/connectors/upload')
         .set('Origin', TEST_ORIGIN)
@@ -370,8 +396,8 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
       );
       await testApp.dataSource.query(`CREATE TABLE IF NOT EXISTS data.${tableName} (x int)`);
       const refused = await buyer.agent.delete(`/api/connectors/${connectorId}`).set('Origin', TEST_ORIGIN);
-      expect(refused.status).toBe(404);
-      expect(refused.body.error).toBe('Connector not found');
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toBe('Only the owner can change this connector');
       await owner.agent.get(`/api/connectors/${connectorId}`).expect(200);
       const response = await owner.agent
         .delete(`/api/connectors/${connectorId}`)
@@ -388,6 +414,39 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
         `data.${tableName}`,
       ]);
       expect(table.found).toBeNull();
+    });
+
+    it("tells its uploader, before deleting, how many of other users' connections would stop", async () => {
+      const uploaded = await owner.agent
+        .post('/api/connectors/upload')
+        .set('Origin', TEST_ORIGIN)
+        .send({ title: 'Counted connector', spec: simpleSpec('http://127.0.0.1:9') })
+        .expect(201);
+      const connectorId = uploaded.body.id;
+      const connect = (agent: Agent) =>
+        agent
+          .post('/api/connectors/activate')
+          .set('Origin', TEST_ORIGIN)
+          .send({ connector_id: connectorId })
+          .expect(201);
+      const otherConnectionsSeenBy = async (agent: Agent) => {
+        const detail = (await agent.get(`/api/connectors/${connectorId}`).expect(200)).body;
+        const listed = (await agent.get('/api/connectors').expect(200)).body.find(
+          (item: { id: string }) => item.id === connectorId,
+        );
+        expect(listed.other_connections).toBe(detail.other_connections);
+        return detail.other_connections;
+      };
+      expect(await otherConnectionsSeenBy(owner.agent)).toBe(0);
+      // The uploader's own connection is no other user's; each of another user's instances counts.
+      await connect(owner.agent);
+      await connect(buyer.agent);
+      await connect(buyer.agent);
+      const third = await createLoggedInUser(testApp);
+      await connect(third.agent);
+      expect(await otherConnectionsSeenBy(owner.agent)).toBe(3);
+      expect(await otherConnectionsSeenBy(buyer.agent)).toBeNull();
+      expect(await otherConnectionsSeenBy(testApp.http as unknown as Agent)).toBeNull();
     });
   });
 });

@@ -30,6 +30,8 @@ interface Instance {
   headers?: Record<string, string>;
 }
 
+const PASSWORD = 'browser-connector-2026';
+
 const specBox = (page: Page) => page.getByLabel('Connector spec (JSON)');
 
 async function pickOption(page: Page, label: string, option: string) {
@@ -400,6 +402,45 @@ describe('uploading, setting up and running a connector in a browser', () => {
       .click();
     await expectNotice(page, 'Connector removed.');
     await page.getByRole('button', { name: 'Connect', exact: true }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("deletes an uploaded connector from Manage, first saying how many of other users' connections stop", async () => {
+    const { context, page, errors } = await openPage(browser);
+    const email = uniqueEmail('connector-owner');
+    await registerAndVerify(page, 'Cora Connector', email, PASSWORD);
+    await logIn(page, email, PASSWORD);
+    const title = `Tide gauges ${Date.now()}`;
+    const uploaded = await apiAs<{ id: string }>(page, 'POST', 'connectors/upload', {
+      title,
+      spec: {
+        protocol: 'http',
+        base_url: api.origin,
+        operations: [{ id: 'readings', name: 'Readings', method: 'GET', url_path: '/readings' }],
+        fields: [],
+      },
+    });
+    // Two other users connect it, so deleting it stops two connections that are not the owner's.
+    for (const name of ['Una', 'Otto']) {
+      const { context: otherContext, page: otherPage } = await openPage(browser);
+      const otherEmail = uniqueEmail(`connector-user-${name.toLowerCase()}`);
+      await registerAndVerify(otherPage, name, otherEmail, PASSWORD);
+      await logIn(otherPage, otherEmail, PASSWORD);
+      await apiAs(otherPage, 'POST', 'connectors/activate', { connector_id: uploaded.id });
+      await otherContext.close();
+    }
+
+    await page.goto('/manage?tab=uploaded');
+    await page.getByRole('button', { name: `Remove ${title}` }).click();
+    const confirm = page.getByRole('dialog', { name: `Delete “${title}”?` });
+    await expect(confirm.innerText()).resolves.toContain('2 connections of other users stop.');
+    await confirm.getByRole('button', { name: 'Delete connector' }).click();
+    await expectNotice(page, 'Connector deleted.');
+    await eventually(
+      async () => (await page.getByRole('button', { name: `Remove ${title}` }).count()) === 0,
+      'the connector to leave the list',
+    );
     expect(errors).toEqual([]);
     await context.close();
   });

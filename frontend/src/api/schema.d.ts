@@ -991,6 +991,8 @@ export interface components {
       image: string | null;
       instance_id: string | null;
       is_public: boolean;
+      /** @description For its uploader: other users' instances of it, the connections that stop if it is deleted; null for anyone else */
+      other_connections: number | null;
       /** @description The logged-in caller uploaded it */
       owned: boolean;
       owner_user_id: string | null;

@@ -1,4 +1,9 @@
-import { NEW_KEY_CONFIRMATION, removeAccessConfirmation, removeConnectorConfirmation } from './confirmTexts';
+import {
+  deleteConnectorMessage,
+  NEW_KEY_CONFIRMATION,
+  removeAccessConfirmation,
+  removeConnectorConfirmation,
+} from './confirmTexts';
 
 describe('confirmations before actions that cannot be undone', () => {
   it('asks before removing a paid dataset, saying it would have to be bought again', () => {
@@ -13,6 +18,14 @@ describe('confirmations before actions that cannot be undone', () => {
     expect(removal.message).toContain('“Rates”');
     expect(removal.message).toContain('deletes its table');
     expect(removal.message).toContain('scheduled refreshes');
+  });
+
+  it("says how many of other users' connections deleting an uploaded connector stops", () => {
+    expect(deleteConnectorMessage(0)).toBe(
+      'Nobody else has connected it. Every connection goes with its table and its stream links. This cannot be undone.',
+    );
+    expect(deleteConnectorMessage(1)).toMatch(/^1 connection of another user stops\. /);
+    expect(deleteConnectorMessage(3)).toMatch(/^3 connections of other users stop\. /);
   });
 
   it('says that a new API key breaks the links using the old one', () => {

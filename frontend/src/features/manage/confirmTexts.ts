@@ -31,6 +31,18 @@ export function removeConnectorConfirmation(title: string): Confirmation {
   };
 }
 
+/**
+ * What deleting an uploaded connector does, led by how many connections of other users stop
+ * (worded like the count of holders a dataset's deletion takes access from).
+ */
+export function deleteConnectorMessage(otherConnections: number): string {
+  const stopped =
+    otherConnections === 0
+      ? 'Nobody else has connected it.'
+      : `${otherConnections} ${otherConnections === 1 ? 'connection of another user stops' : 'connections of other users stop'}.`;
+  return `${stopped} Every connection goes with its table and its stream links. This cannot be undone.`;
+}
+
 export const NEW_KEY_CONFIRMATION: Confirmation = {
   title: 'Generate a new API key?',
   message:

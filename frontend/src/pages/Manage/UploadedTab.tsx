@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { AssetSummary } from '../../api/assets';
 import { useDeleteConnector } from '../../api/connectors';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { deleteConnectorMessage } from '../../features/manage/confirmTexts';
 import { useNotify } from '../../components/useNotify';
 import { DeleteDatasetDialog } from '../Detail/owner/DeleteDatasetDialog';
 import { EditDatasetDialog } from '../Detail/owner/EditDatasetDialog';
@@ -15,7 +16,7 @@ import type { ManageData } from './useManageData';
 
 type Asked =
   | { action: 'edit' | 'refresh' | 'delete'; dataset: AssetSummary }
-  | { action: 'remove-connector'; connector: { id: string; title: string } }
+  | { action: 'remove-connector'; connector: { id: string; title: string; other_connections: number | null } }
   | null;
 
 /** The user's own datasets (Edit, Refresh, Remove) and connectors (Remove). */
@@ -98,7 +99,9 @@ export function UploadedTab({ data }: { data: ManageData }) {
       <ConfirmDialog
         open={asked?.action === 'remove-connector'}
         title={`Delete “${asked && 'connector' in asked ? asked.connector.title : ''}”?`}
-        message="Everyone who connected it loses the connection, its table and its stream links. This cannot be undone."
+        message={deleteConnectorMessage(
+          asked && 'connector' in asked ? (asked.connector.other_connections ?? 0) : 0,
+        )}
         confirmLabel="Delete connector"
         destructive
         busy={removeConnector.isPending}
