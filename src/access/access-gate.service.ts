@@ -59,9 +59,9 @@ export const FLAG_REFUSALS: Record<UserFlag, string> = {
 };
 
 export const DATASET_NOT_FOUND = 'Dataset not found';
-export const DATASET_OWNER_ONLY = 'Only the owner can change this dataset';
+export const DATASET_OWNER_ONLY = 'Only the owner can manage this dataset';
 export const CONNECTOR_NOT_FOUND = 'Connector not found';
-export const CONNECTOR_OWNER_ONLY = 'Only the owner can change this connector';
+export const CONNECTOR_OWNER_ONLY = 'Only the owner can manage this connector';
 export const INSTANCE_NOT_FOUND = 'Connector instance not found';
 export const TABLE_NOT_FOUND = 'Table not found';
 export const OWN_ACCOUNT_ONLY = 'You can only generate an API key for your own account';

@@ -14,8 +14,8 @@ type Actor = 'visitor' | 'other' | 'owner';
 const ACTORS: Actor[] = ['visitor', 'other', 'owner'];
 const LOGIN_REQUIRED = 'Please log in to continue';
 const STATIC_SECRET = 'owner-static-api-key-4711';
-const DATASET_OWNER_ONLY = 'Only the owner can change this dataset';
-const CONNECTOR_OWNER_ONLY = 'Only the owner can change this connector';
+const DATASET_OWNER_ONLY = 'Only the owner can manage this dataset';
+const CONNECTOR_OWNER_ONLY = 'Only the owner can manage this connector';
 
 type Row = [call: string, actor: Actor, send: () => PromiseLike<Response>, status: number, message?: string];
 interface Response {

@@ -64,7 +64,7 @@ describe('usage: the owner’s activity view and the buyer’s purchases', () =>
     expect(activity.days[0]).toMatchObject({ subscribers: 0, grid_views: 0, stream_requests: 0 });
 
     const refused = await buyer.agent.get(`/api/assets/${id}/activity`);
-    expect([refused.status, refused.body.error]).toEqual([403, 'Only the owner can change this dataset']);
+    expect([refused.status, refused.body.error]).toEqual([403, 'Only the owner can manage this dataset']);
   });
 
   it('shows the buyer what they hold and bought, with price and order id; orders outlive a deleted dataset with the title bought', async () => {

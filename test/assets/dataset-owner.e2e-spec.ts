@@ -337,7 +337,7 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
       const id = await uploadSettled(owner.agent, { title: 'Not yours' }, FIRST);
       const response = await refresh(buyer.agent, id, 'name,amount,day\nx,1,2024-01-01\n', 'replace');
       expect(response.status).toBe(403);
-      expect(response.body.error).toBe('Only the owner can change this dataset');
+      expect(response.body.error).toBe('Only the owner can manage this dataset');
       expect(await rowsOf(id)).toHaveLength(3);
     });
   });
@@ -397,7 +397,7 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
       await testApp.dataSource.query(`CREATE TABLE IF NOT EXISTS data.${tableName} (x int)`);
       const refused = await buyer.agent.delete(`/api/connectors/${connectorId}`).set('Origin', TEST_ORIGIN);
       expect(refused.status).toBe(403);
-      expect(refused.body.error).toBe('Only the owner can change this connector');
+      expect(refused.body.error).toBe('Only the owner can manage this connector');
       await owner.agent.get(`/api/connectors/${connectorId}`).expect(200);
       const response = await owner.agent
         .delete(`/api/connectors/${connectorId}`)
