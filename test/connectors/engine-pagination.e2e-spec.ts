@@ -18,6 +18,18 @@ describe('connector engine: pagination', () => {
         const page = Number(query.get('page') ?? 1);
         return sendJson(response, { items: ITEMS.slice((page - 1) * 10, page * 10) });
       }
+      if (path === '/page-capped') {
+        // Pages of 4 whatever per_page asks for, and nothing says how many there are.
+        const page = Number(query.get('page') ?? 1);
+        return sendJson(response, { items: ITEMS.slice((page - 1) * 4, page * 4) });
+      }
+      if (path === '/page-clamped') {
+        // Pages of 10; any page past the last answers the last one again.
+        const page = Math.min(Number(query.get('page') ?? 1), 3);
+        return sendJson(response, { items: ITEMS.slice((page - 1) * 10, page * 10) });
+      }
+      if (path === '/cursor-lost')
+        return sendJson(response, { results: ITEMS.slice(0, 5), meta: { has_more: true } });
       if (path === '/page-full-forever') return sendJson(response, { items: ITEMS.slice(0, 5), total: 12 });
       if (path === '/offset') {
         const offset = Number(query.get('offset') ?? 0);
@@ -74,7 +86,7 @@ describe('connector engine: pagination', () => {
     ]);
   });
 
-  it('page: stops at a page with fewer rows than the page size, sending the size parameter', async () => {
+  it('page: after a page shorter than the page size, asks once more and stops at the empty page', async () => {
     const rows = await records(
       engine,
       plan({
@@ -84,8 +96,76 @@ describe('connector engine: pagination', () => {
       }),
     );
     expect(rows).toHaveLength(23);
-    expect(upstream.requests).toHaveLength(3);
+    expect(upstream.requests.map((request) => request.url.searchParams.get('page'))).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+    ]);
     expect(upstream.requests[0].url.searchParams.get('per_page')).toBe('10');
+  });
+
+  it('page: stops at the short page itself when the spec says stop_on_short_page', async () => {
+    const rows = await records(
+      engine,
+      plan({
+        urlTemplate: `${upstream.origin}/page`,
+        responsePath: 'items',
+        pagination: { type: 'page', size_param: 'per_page', page_size: 10, stop_on_short_page: true },
+      }),
+    );
+    expect(rows).toHaveLength(23);
+    expect(upstream.requests).toHaveLength(3);
+  });
+
+  it('page: an upstream that pages by fewer rows than asked, saying nothing else, fails the run', async () => {
+    const progress = newProgress();
+    await expect(
+      records(
+        engine,
+        plan({
+          urlTemplate: `${upstream.origin}/page-capped`,
+          responsePath: 'items',
+          pagination: { type: 'page', size_param: 'per_page', page_size: 10 },
+        }),
+        progress,
+      ),
+    ).rejects.toThrow(
+      'The upstream answered 4 rows for a page size of 10 while more exist: it does not accept that page size; set page_size to at most 4',
+    );
+  });
+
+  it('page: an upstream that answers a page past the end with its last page again stops there, no row twice', async () => {
+    const rows = await records(
+      engine,
+      plan({
+        urlTemplate: `${upstream.origin}/page-clamped`,
+        responsePath: 'items',
+        pagination: { type: 'page', size_param: 'per_page', page_size: 10 },
+      }),
+    );
+    expect(rows.map((row) => row.id)).toEqual(ITEMS.map((item) => item.id));
+    expect(upstream.requests).toHaveLength(4);
+  });
+
+  it('cursor: more data said to exist but no next cursor fails the run instead of keeping a partial pull', async () => {
+    await expect(
+      records(
+        engine,
+        plan({
+          urlTemplate: `${upstream.origin}/cursor-lost`,
+          responsePath: 'results',
+          pagination: {
+            type: 'cursor',
+            cursor_param: 'after',
+            cursor_path: 'meta.next',
+            has_more_path: 'meta.has_more',
+          },
+        }),
+      ),
+    ).rejects.toThrow(
+      'The upstream says more data exists but gave no cursor at meta.next; stopped rather than keep a partial pull',
+    );
   });
 
   it('page: stops when the total from total_path is reached', async () => {
@@ -115,7 +195,7 @@ describe('connector engine: pagination', () => {
     expect(rows).toHaveLength(10);
     expect(upstream.requests).toHaveLength(2);
     expect(first.warnings).toEqual([
-      'Stopped at max_pages (2) while the upstream had more pages: more data may exist',
+      'Stopped at max_pages (2) with a next page still to ask for: more data may exist',
     ]);
     upstream.requests.splice(0);
     const capped = testEngine({ maxPagesPerRun: 4 });
@@ -140,7 +220,7 @@ describe('connector engine: pagination', () => {
     ]);
   });
 
-  it('offset: advances the offset by the rows received and stops below the limit', async () => {
+  it('offset: advances the offset by the rows received and, after a page below the limit, stops at the empty one', async () => {
     const rows = await records(
       engine,
       plan({
@@ -154,6 +234,7 @@ describe('connector engine: pagination', () => {
       '0',
       '10',
       '20',
+      '23',
     ]);
     expect(upstream.requests[0].url.searchParams.get('limit')).toBe('10');
   });

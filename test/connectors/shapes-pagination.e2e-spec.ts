@@ -266,7 +266,7 @@ describe('connector shapes: pagination as real APIs do it', () => {
     expect(run).toMatchObject({
       status: 'succeeded',
       row_count: 100,
-      warning: 'Stopped at max_pages (2) while the upstream had more pages: more data may exist',
+      warning: 'Stopped at max_pages (2) while the upstream had more pages: more data exists',
     });
     expect(stored).toBe(100);
   });

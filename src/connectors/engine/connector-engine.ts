@@ -107,6 +107,9 @@ export class ConnectorEngine {
             partition: { ...partition },
             parent: partition[PARENT_RECORD],
           });
+          // The paginator counts what the upstream answered (short pages), not what the filter kept.
+          const answered = plan.records?.filter ? selectedOnly(accepted.document, plan) : fetched;
+          if (paginator.repeatsShortPage(answered)) break;
           let records = fetched;
           const room = maxRows - progress.rows;
           const cut = stored && records.length > room;
@@ -120,8 +123,7 @@ export class ConnectorEngine {
             throw new CapReached();
           }
           const more = paginator.advance({
-            // The paginator counts what the upstream answered (short pages), not what the filter kept.
-            records: plan.records?.filter ? selectedOnly(accepted.document, plan) : records,
+            records: answered,
             document: accepted.document,
             headers: accepted.response.headers,
             url: accepted.response.url,
@@ -129,7 +131,9 @@ export class ConnectorEngine {
           if (paginator.capped) {
             warn(
               progress,
-              `Stopped at max_pages (${plan.pagination?.max_pages}) while the upstream had more pages: more data may exist`,
+              paginator.capped === 'known'
+                ? `Stopped at max_pages (${plan.pagination?.max_pages}) while the upstream had more pages: more data exists`
+                : `Stopped at max_pages (${plan.pagination?.max_pages}) with a next page still to ask for: more data may exist`,
             );
           }
           if (!more) break;

@@ -41,8 +41,15 @@ export class Paginator {
   private fetched = 0;
   private pagesDone = 0;
   private readonly seen = new Set<string>();
-  /** Set when max_pages stopped the sequence while the upstream had more. */
-  capped = false;
+  /**
+   * Set when max_pages stopped the sequence before its end: `known` when the upstream said more
+   * exist, `possible` when a next page was there to ask for but nothing said whether it held rows.
+   */
+  capped: 'known' | 'possible' | false = false;
+  /** Rows of the short page being checked: the page after it must be empty, or the size was capped. */
+  private shortPageRows: number | undefined;
+  /** The short page's first record as JSON: some APIs answer a page past the end with the last one again. */
+  private shortPageFirst: string | undefined;
 
   constructor(private readonly spec: PaginationSpec) {
     this.page = spec.start_page ?? 1;
@@ -102,25 +109,46 @@ export class Paginator {
     this.pagesDone++;
     if (spec.type === 'none' || !spec.type) return false;
     const more = this.moreSignalled(page);
+    if (this.shortPageRows !== undefined && count > 0) throw this.cappedPageSize(this.shortPageRows);
     if (count === 0) return false;
-    if (this.shortPageStops() && spec.page_size && count < spec.page_size) {
+    const short = spec.page_size !== undefined && count < spec.page_size;
+    if (short && more === true && this.shortPageStops() !== false) throw this.cappedPageSize(count);
+    if (short && this.shortPageStops() === true) return false;
+    if (more === false) return false;
+    const next = this.nextToken(page);
+    if (next === undefined) {
       if (more === true) {
         throw new ConnectorFetchError(
-          `The upstream answered ${count} rows for a page size of ${spec.page_size} while more exist: it does not accept that page size; set page_size to at most ${count}`,
+          `The upstream says more data exists but gave no ${this.nextWhat()}; stopped rather than keep a partial pull`,
         );
       }
       return false;
     }
-    if (more === false) return false;
-    const next = this.nextToken(page);
-    if (next === undefined) return false;
+    // A short page of page or offset paging with nothing else said: the next page tells whether it
+    // was the last one (empty) or the upstream pages by a smaller size than asked for (rows).
+    if (short && more === undefined && this.shortPageStops() === undefined) {
+      this.shortPageRows = count;
+      this.shortPageFirst = JSON.stringify(page.records[0]);
+    }
     if (spec.max_pages && this.pagesDone >= spec.max_pages) {
-      this.capped = true;
+      this.capped = more === true ? 'known' : 'possible';
       return false;
     }
     if (spec.type === 'page') this.page++;
     if (spec.type === 'offset') this.offset += count;
     return true;
+  }
+
+  /**
+   * Whether the page fetched after a short one is that short page again (an upstream that answers
+   * any page past the end with its last one): the sequence ended, and these records are not new.
+   */
+  repeatsShortPage(records: Record<string, unknown>[]): boolean {
+    return (
+      this.shortPageFirst !== undefined &&
+      records.length > 0 &&
+      JSON.stringify(records[0]) === this.shortPageFirst
+    );
   }
 
   /** Whether the page says more exist (true), none (false) or nothing about it (undefined). */
@@ -138,10 +166,30 @@ export class Paginator {
     return undefined;
   }
 
-  /** page and offset stop on a short page unless told otherwise; the others only when told. */
-  private shortPageStops(): boolean {
+  /**
+   * Whether a short page ends the sequence: as the spec says; unsaid, page and offset paging check
+   * the next page (undefined), the others go on while a next token exists (false).
+   */
+  private shortPageStops(): boolean | undefined {
     const spec = this.spec;
-    return spec.stop_on_short_page ?? (spec.type === 'page' || spec.type === 'offset');
+    if (spec.stop_on_short_page !== undefined) return spec.stop_on_short_page;
+    return spec.type === 'page' || spec.type === 'offset' ? undefined : false;
+  }
+
+  private cappedPageSize(rows: number): ConnectorFetchError {
+    return new ConnectorFetchError(
+      `The upstream answered ${rows} rows for a page size of ${this.spec.page_size} while more exist: it does not accept that page size; set page_size to at most ${rows}`,
+    );
+  }
+
+  /** What names the next page in this kind of paging, for a message. */
+  private nextWhat(): string {
+    const spec = this.spec;
+    if (spec.type === 'link_header') return 'Link header with rel="next"';
+    if (spec.type === 'next_url') return `next page URL at ${spec.next_url_path ?? 'next'}`;
+    if (spec.cursor_header) return `cursor in the ${spec.cursor_header} header`;
+    if (spec.cursor_record_field) return `cursor in the last record's ${spec.cursor_record_field}`;
+    return `cursor at ${spec.cursor_path ?? 'next_cursor'}`;
   }
 
   /** Records the next token; undefined when there is none (the sequence ends). */
