@@ -192,7 +192,7 @@ describe('connectors: runs through the API (private networks allowed for the loc
   });
 
   it('runs with the settings given to the run call without saving them', async () => {
-    const { agent, id } = await connectedInstance('/items', { region: 'eu' }, [
+    const { agent, id } = await connectedInstance('/items/{{region}}', { region: 'eu' }, [
       { key: 'region', label: 'Region', type: 'text' },
     ]);
     items = [{ id: 1 }];
@@ -203,7 +203,7 @@ describe('connectors: runs through the API (private networks allowed for the loc
       .send({ settings: { region: 'us' } })
       .expect(202);
     await waitForRuns(agent, id);
-    expect(upstream.requests.at(-1)!.url.searchParams.get('region')).toBe('us');
+    expect(upstream.requests.at(-1)!.url.pathname).toBe('/items/us');
     const [mine] = (await agent.get('/api/connectors/my')).body;
     expect(mine.settings).toEqual({ region: 'eu' });
     expect(mine.last_run).toMatchObject({ status: 'succeeded', row_count: 1 });

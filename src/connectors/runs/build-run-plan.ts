@@ -5,6 +5,7 @@ import type { RunPlan } from '../engine/run-plan';
 import type { Connector } from '../entities/connector.entity';
 import type { ConnectorInstance } from '../entities/connector-instance.entity';
 import { flattenFields } from '../fields/schema-fields';
+import type { SchemaField } from '../entities/connector.entity';
 
 /** The fields rows are upserted on: the instance's operation's primary_key, if it declares one. */
 export function primaryKeyOf(connector: Connector, instance: ConnectorInstance): string[] | undefined {
@@ -20,8 +21,8 @@ const MAX_PARENT_DEPTH = 3;
 /**
  * The run plan of an instance: the operation it runs (its own or the spec's first), with the
  * spec's auth, request options, pagination, response filters and response_path, overlaid with
- * the instance's method, headers and body template. Only settings declared by the connector's
- * fields (not private, not include:false) may go to the query on their own.
+ * the instance's method, headers and body template. Settings reach a request through templates,
+ * and an operation's own params_fields as query parameters (see declaredParamsOf).
  */
 export function buildRunPlan(
   connector: Connector,
@@ -33,22 +34,19 @@ export function buildRunPlan(
   const spec = connector.spec as ConnectorSpec | null;
   const chosen = spec?.operations.find((operation) => operation.id === instance.operationId);
   const operation = chosen ?? dataOperation(spec);
-  const declaredParams = flattenFields(connector.schema?.fields ?? [])
-    .filter((entry) => !entry.field.private && entry.field.include !== false)
-    .map((entry) => entry.path);
   const common = {
     auth: spec?.auth ?? null,
     authData,
     baseUrl: spec?.base_url ?? null,
     tokenStore,
     settings,
-    declaredParams,
     requestOptions: spec?.requests,
     budgetKey: connector.id,
   };
   const plan: RunPlan = {
     ...common,
     ...operationParts(spec, operation),
+    declaredParams: spec ? paramsOf(operation?.params_fields) : paramsOf(connector.schema?.fields),
     // The first operation's template was stored at upload with the query in the order written (the
     // jsonb spec keeps its keys in an order of its own).
     urlTemplate:
@@ -67,6 +65,18 @@ export function buildRunPlan(
   plan.headers = { ...plan.headers, ...instance.headers };
   if (spec && operation) plan.parent = parentOf(spec, operation, common, 0);
   return plan;
+}
+
+/**
+ * The settings sent as query parameters on their own, named after their keys: an operation's
+ * params_fields (not private, not include:false), for that operation only. The spec's shared
+ * fields reach a request only through templates. A connector without a spec (a URL template
+ * alone) sends its fields this way, its only way to use them.
+ */
+function paramsOf(fields: SchemaField[] | undefined): string[] {
+  return flattenFields(fields ?? [])
+    .filter((entry) => !entry.field.private && entry.field.include !== false)
+    .map((entry) => entry.path);
 }
 
 function operationParts(spec: ConnectorSpec | null, operation: OperationSpec | undefined) {
@@ -95,7 +105,11 @@ function parentOf(
   if (!operation.parent || depth >= MAX_PARENT_DEPTH) return undefined;
   const parent = spec.operations.find((candidate) => candidate.id === operation.parent!.operation);
   if (!parent) return undefined;
-  const plan: RunPlan = { ...common, ...operationParts(spec, parent) };
+  const plan: RunPlan = {
+    ...common,
+    ...operationParts(spec, parent),
+    declaredParams: paramsOf(parent.params_fields),
+  };
   plan.parent = parentOf(spec, parent, common, depth + 1);
   return { plan, field: operation.parent.field, as: operation.parent.as };
 }

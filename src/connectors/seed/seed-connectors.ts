@@ -25,6 +25,10 @@ export const SEED_CONNECTORS: SeedConnector[] = [
             longitude: '{{location.longitude}}',
             hourly: '{{hourly}}',
             temperature_unit: '{{temperature_unit}}',
+            // Left out while empty (the date range is optional).
+            start_date: '{{start_date}}',
+            end_date: '{{end_date}}',
+            forecast_days: '{{forecast_days}}',
           },
           pagination: { type: 'none' },
           response_path: 'hourly',
@@ -164,6 +168,7 @@ export const SEED_CONNECTORS: SeedConnector[] = [
           method: 'GET',
           url_path: '/users/{{username}}/repos',
           headers: { Accept: 'application/vnd.github+json' },
+          query: { type: '{{type}}', sort: '{{sort}}' },
           pagination: {
             type: 'page',
             page_param: 'page',

@@ -183,8 +183,11 @@ export function DocumentationSections() {
       </DocSection>
       <DocSection id="runs" title="Runs and settings">
         <Paragraph>
-          Settings reach the API only through templates, or as query parameters named after the spec's own
-          fields (not <Code>private</Code>, not <Code>include: false</Code>); any other value is never sent.
+          Settings reach the API only through templates (<Code>url_path</Code>, <Code>query</Code>,{' '}
+          <Code>headers</Code>, <Code>body</Code>), or, for an operation's own <Code>params_fields</Code> (not{' '}
+          <Code>private</Code>, not <Code>include: false</Code>), as query parameters of that operation named
+          after their keys. A shared field that no template uses is never sent: a note for yourself stays
+          here.
         </Paragraph>
         <Paragraph>
           A run that a limit stops (<Code>max_pages</Code>, or the server's limits of 1,000 pages and

@@ -180,7 +180,8 @@ export const OPERATION_FIELDS: FieldRow[] = [
   {
     name: 'params_fields',
     type: 'array',
-    description: 'Schema fields specific to this operation, added to the shared fields in the setup form.',
+    description:
+      "Schema fields specific to this operation, added to the shared fields in the setup form; the ones no template uses go to this operation's query string under their keys.",
   },
   { name: 'pagination', type: 'object', description: 'How to fetch further pages (see Pagination).' },
   {

@@ -62,7 +62,13 @@ export const EXAMPLE_SPEC = {
       method: 'GET',
       url_path: '/stations/{{station}}/observations',
       headers: { Accept: 'application/json' },
-      query: { from: '{{period.from}}', to: '{{period.to}}', units: '{{units}}' },
+      query: {
+        from: '{{period.from}}',
+        to: '{{period.to}}',
+        units: '{{units}}',
+        gusts: '{{include_gusts}}',
+        gust_threshold: '{{gust_threshold}}',
+      },
       pagination: {
         type: 'cursor',
         cursor_param: 'cursor',
@@ -82,6 +88,7 @@ export const EXAMPLE_SPEC = {
       id: 'stations',
       name: 'Stations',
       url_path: '/stations',
+      query: { country: '{{country}}' },
       pagination: { type: 'link_header', size_param: 'per_page', page_size: 100, max_pages: 50 },
     },
     {
