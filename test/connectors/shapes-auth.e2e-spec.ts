@@ -20,12 +20,26 @@ describe('connector shapes: OAuth2 client credentials and session tokens', () =>
   let expiredTokenAnswers = 0;
   let lifetime = 3600;
   let sessions = new Set<string>();
+  let refreshToken = 'refresh-token-0';
 
   beforeAll(async () => {
     upstream = await startFakeUpstream(async (request, response) => {
       const path = request.url.pathname;
       if (path === '/oauth/token') {
         const form = new URLSearchParams(request.body);
+        if (form.get('grant_type') === 'refresh_token') {
+          if (form.get('refresh_token') !== refreshToken)
+            return sendJson(response, { error: 'invalid_grant' }, 400);
+          // Each refresh token is good once: the answer rotates it.
+          refreshToken = `refresh-token-${Number(refreshToken.split('-')[2]) + 1}`;
+          const token = `access-token-${++issued}`;
+          valid.set(token, Date.now() + lifetime * 1000);
+          return sendJson(response, {
+            access_token: token,
+            refresh_token: refreshToken,
+            expires_in: lifetime,
+          });
+        }
         if (
           request.headers['content-type'] !== 'application/x-www-form-urlencoded' ||
           form.get('grant_type') !== 'client_credentials' ||
@@ -55,6 +69,8 @@ describe('connector shapes: OAuth2 client credentials and session tokens', () =>
           const page = Number(request.url.searchParams.get('page'));
           return sendJson(response, { orders: page < 5 ? [{ id: page * 2 - 1 }, { id: page * 2 }] : [] });
         }
+        if (path === '/api/echo-refresh')
+          return sendJson(response, { message: `refresh token ${refreshToken} is due for rotation` }, 400);
         if (path === '/api/echo-token')
           return sendJson(response, { message: `token ${token} lacks the scope orders.write` }, 400);
       }
@@ -94,6 +110,7 @@ describe('connector shapes: OAuth2 client credentials and session tokens', () =>
     issued = 0;
     valid = new Map();
     expiredTokenAnswers = 0;
+    refreshToken = 'refresh-token-0';
     sessions = new Set();
     lifetime = 3600;
     upstream.requests.splice(0);
@@ -312,5 +329,45 @@ describe('connector shapes: OAuth2 client credentials and session tokens', () =>
       expect(text).toContain('"message":"token *** lacks the scope orders.write"');
       for (const token of valid.keys()) expect(text).not.toContain(token);
     }
+  });
+  it('masks a rotated refresh token the upstream echoes in the run error', async () => {
+    const instance = await connect(
+      testApp,
+      {
+        base_url: upstream.origin,
+        auth: {
+          type: 'oauth2',
+          grant_type: 'refresh_token',
+          token_url: '/oauth/token',
+          fields: [{ key: 'client_id' }, { key: 'refresh_token' }],
+        },
+        operations: [{ id: 'echo', url_path: '/api/echo-refresh' }],
+      },
+      { auth_data: { client_id: 'app-1', refresh_token: 'refresh-token-0' } },
+    );
+    const shown = await failureEverywhere(instance);
+    expect(refreshToken).toBe('refresh-token-1');
+    for (const text of shown) {
+      expect(text).toContain('"message":"refresh token *** is due for rotation"');
+      expect(text).not.toContain('refresh-token-1');
+    }
+  });
+
+  it('masks a session token the upstream echoes in an options look-up error', async () => {
+    const instance = await connect(
+      testApp,
+      {
+        ...sessionEchoSpec(),
+        fields: [{ key: 'board', type: 'select', options_endpoint: '/session/echo' }],
+      },
+      { auth_data: { username: 'ann', password: PASSWORD } },
+    );
+    const answer = await instance.agent
+      .get('/api/connectors/options')
+      .query({ connector_id: instance.connectorId, field: 'board', instance_id: instance.id })
+      .expect(400);
+    expect(sessions.size).toBe(1);
+    expect(answer.body.message).toMatch(/^Could not load options: .*bad request for session \*\*\*/);
+    for (const token of sessions) expect(JSON.stringify(answer.body)).not.toContain(token);
   });
 });
