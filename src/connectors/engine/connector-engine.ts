@@ -26,10 +26,15 @@ export interface RunProgress {
   maxRows?: number;
   /** A tighter page cap for this run (test read). */
   maxPages?: number;
+  /**
+   * The tokens the auth stage obtained (access, session and refresh tokens): secrets like the
+   * auth data, so masked wherever the run's errors and requests are shown, kept or logged.
+   */
+  obtainedTokens: Set<string>;
 }
 
 export function newProgress(): RunProgress {
-  return { pages: 0, rows: 0, warnings: [] };
+  return { pages: 0, rows: 0, warnings: [], obtainedTokens: new Set() };
 }
 
 /** Marks the parent record on a partition (a symbol: never a column, never a setting). */
@@ -69,7 +74,11 @@ export class ConnectorEngine {
   }
 
   private async *stream(plan: RunPlan, progress: RunProgress, stored: boolean): AsyncGenerator<FetchedPage> {
-    const auth = new Authenticator(plan, (request) => this.requester.sendRaw(request));
+    const auth = new Authenticator(
+      plan,
+      (request) => this.requester.sendRaw(request),
+      progress.obtainedTokens,
+    );
     const now = plan.now ? DateTime.fromJSDate(plan.now, { zone: 'utc' }) : DateTime.utc();
     const incremental = incrementalRead(plan, now);
     const decode = decoderFor(plan.format);
@@ -162,9 +171,16 @@ export class ConnectorEngine {
     }
   }
 
-  /** The decoded first page of a plan, without pagination (options look-ups). */
-  async fetchOnce(plan: RunPlan, settings: Record<string, unknown>): Promise<unknown> {
-    const auth = new Authenticator(plan, (request) => this.requester.sendRaw(request));
+  /**
+   * The decoded first page of a plan, without pagination (options look-ups). The tokens obtained
+   * for it are added to `obtainedTokens`, for the caller to mask.
+   */
+  async fetchOnce(
+    plan: RunPlan,
+    settings: Record<string, unknown>,
+    obtainedTokens: Set<string>,
+  ): Promise<unknown> {
+    const auth = new Authenticator(plan, (request) => this.requester.sendRaw(request), obtainedTokens);
     const token = { query: {}, headers: {}, body: {}, pathToken: '' };
     const accepted = await this.requester.send(
       plan,

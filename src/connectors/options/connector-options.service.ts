@@ -11,6 +11,7 @@ import { extractRecords } from '../engine/response-path';
 import { valueAtPath } from '../engine/template';
 import { Connector, SchemaField } from '../entities/connector.entity';
 import { flattenFields } from '../fields/schema-fields';
+import { redactSecrets, secretsOfRun } from '../runs/redact-secrets';
 import type { OptionsQueryDto } from '../dto/options-query.dto';
 
 export interface SelectOption {
@@ -63,6 +64,7 @@ export class ConnectorOptionsService {
     }
     const spec = connector.spec as ConnectorSpec | null;
     const target = this.resolveEndpoint(connector, spec, entry.field);
+    const obtainedTokens = new Set<string>();
     try {
       const document = await this.engine.fetchOnce(
         {
@@ -79,6 +81,7 @@ export class ConnectorOptionsService {
           declaredParams: Object.keys(allowed),
         },
         context,
+        obtainedTokens,
       );
       const records = extractRecords(document, target.responsePath);
       return {
@@ -88,7 +91,9 @@ export class ConnectorOptionsService {
       };
     } catch (error) {
       if (error instanceof ConnectorFetchError)
-        throw new BadRequestException(`Could not load options: ${error.message}`);
+        throw new BadRequestException(
+          `Could not load options: ${redactSecrets(error.message, secretsOfRun(authData, obtainedTokens))}`,
+        );
       throw error;
     }
   }

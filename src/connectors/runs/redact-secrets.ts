@@ -69,6 +69,11 @@ export function redactSecrets(text: string, secrets: Iterable<string>): string {
   }
 }
 
+/** What a run's messages must not show: the credentials it was given and the tokens it obtained. */
+export function secretsOfRun(authData: Record<string, string>, obtainedTokens: Iterable<string>): string[] {
+  return [...Object.values(authData), ...obtainedTokens];
+}
+
 function occurrences(text: string, forms: string[]): Array<[number, number]> {
   const found: Array<[number, number]> = [];
   for (const form of forms) {

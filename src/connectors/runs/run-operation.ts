@@ -11,7 +11,7 @@ import { ConnectorInstance } from '../entities/connector-instance.entity';
 import { RunOperationOutcome } from '../entities/connector-run.entity';
 import { operationStateOf, saveOperationState } from '../instance-operations';
 import { buildRunPlan, primaryKeyOf } from './build-run-plan';
-import { redactSecrets } from './redact-secrets';
+import { redactSecrets, secretsOfRun } from './redact-secrets';
 
 /** What one run executes: its id, whether it replaces the rows, and its run-only settings. */
 export interface OperationRequest {
@@ -95,7 +95,11 @@ export class RunOperationExecutor {
         warning,
       };
     } catch (error) {
-      const message = this.describeFailure(error, request.runId, Object.values(target.authData));
+      const message = this.describeFailure(
+        error,
+        request.runId,
+        secretsOfRun(target.authData, progress.obtainedTokens),
+      );
       return {
         ...base,
         status: 'failed',

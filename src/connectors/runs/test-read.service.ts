@@ -17,7 +17,7 @@ import { ConnectorFetchError } from '../engine/connector-fetch-error';
 import { Connector } from '../entities/connector.entity';
 import { ConnectorInstance } from '../entities/connector-instance.entity';
 import { buildRunPlan } from './build-run-plan';
-import { redactSecrets } from './redact-secrets';
+import { redactSecrets, secretsOfRun } from './redact-secrets';
 
 /** A test read stops after this many records… */
 export const TEST_READ_MAX_RECORDS = 100;
@@ -64,7 +64,6 @@ export class TestReadService {
     };
     const records: Record<string, unknown>[] = [];
     let error: string | null = null;
-    const secrets = Object.values(prepared.authData);
     try {
       for await (const page of this.engine.pages(plan, progress)) {
         for (const record of page.records) {
@@ -76,8 +75,10 @@ export class TestReadService {
       }
     } catch (failure) {
       if (!(failure instanceof ConnectorFetchError)) throw failure;
-      error = redactSecrets(failure.message, secrets);
+      error = failure.message;
     }
+    // Read after the run: the tokens it obtained are secrets too.
+    const secrets = secretsOfRun(prepared.authData, progress.obtainedTokens);
     return {
       requests: (progress.requests ?? []).map((entry) => ({
         method: entry.method,
@@ -88,7 +89,7 @@ export class TestReadService {
       records: records.map(plainJson) as Record<string, unknown>[],
       columns: detectColumns(records),
       warnings: progress.warnings,
-      error,
+      error: error === null ? null : redactSecrets(error, secrets),
       pages: progress.pages,
     };
   }

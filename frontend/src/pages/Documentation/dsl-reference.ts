@@ -130,7 +130,7 @@ export const AUTH_TYPES: FieldRow[] = [
     name: 'oauth2',
     type: 'header',
     description:
-      'Without grant_type: a ready access token (auth field access_token) sent as a bearer token. With grant_type: the token is obtained at token_url, cached per connection (encrypted), renewed a minute before it expires and after a 401.',
+      'Without grant_type: a ready access token (auth field access_token) sent as a bearer token. With grant_type: the token is obtained at token_url, cached per connection (encrypted), renewed before a request that would go out within a minute of its expiry (a token that lives less than two minutes: once half its life has passed) and after a 401.',
   },
   {
     name: 'session',

@@ -6,11 +6,20 @@ import { describeUrl } from '../safe-http-client';
 import { fillText } from '../template';
 import type { CachedToken } from './token-store';
 
-/** A token this close to its expiry is renewed before use. */
+/** A token this close to its expiry is renewed before use… */
 export const EXPIRY_MARGIN_MS = 60_000;
 
-export function isFresh(token: CachedToken | null, now = Date.now()): token is CachedToken {
-  return !!token && (token.expires_at === null || token.expires_at - EXPIRY_MARGIN_MS > now);
+/**
+ * …unless it lives less than twice the margin: then it is renewed halfway through its life, since a
+ * full margin would have it renewed before every request.
+ */
+export function renewalMargin(token: CachedToken): number {
+  if (token.expires_at === null || token.obtained_at === undefined) return EXPIRY_MARGIN_MS;
+  return Math.min(EXPIRY_MARGIN_MS, (token.expires_at - token.obtained_at) / 2);
+}
+
+export function isFresh(token: CachedToken | null | undefined, now = Date.now()): token is CachedToken {
+  return !!token && (token.expires_at === null || token.expires_at - renewalMargin(token) > now);
 }
 
 /**
@@ -51,9 +60,11 @@ export async function requestOAuth2Token(
     );
   }
   const lifetime = Number(answer.expires_in);
+  const obtainedAt = Date.now();
   return {
     access_token: answer.access_token,
-    expires_at: Number.isFinite(lifetime) && lifetime > 0 ? Date.now() + lifetime * 1000 : null,
+    expires_at: Number.isFinite(lifetime) && lifetime > 0 ? obtainedAt + lifetime * 1000 : null,
+    obtained_at: obtainedAt,
     ...(typeof answer.refresh_token === 'string' ? { refresh_token: answer.refresh_token } : {}),
   };
 }

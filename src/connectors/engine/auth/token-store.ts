@@ -3,6 +3,8 @@ export interface CachedToken {
   access_token: string;
   /** Epoch milliseconds; null when the upstream gave no lifetime. */
   expires_at: number | null;
+  /** Epoch milliseconds; tells a short-lived token's lifetime (absent on tokens cached before it was kept). */
+  obtained_at?: number;
   /** A rotated refresh token replaces the stored one. */
   refresh_token?: string;
 }
