@@ -28,9 +28,15 @@ describe('connector engine: pagination', () => {
         const page = Math.min(Number(query.get('page') ?? 1), 3);
         return sendJson(response, { items: ITEMS.slice((page - 1) * 10, page * 10) });
       }
+      if (path === '/page-ignored') return sendJson(response, { items: ITEMS.slice(0, 10) });
       if (path === '/cursor-lost')
         return sendJson(response, { results: ITEMS.slice(0, 5), meta: { has_more: true } });
-      if (path === '/page-full-forever') return sendJson(response, { items: ITEMS.slice(0, 5), total: 12 });
+      if (path === '/page-full-forever') {
+        // Full pages of 5 new items for ever, and a total (12) that only total_path reads.
+        const page = Number(query.get('page') ?? 1);
+        const items = Array.from({ length: 5 }, (_, index) => ({ id: page * 5 + index + 1 }));
+        return sendJson(response, { items, total: 12 });
+      }
       if (path === '/offset') {
         const offset = Number(query.get('offset') ?? 0);
         const limit = Number(query.get('limit') ?? 10);
@@ -146,6 +152,22 @@ describe('connector engine: pagination', () => {
     );
     expect(rows.map((row) => row.id)).toEqual(ITEMS.map((item) => item.id));
     expect(upstream.requests).toHaveLength(4);
+  });
+
+  it('page: an upstream that ignores the page parameter fails at the second page, not at the page limit', async () => {
+    await expect(
+      records(
+        engine,
+        plan({
+          urlTemplate: `${upstream.origin}/page-ignored`,
+          responsePath: 'items',
+          pagination: { type: 'page', page_param: 'p', size_param: 'per_page', page_size: 10 },
+        }),
+      ),
+    ).rejects.toThrow(
+      'The upstream answered the same page twice: it does not seem to read the p parameter; stopped instead of fetching it again',
+    );
+    expect(upstream.requests).toHaveLength(2);
   });
 
   it('cursor: more data said to exist but no next cursor fails the run instead of keeping a partial pull', async () => {

@@ -60,6 +60,7 @@ export function operationProblems(
   if (operation.body_format && method !== 'POST') {
     problems.push({ path: `${base}/body_format`, message: 'a body is sent only with method POST' });
   }
+  problems.push(...paginationProblems(operation, base), ...filterProblems(operation, base));
   if (operation.parent) {
     const ids = new Set(spec.operations.map((candidate) => candidate.id));
     if (!ids.has(operation.parent.operation)) {
@@ -71,6 +72,51 @@ export function operationProblems(
       problems.push({ path: `${base}/parent/operation`, message: 'parent streams must not form a cycle' });
     }
   }
+  return problems;
+}
+
+/** Pagination settings that would make every request the same one, or leave a choice unsaid. */
+function paginationProblems(operation: ConnectorSpec['operations'][number], base: string): Problem[] {
+  const pagination = operation.pagination;
+  if (!pagination) return [];
+  const problems: Problem[] = [];
+  if (pagination.inject_into === 'path' && !operation.url_path.includes('{{page_token}}')) {
+    problems.push({
+      path: `${base}/url_path`,
+      message: 'with inject_into "path", url_path must hold {{page_token}} where the page token goes',
+    });
+  }
+  const cursorSources = (['cursor_path', 'cursor_header', 'cursor_record_field'] as const).filter(
+    (name) => pagination[name] !== undefined,
+  );
+  if (cursorSources.length > 1) {
+    problems.push({
+      path: `${base}/pagination/${cursorSources[1]}`,
+      message: `give the cursor one source: ${cursorSources.join(', ')} are all set`,
+    });
+  }
+  if (cursorSources.length > 0 && pagination.type !== 'cursor') {
+    problems.push({
+      path: `${base}/pagination/${cursorSources[0]}`,
+      message: `${cursorSources[0]} belongs to type "cursor", not "${pagination.type}"`,
+    });
+  }
+  return problems;
+}
+
+/** A filter that ignores every successful answer outright would store nothing, silently. */
+function filterProblems(operation: ConnectorSpec['operations'][number], base: string): Problem[] {
+  const problems: Problem[] = [];
+  (operation.response_filters ?? []).forEach((filter, index) => {
+    const ignoresSuccess =
+      filter.action === 'ignore' && filter.http_codes?.some((code) => code >= 200 && code < 300);
+    if (ignoresSuccess && !filter.path && !filter.header) {
+      problems.push({
+        path: `${base}/response_filters/${index}/http_codes`,
+        message: 'ignoring every successful answer would store nothing: add a path or header condition',
+      });
+    }
+  });
   return problems;
 }
 

@@ -162,3 +162,34 @@ describe('connector spec validator: field defaults', () => {
     ]);
   });
 });
+
+describe('connector spec validator: paging and filters that cannot work', () => {
+  it('refuses path injection without {{page_token}}, two cursor sources, cursor options on other types and ignoring every success', () => {
+    expect(
+      validateConnectorSpec({
+        ...base,
+        operations: [
+          { id: 'a', url_path: '/items', pagination: { type: 'page', inject_into: 'path' } },
+          {
+            id: 'b',
+            url_path: '/items',
+            pagination: { type: 'cursor', cursor_path: 'next', cursor_header: 'X-Next' },
+          },
+          { id: 'c', url_path: '/items', pagination: { type: 'page', cursor_record_field: 'id' } },
+          { id: 'd', url_path: '/items', response_filters: [{ http_codes: [200], action: 'ignore' }] },
+          {
+            id: 'e',
+            url_path: '/items/{{page_token}}',
+            pagination: { type: 'page', inject_into: 'path' },
+            response_filters: [{ http_codes: [200], path: 'status', equals: 'gone', action: 'ignore' }],
+          },
+        ],
+      }),
+    ).toEqual([
+      'spec/operations/0/url_path: with inject_into "path", url_path must hold {{page_token}} where the page token goes',
+      'spec/operations/1/pagination/cursor_header: give the cursor one source: cursor_path, cursor_header are all set',
+      'spec/operations/2/pagination/cursor_record_field: cursor_record_field belongs to type "cursor", not "page"',
+      'spec/operations/3/response_filters/0/http_codes: ignoring every successful answer would store nothing: add a path or header condition',
+    ]);
+  });
+});

@@ -50,6 +50,8 @@ export class Paginator {
   private shortPageRows: number | undefined;
   /** The short page's first record as JSON: some APIs answer a page past the end with the last one again. */
   private shortPageFirst: string | undefined;
+  /** The previous page's first record as JSON (page and offset paging): the same again means no paging. */
+  private previousFirst: string | undefined;
 
   constructor(private readonly spec: PaginationSpec) {
     this.page = spec.start_page ?? 1;
@@ -111,6 +113,7 @@ export class Paginator {
     const more = this.moreSignalled(page);
     if (this.shortPageRows !== undefined && count > 0) throw this.cappedPageSize(this.shortPageRows);
     if (count === 0) return false;
+    if (spec.type === 'page' || spec.type === 'offset') this.checkAdvancing(page.records);
     const short = spec.page_size !== undefined && count < spec.page_size;
     if (short && more === true && this.shortPageStops() !== false) throw this.cappedPageSize(count);
     if (short && this.shortPageStops() === true) return false;
@@ -174,6 +177,23 @@ export class Paginator {
     const spec = this.spec;
     if (spec.stop_on_short_page !== undefined) return spec.stop_on_short_page;
     return spec.type === 'page' || spec.type === 'offset' ? undefined : false;
+  }
+
+  /**
+   * A page that starts with the record the previous page started with is the same page again:
+   * the upstream ignores the page parameter (a misnamed page_param, say), and the run would fetch
+   * it up to the page limit. Fail instead.
+   */
+  private checkAdvancing(records: Record<string, unknown>[]): void {
+    const first = JSON.stringify(records[0]);
+    if (first === this.previousFirst) {
+      const parameter =
+        this.spec.type === 'page' ? (this.spec.page_param ?? 'page') : (this.spec.offset_param ?? 'offset');
+      throw new ConnectorFetchError(
+        `The upstream answered the same page twice: it does not seem to read the ${parameter} parameter; stopped instead of fetching it again`,
+      );
+    }
+    this.previousFirst = first;
   }
 
   private cappedPageSize(rows: number): ConnectorFetchError {
