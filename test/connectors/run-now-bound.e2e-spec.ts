@@ -60,7 +60,7 @@ describe('connectors: Run Now against an upstream that hangs (RUN_NOW_WAIT_SECON
   it("carries the run's warning in the 200 answer and in the run a 202 leaves to follow", async () => {
     // Full pages of two with at most one page: the upstream may have more.
     const capped: PaginationSpec = { type: 'page', page_size: 2, max_pages: 1 };
-    const warning = 'Stopped at max_pages (1) while the upstream had more pages: more data may exist';
+    const warning = 'Stopped at max_pages (1) with a next page still to ask for: more data may exist';
     const quick = await connectedInstance('/items', capped);
     const answered = await quick.agent
       .post(`/api/connectors/run/${quick.id}`)
