@@ -63,7 +63,7 @@ export class RunView {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Set when a cap stopped the run: more data may exist upstream',
+    description: 'Why the rows may be incomplete (a cap stopped the run, answers were ignored)',
   })
   warning: string | null;
 
@@ -90,6 +90,13 @@ export class RunFinished {
 
   @ApiProperty()
   run_id: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why the rows may be incomplete (a cap stopped the run, answers were ignored)',
+  })
+  warning: string | null;
 }
 
 export function toRunView(run: ConnectorRun): RunView {

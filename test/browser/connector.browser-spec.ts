@@ -356,6 +356,37 @@ describe('uploading, setting up and running a connector in a browser', () => {
     await row.getByRole('button', { name: `Refresh ${instanceTitle}` }).click();
     await expectNotice(page, 'Connector refreshed with 3 rows.', 30_000);
 
+    // A run whose only answer a response filter ignored says so in the Refresh message.
+    const gaps = await apiAs<{ id: string }>(page, 'POST', 'connectors/upload', {
+      title: `Harbour gaps ${Date.now()}`,
+      spec: {
+        protocol: 'http',
+        base_url: api.origin,
+        operations: [
+          {
+            id: 'missing',
+            name: 'Missing',
+            method: 'GET',
+            url_path: '/missing',
+            response_filters: [{ http_codes: [404], action: 'ignore' }],
+          },
+        ],
+        fields: [],
+      },
+    });
+    const gapsInstance = await apiAs<{ id: string }>(page, 'POST', 'connectors/activate', {
+      connector_id: gaps.id,
+    });
+    const gapsTitle = (await apiAs<Instance[]>(page, 'GET', 'connectors/my')).find(
+      (candidate) => candidate.id === gapsInstance.id,
+    )?.title as string;
+    await page.reload();
+    await page.getByRole('button', { name: `Refresh ${gapsTitle}` }).click();
+    const ignored = 'Connector refreshed with 0 rows. Ignored 1 response (HTTP 404)';
+    await page.locator('.MuiAlert-colorWarning').filter({ hasText: ignored }).waitFor({ timeout: 30_000 });
+    await expectNotice(page, ignored);
+    await apiAs(page, 'POST', `connectors/remove/${gapsInstance.id}`, {});
+
     await page.getByRole('tab', { name: 'Uploaded Data' }).click();
     await page
       .getByRole('list', { name: 'Uploaded data' })

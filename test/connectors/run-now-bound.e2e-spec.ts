@@ -1,3 +1,4 @@
+import type { PaginationSpec } from '../../src/connectors/dsl/connector-spec.types';
 import { createConnector, simpleSpec, waitForRuns } from '../factories/connector.factory';
 import { createLoggedInUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
@@ -21,10 +22,10 @@ describe('connectors: Run Now against an upstream that hangs (RUN_NOW_WAIT_SECON
     await upstream.close();
   });
 
-  async function connectedInstance(path: string) {
+  async function connectedInstance(path: string, pagination?: PaginationSpec) {
     const { agent } = await createLoggedInUser(testApp);
     const connector = await createConnector(testApp.dataSource, {
-      spec: simpleSpec(upstream.origin, { url_path: path }),
+      spec: simpleSpec(upstream.origin, { url_path: path, pagination }),
     });
     const { id } = (
       await agent
@@ -53,6 +54,32 @@ describe('connectors: Run Now against an upstream that hangs (RUN_NOW_WAIT_SECON
   it('still answers 200 with the row count when the run ends within the wait', async () => {
     const { agent, id } = await connectedInstance('/items');
     const response = await agent.post(`/api/connectors/run/${id}`).set('Origin', TEST_ORIGIN).expect(200);
-    expect(response.body).toEqual({ rowCount: 2, run_id: expect.any(String) });
+    expect(response.body).toEqual({ rowCount: 2, run_id: expect.any(String), warning: null });
+  });
+
+  it("carries the run's warning in the 200 answer and in the run a 202 leaves to follow", async () => {
+    // Full pages of two with at most one page: the upstream may have more.
+    const capped: PaginationSpec = { type: 'page', page_size: 2, max_pages: 1 };
+    const warning = 'Stopped at max_pages (1) with a next page still to ask for: more data may exist';
+    const quick = await connectedInstance('/items', capped);
+    const answered = await quick.agent
+      .post(`/api/connectors/run/${quick.id}`)
+      .set('Origin', TEST_ORIGIN)
+      .expect(200);
+    expect(answered.body).toEqual({ rowCount: 2, run_id: expect.any(String), warning });
+
+    const slow = await connectedInstance('/hang', capped);
+    const started = await slow.agent
+      .post(`/api/connectors/run/${slow.id}`)
+      .set('Origin', TEST_ORIGIN)
+      .expect(202);
+    held.splice(0).forEach((release) => release());
+    const [finished] = await waitForRuns(slow.agent, slow.id);
+    expect(finished).toMatchObject({
+      id: started.body.run_id,
+      status: 'succeeded',
+      row_count: 2,
+      warning,
+    });
   });
 });

@@ -26,7 +26,8 @@ describe('connector shapes: error handling and rate limits', () => {
       const path = request.url.pathname;
       if (path.startsWith('/weather/')) {
         // One of twenty cities is unknown upstream.
-        if (path === '/weather/city-7') return sendJson(response, { message: 'city not found' }, 404);
+        if (path === '/weather/city-7' || path.startsWith('/weather/atlantis-'))
+          return sendJson(response, { message: 'city not found' }, 404);
         return sendJson(response, { city: path.slice('/weather/'.length), temp: 20 });
       }
       if (path === '/slack/conversations.list') {
@@ -78,13 +79,46 @@ describe('connector shapes: error handling and rate limits', () => {
     });
     const tolerant = await connect(testApp, spec(true), { settings: { city: CITIES }, iterations: ['city'] });
     const { run, stored } = await tolerant.run();
-    expect(run).toMatchObject({ status: 'succeeded', row_count: 19, pages_fetched: 20 });
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      row_count: 19,
+      pages_fetched: 20,
+      warning: 'Ignored 1 response (HTTP 404) for city=city-7',
+    });
     expect(stored).toBe(19);
     const strict = await connect(testApp, spec(false), { settings: { city: CITIES }, iterations: ['city'] });
     const failed = await strict.run();
     expect(failed.run).toMatchObject({ status: 'failed' });
     expect(failed.run.error).toMatch(/^HTTP 404 Not Found from 127\.0\.0\.1:\d+\/weather\/city-7/);
     expect(failed.stored).toBe(0);
+  });
+
+  it('many ignored answers: the warning names the first five partitions and counts the rest', async () => {
+    const sunken = Array.from({ length: 7 }, (_, index) => `atlantis-${index + 1}`);
+    const instance = await connect(
+      testApp,
+      {
+        base_url: upstream.origin,
+        operations: [
+          {
+            id: 'weather',
+            url_path: '/weather/{{city}}',
+            response_filters: [{ http_codes: [404], action: 'ignore' as const }],
+          },
+        ],
+        fields: [{ key: 'city', type: 'text' as const }],
+      },
+      { settings: { city: ['Lima', ...sunken, 'Oslo'] }, iterations: ['city'] },
+    );
+    const { run, stored } = await instance.run();
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      row_count: 2,
+      warning:
+        'Ignored 7 responses (HTTP 404) for city=atlantis-1, city=atlantis-2, city=atlantis-3, ' +
+        'city=atlantis-4, city=atlantis-5 and 2 more',
+    });
+    expect(stored).toBe(2);
   });
 
   it('error inside a 200 body (Slack ok: false): fails with the upstream message instead of storing it', async () => {

@@ -187,13 +187,19 @@ export function useReloadAfterRun() {
 
 const FOLLOW_EVERY_MS = 2000;
 
+/** What Manage's Refresh reports: the rows stored, and why they may be incomplete. */
+export interface RefreshOutcome {
+  rowCount: number;
+  warning: string | null;
+}
+
 /** Polls the run history until the run has ended: its rows, or its error like a failed refresh. */
-async function followRun(instanceId: string, runId: string, everyMs: number): Promise<{ rowCount: number }> {
+async function followRun(instanceId: string, runId: string, everyMs: number): Promise<RefreshOutcome> {
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, everyMs));
     const runs = await api<ConnectorRun[]>(`connectors/instance/${encodeURIComponent(instanceId)}/runs`);
     const run = runs.find((candidate) => candidate.id === runId);
-    if (run?.status === 'succeeded') return { rowCount: run.row_count };
+    if (run?.status === 'succeeded') return { rowCount: run.row_count, warning: run.warning ?? null };
     if (!run || run.status === 'failed') throw new Error(`Run failed: ${run?.error ?? 'unknown error'}`);
   }
 }
@@ -202,12 +208,13 @@ async function followRun(instanceId: string, runId: string, everyMs: number): Pr
 export async function refreshInstance(
   instanceId: string,
   followEveryMs = FOLLOW_EVERY_MS,
-): Promise<{ rowCount: number }> {
+): Promise<RefreshOutcome> {
   const answer = await api<Schemas['RunFinished'] | Schemas['RunStarted']>(
     `connectors/run/${encodeURIComponent(instanceId)}`,
     { method: 'POST' },
   );
-  return 'status' in answer ? followRun(instanceId, answer.run_id, followEveryMs) : answer;
+  if ('status' in answer) return followRun(instanceId, answer.run_id, followEveryMs);
+  return { rowCount: answer.rowCount, warning: answer.warning ?? null };
 }
 
 /**

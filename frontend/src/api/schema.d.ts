@@ -1210,6 +1210,8 @@ export interface components {
     RunFinished: {
       rowCount: number;
       run_id: string;
+      /** @description Why the rows may be incomplete (a cap stopped the run, answers were ignored) */
+      warning: string | null;
     };
     RunInstanceDto: {
       override?: boolean;
@@ -1251,7 +1253,7 @@ export interface components {
       status: 'running' | 'succeeded' | 'failed';
       /** @enum {string} */
       trigger: 'manual' | 'schedule';
-      /** @description Set when a cap stopped the run: more data may exist upstream */
+      /** @description Why the rows may be incomplete (a cap stopped the run, answers were ignored) */
       warning: string | null;
     };
     SchemaField: {

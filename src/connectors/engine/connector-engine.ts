@@ -5,6 +5,7 @@ import type { EngineLimits } from './engine-limits';
 import { greatestCursor, incrementalRead, IncrementalRead, isoText } from './incremental';
 import type { PageToken } from './paginator';
 import { Paginator } from './paginator';
+import { ignoredWarning, IgnoredResponse } from './ignored-responses';
 import { iterationsOf, partitionSettings } from './partitions';
 import { shapePage } from './record-shaping';
 import type { RequestLogEntry } from './requester';
@@ -18,6 +19,8 @@ export interface RunProgress {
   rows: number;
   /** Why the run may not hold everything the upstream has (a cap stopped it); shown on the run. */
   warnings: string[];
+  /** Answers a response filter ignored; summed up in one warning when the pages end. */
+  ignored: IgnoredResponse[];
   /** Incremental runs: the greatest cursor value among the rows read (saved when they commit). */
   cursor?: unknown;
   /** When set (test read), every request made is noted here. */
@@ -34,7 +37,7 @@ export interface RunProgress {
 }
 
 export function newProgress(): RunProgress {
-  return { pages: 0, rows: 0, warnings: [], obtainedTokens: new Set() };
+  return { pages: 0, rows: 0, warnings: [], obtainedTokens: new Set(), ignored: [] };
 }
 
 /** Marks the parent record on a partition (a symbol: never a column, never a setting). */
@@ -70,6 +73,9 @@ export class ConnectorEngine {
       yield* this.stream(plan, progress, true);
     } catch (error) {
       if (!(error instanceof CapReached)) throw error;
+    } finally {
+      const ignored = ignoredWarning(progress.ignored);
+      if (ignored) warn(progress, ignored);
     }
   }
 
@@ -110,7 +116,10 @@ export class ConnectorEngine {
             log,
           );
           progress.pages++;
-          if (!accepted) break;
+          if ('ignoredStatus' in accepted) {
+            progress.ignored.push({ status: accepted.ignoredStatus, partition: { ...partition } });
+            break;
+          }
           const fetched = shapePage(accepted.document, plan.responsePath, plan.records, {
             settings,
             partition: { ...partition },
@@ -188,7 +197,7 @@ export class ConnectorEngine {
       (credentials) => this.requester.build(plan, credentials, settings, token),
       plan.format ? decoderFor(plan.format) : decodeJson,
     );
-    return accepted?.document ?? null;
+    return 'document' in accepted ? accepted.document : null;
   }
 }
 

@@ -38,6 +38,11 @@ export interface AcceptedResponse {
   document: unknown;
 }
 
+/** An answer a response filter said to ignore: the partition ends there, and the run says so. */
+export interface IgnoredAnswer {
+  ignoredStatus: number;
+}
+
 /**
  * The requester stage: builds the concrete request of one page (templates, declared settings,
  * headers, body, auth, page token) and sends it through the SSRF-safe client within the
@@ -106,8 +111,8 @@ export class Requester {
   }
 
   /**
-   * Sends the request `build` makes from the current credentials until an answer is accepted;
-   * null when a response filter says to ignore it (the partition ends there).
+   * Sends the request `build` makes from the current credentials until an answer is accepted,
+   * or a response filter says to ignore it.
    */
   async send(
     plan: RunPlan,
@@ -115,7 +120,7 @@ export class Requester {
     build: (credentials: Record<string, string>) => HttpRequest,
     decode: (response: HttpResponse, where: string) => unknown,
     log?: (entry: RequestLogEntry) => void,
-  ): Promise<AcceptedResponse | null> {
+  ): Promise<AcceptedResponse | IgnoredAnswer> {
     const options = plan.requestOptions ?? {};
     const retries = Math.min(options.retries ?? this.limits.retries, MAX_SPEC_RETRIES);
     const baseDelay =
@@ -146,7 +151,7 @@ export class Requester {
         let parsed: { value: unknown } | undefined;
         const document = () => (parsed ??= { value: safely(() => decode(response, where)) }).value;
         const filter = matchFilter(plan.responseFilters, response.status, response.headers, document);
-        if (filter?.action === 'ignore') return null;
+        if (filter?.action === 'ignore') return { ignoredStatus: response.status };
         if (filter?.action === 'fail') {
           const message = filterMessage(filter, document()) ?? excerpt(response.body);
           throw new ConnectorFetchError(`${where} answered an error (HTTP ${response.status}): ${message}`, {

@@ -35,7 +35,8 @@ export const STALE_AFTER_SECONDS = 60;
 const INTERRUPTED = 'Run interrupted: the process running it stopped before it finished';
 
 /** Run Now's answer: the finished run, or the id of a run still going after the wait. */
-export type RunNowAnswer = { rowCount: number; run_id: string } | { run_id: string; status: 'running' };
+export type RunNowAnswer =
+  { rowCount: number; run_id: string; warning: string | null } | { run_id: string; status: 'running' };
 
 export interface RunRequest {
   runId: string;
@@ -132,7 +133,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     const finished = await this.dataSource.getRepository(ConnectorRun).findOneByOrFail({ id: run.id });
     if (finished.status !== 'succeeded')
       throw new BadGatewayException(`Run failed: ${finished.error ?? 'unknown error'}`);
-    return { rowCount: finished.rowCount, run_id: finished.id };
+    return { rowCount: finished.rowCount, run_id: finished.id, warning: finished.warning ?? null };
   }
 
   /**

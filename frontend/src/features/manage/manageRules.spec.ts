@@ -7,6 +7,13 @@ describe('manage rules', () => {
     expect(refreshedMessage(undefined)).toBe('Connector refreshed with 0 rows.');
   });
 
+  it("adds the run's warning after the row count", () => {
+    expect(refreshedMessage(19, 'Ignored 1 response (HTTP 404) for city=Atlantis')).toBe(
+      'Connector refreshed with 19 rows. Ignored 1 response (HTTP 404) for city=Atlantis',
+    );
+    expect(refreshedMessage(19, null)).toBe('Connector refreshed with 19 rows.');
+  });
+
   it('asks for sign-in only on 401', () => {
     expect(needsSignIn(new ApiError(401, 'Please log in to continue', {}))).toBe(true);
     expect(needsSignIn(new ApiError(500, 'x', {}))).toBe(false);

@@ -1,7 +1,9 @@
 /** Texts and list rules of the Manage screen. */
 
-export function refreshedMessage(rowCount: number | null | undefined): string {
-  return `Connector refreshed with ${rowCount ?? 0} rows.`;
+/** The refresh alert; a run's warning (a cap, ignored answers) follows, as the rows may be incomplete. */
+export function refreshedMessage(rowCount: number | null | undefined, warning?: string | null): string {
+  const done = `Connector refreshed with ${rowCount ?? 0} rows.`;
+  return warning ? `${done} ${warning}` : done;
 }
 
 export const COMING_SOON = 'coming soon';

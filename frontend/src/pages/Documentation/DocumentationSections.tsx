@@ -192,7 +192,13 @@ export function DocumentationSections() {
         <Paragraph>
           A run that a limit stops (<Code>max_pages</Code>, or the server's limits of 1,000 pages and
           1,000,000 rows per run) keeps what it fetched and is recorded with a warning that more data may
-          exist, shown in the run history. A page size the API does not accept is an error, not a short page.
+          exist, shown in the run history and in Manage's Refresh message. A page size the API does not accept
+          is an error, not a short page.
+        </Paragraph>
+        <Paragraph>
+          Answers a response filter ignores are named in a run warning too, e.g. "Ignored 1 response (HTTP
+          404) for city=Atlantis" (the first five request sequences, then "and N more"); the run still
+          succeeds with the rows of the others.
         </Paragraph>
       </DocSection>
       <DocSection id="example" title="Complete example">

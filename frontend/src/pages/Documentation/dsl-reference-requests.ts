@@ -33,7 +33,7 @@ export const RESPONSE_FILTER_FIELDS: FieldRow[] = [
     name: 'action',
     type: '"ignore" | "fail" | "retry"',
     description:
-      'ignore: skip the answer and end that request sequence (the other iterations go on); fail: end the run with the message at message_path; retry: retry like a 429.',
+      'ignore: skip the answer and end that request sequence (the other iterations go on; the run warns which were skipped); fail: end the run with the message at message_path; retry: retry like a 429.',
   },
   { name: 'message_path', type: 'string', description: "fail: where the API's own error message is." },
 ];

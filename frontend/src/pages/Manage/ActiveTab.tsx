@@ -28,7 +28,8 @@ export function ActiveTab({ data }: { data: ManageData }) {
   const refreshInstance = (id: string) => {
     setBusy(`refresh-${id}`);
     refresh.mutate(id, {
-      onSuccess: (answer) => notify(refreshedMessage(answer?.rowCount), 'success'),
+      onSuccess: (answer) =>
+        notify(refreshedMessage(answer.rowCount, answer.warning), answer.warning ? 'warning' : 'success'),
       onError: () => notify('Refresh failed', 'error'),
       onSettled: done,
     });
