@@ -14,7 +14,7 @@ import {
   TOP_LEVEL_FIELDS,
   UNSUPPORTED,
 } from './dsl-reference';
-import { exampleText, FEATURE_EXAMPLES } from './dsl-examples';
+import { CHOOSE_STREAMS, exampleText, FEATURE_EXAMPLES } from './dsl-examples';
 import { REQUEST_OPTIONS, RESPONSE_FILTER_FIELDS } from './dsl-reference-requests';
 import {
   DATE_FUNCTIONS,
@@ -67,6 +67,7 @@ export function DocumentationSections() {
         <FieldTable caption="Auth fields" rows={AUTH_FIELDS} />
         <FieldTable caption="Auth types" firstColumn="Auth type" rows={AUTH_TYPES} />
         <CodeBlock label="OAuth2 client credentials example" code={exampleText(FEATURE_EXAMPLES.oauth2)} />
+        <CodeBlock label="OAuth2 refresh token example" code={exampleText(FEATURE_EXAMPLES.refreshToken)} />
         <CodeBlock label="Session token example" code={exampleText(FEATURE_EXAMPLES.session)} />
         <Paragraph>
           Credentials and tokens never appear in logs, run history, errors or answers; a token obtained by
@@ -78,6 +79,7 @@ export function DocumentationSections() {
           Each operation is one request sequence whose records land in the connector's table.
         </Paragraph>
         <FieldTable caption="Operation fields" rows={OPERATION_FIELDS} />
+        <CodeBlock label="Form-encoded POST body example" code={exampleText(FEATURE_EXAMPLES.formBody)} />
       </DocSection>
       <DocSection id="streams" title="Streams">
         <Paragraph>
@@ -88,6 +90,12 @@ export function DocumentationSections() {
           records are stored.
         </Paragraph>
         <CodeBlock label="Parent stream example" code={exampleText(FEATURE_EXAMPLES.parent)} />
+        <Paragraph>
+          Through the API, <Code>operation_ids</Code> on <Code>POST /api/connectors/activate</Code> or{' '}
+          <Code>{'PATCH /api/connectors/instance/{id}'}</Code> picks the streams (<Code>operation_id</Code>{' '}
+          for one):
+        </Paragraph>
+        <CodeBlock label="Choosing streams" code={exampleText(CHOOSE_STREAMS)} />
       </DocSection>
       <DocSection id="fields" title="Fields">
         <Paragraph>
@@ -100,10 +108,15 @@ export function DocumentationSections() {
       <DocSection id="pagination" title="Pagination">
         <Paragraph>
           A run keeps requesting pages until a page comes back empty, <Code>has_more_path</Code> says false,
-          the total at <Code>total_path</Code> is reached, no next cursor or link is given, a page is shorter
-          than <Code>page_size</Code> (page and offset, or when <Code>stop_on_short_page</Code> says so), or{' '}
-          <Code>max_pages</Code> is hit. A cursor or next URL that comes back a second time fails the run
-          instead of fetching the same page again; a next URL on another host is refused.
+          the total at <Code>total_path</Code> is reached, no next cursor or link is given, or{' '}
+          <Code>max_pages</Code> is hit. A page shorter than <Code>page_size</Code> ends the run only when{' '}
+          <Code>stop_on_short_page</Code> is true; otherwise page and offset paging ask for the next page,
+          which must be empty (rows there mean the API pages by a smaller size than asked: the run fails,
+          naming the size it accepts). The run fails, rather than keep part of the data, when the API says
+          more exist but gives no next cursor or link, when a cursor or next URL comes back a second time, or
+          when a page starts like the one before (a page parameter the API does not read). A next URL on
+          another host is refused. With <Code>inject_into: "path"</Code>, <Code>url_path</Code> must hold{' '}
+          <Code>{'{{page_token}}'}</Code>.
         </Paragraph>
         <FieldTable caption="Pagination strategies" firstColumn="Strategy" rows={PAGINATION_TYPES} />
         <FieldTable caption="Pagination fields" rows={PAGINATION_FIELDS} />
@@ -111,6 +124,15 @@ export function DocumentationSections() {
         <CodeBlock label="Next URL example" code={exampleText(FEATURE_EXAMPLES.nextUrl)} />
         <CodeBlock label="Last-record cursor example" code={exampleText(FEATURE_EXAMPLES.lastRecordCursor)} />
         <CodeBlock label="Cursor in the body example" code={exampleText(FEATURE_EXAMPLES.bodyCursor)} />
+        <CodeBlock
+          label="Cursor from a header, sent in a header"
+          code={exampleText(FEATURE_EXAMPLES.headerCursor)}
+        />
+        <CodeBlock label="Page number in the path" code={exampleText(FEATURE_EXAMPLES.pathToken)} />
+        <CodeBlock
+          label="Total reached, or a short page when the API says so"
+          code={exampleText(FEATURE_EXAMPLES.totalAndShortPage)}
+        />
       </DocSection>
       <DocSection id="errors" title="Errors and limits">
         <Paragraph>

@@ -23,7 +23,44 @@ export const FEATURE_EXAMPLES = {
       fields: [{ key: 'username' }, { key: 'password' }],
     },
   },
+  refreshToken: {
+    auth: {
+      type: 'oauth2',
+      grant_type: 'refresh_token',
+      token_url: 'https://auth.example.com/oauth/token',
+      token_params: { audience: 'https://api.example.com' },
+      fields: [{ key: 'client_id' }, { key: 'client_secret' }, { key: 'refresh_token' }],
+    },
+  },
+  formBody: {
+    method: 'POST',
+    url_path: '/reports/search',
+    body_format: 'form',
+    body: { from: '{{period.from}}', state: 'open' },
+  },
   linkHeader: { pagination: { type: 'link_header', size_param: 'limit', page_size: 250 } },
+  headerCursor: {
+    pagination: {
+      type: 'cursor',
+      cursor_header: 'X-Next-Cursor',
+      cursor_param: 'X-Cursor',
+      inject_into: 'header',
+    },
+  },
+  pathToken: {
+    url_path: '/events/page/{{page_token}}',
+    pagination: { type: 'page', inject_into: 'path', start_page: 1 },
+  },
+  totalAndShortPage: {
+    pagination: {
+      type: 'offset',
+      offset_param: 'offset',
+      limit_param: 'limit',
+      page_size: 100,
+      total_path: 'meta.total',
+      stop_on_short_page: true,
+    },
+  },
   nextUrl: { pagination: { type: 'next_url', next_url_path: 'links.next' } },
   lastRecordCursor: {
     pagination: {
@@ -72,5 +109,8 @@ export const FEATURE_EXAMPLES = {
     ],
   },
 };
+
+/** Choosing streams through the API: PATCH /api/connectors/instance/{id} (or the activate call). */
+export const CHOOSE_STREAMS = { operation_ids: ['stations', 'alerts'] };
 
 export const exampleText = (value: unknown) => JSON.stringify(value, null, 2);
