@@ -95,6 +95,12 @@ function paginationProblems(operation: ConnectorSpec['operations'][number], base
       message: `give the cursor one source: ${cursorSources.join(', ')} are all set`,
     });
   }
+  if (pagination.cursor_param !== undefined && pagination.type !== 'cursor') {
+    problems.push({
+      path: `${base}/pagination/cursor_param`,
+      message: `cursor_param belongs to type "cursor", not "${pagination.type}"`,
+    });
+  }
   if (cursorSources.length > 0 && pagination.type !== 'cursor') {
     problems.push({
       path: `${base}/pagination/${cursorSources[0]}`,

@@ -176,6 +176,7 @@ describe('connector spec validator: paging and filters that cannot work', () => 
             pagination: { type: 'cursor', cursor_path: 'next', cursor_header: 'X-Next' },
           },
           { id: 'c', url_path: '/items', pagination: { type: 'page', cursor_record_field: 'id' } },
+          { id: 'c2', url_path: '/items', pagination: { type: 'offset', cursor_param: 'after' } },
           { id: 'd', url_path: '/items', response_filters: [{ http_codes: [200], action: 'ignore' }] },
           {
             id: 'e',
@@ -189,7 +190,8 @@ describe('connector spec validator: paging and filters that cannot work', () => 
       'spec/operations/0/url_path: with inject_into "path", url_path must hold {{page_token}} where the page token goes',
       'spec/operations/1/pagination/cursor_header: give the cursor one source: cursor_path, cursor_header are all set',
       'spec/operations/2/pagination/cursor_record_field: cursor_record_field belongs to type "cursor", not "page"',
-      'spec/operations/3/response_filters/0/http_codes: ignoring every successful answer would store nothing: add a path or header condition',
+      'spec/operations/3/pagination/cursor_param: cursor_param belongs to type "cursor", not "offset"',
+      'spec/operations/4/response_filters/0/http_codes: ignoring every successful answer would store nothing: add a path or header condition',
     ]);
   });
 });

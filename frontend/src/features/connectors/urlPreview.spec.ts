@@ -1,4 +1,10 @@
-import { emptyPathPlaceholders, fillUrlTemplate, placeholders, previewUrl } from './urlPreview';
+import {
+  declaredParams,
+  emptyPathPlaceholders,
+  fillUrlTemplate,
+  placeholders,
+  previewUrl,
+} from './urlPreview';
 
 describe('previewUrl', () => {
   it('fills flat and dotted placeholders URL-encoded', () => {
@@ -60,5 +66,41 @@ describe('emptyPathPlaceholders', () => {
     expect(emptyPathPlaceholders(template, {})).toEqual(['station']);
     expect(emptyPathPlaceholders(template, { station: '' })).toEqual(['station']);
     expect(emptyPathPlaceholders(template, { station: 'BER' })).toEqual([]);
+  });
+});
+
+describe('declaredParams', () => {
+  const fields = [
+    { key: 'org', label: 'Organisation' },
+    { key: 'note', label: 'Note for yourself' },
+  ];
+
+  it("appends only the first operation's own params_fields, never the shared fields, with a spec", () => {
+    const spec = {
+      operations: [
+        {
+          id: 'repos',
+          params_fields: [
+            { key: 'type', label: 'Type' },
+            { key: 'token', label: 'Token', private: true },
+            { key: 'switch', label: 'Switch', type: 'bool', include: false },
+          ],
+        },
+        { id: 'issues', params_fields: [{ key: 'state', label: 'State' }] },
+      ],
+    };
+    expect(declaredParams(spec, fields)).toEqual(['type']);
+    expect(
+      previewUrl(
+        'https://api.test/orgs/{{org}}/repos',
+        { org: 'acme', note: 'hi', type: 'all' },
+        [],
+        declaredParams(spec, fields),
+      ),
+    ).toBe('https://api.test/orgs/acme/repos?type=all');
+  });
+
+  it('appends every field of a connector without a spec', () => {
+    expect(declaredParams(null, fields)).toEqual(['org', 'note']);
   });
 });

@@ -1,10 +1,11 @@
 import type { Values } from './connectorTypes';
-import { valueAt } from './fieldPaths';
+import type { SchemaField } from '../../api/connectors';
+import { flattenFields, valueAt } from './fieldPaths';
 
 /**
  * The final URL a run would call, built like the server's engine does: `{{key}}` / `{{group.key}}`
  * filled URL-encoded (arrays comma-joined), query parameters whose whole value is an empty
- * placeholder dropped, and settings no template uses appended as query parameters.
+ * placeholder dropped, and declared parameters no template uses appended as query parameters.
  */
 const PLACEHOLDER = /\{\{\s*([\w.-]+)\s*\}\}/g;
 const RESERVED = new Set(['override']);
@@ -64,7 +65,7 @@ function unusedSettings(
 /**
  * Template + settings -> the URL shown under the read-only template. `otherTemplates` are the
  * header values and body template, whose placeholders also consume settings. Like the engine,
- * only `declared` settings (the connector's fields) are appended: other keys are never sent.
+ * only `declared` settings (see declaredParams) are appended: other keys are never sent.
  */
 export function previewUrl(
   template: string,
@@ -93,4 +94,17 @@ export function previewUrl(
 export function emptyPathPlaceholders(template: string, settings: Values): string[] {
   const path = template.split(/[?#]/)[0];
   return [...new Set(placeholders(path))].filter((key) => isEmpty(valueAt(settings, key)));
+}
+
+/**
+ * The settings a run sends as query parameters without a template, as the engine decides: the
+ * first operation's own params_fields when the connector has a spec (its shared fields go only
+ * through templates), every field of a connector without one. Private and include:false never.
+ */
+export function declaredParams(spec: unknown, fields: SchemaField[]): string[] {
+  const operations = (spec as { operations?: Array<{ params_fields?: SchemaField[] }> } | null)?.operations;
+  const declared = operations ? (operations[0]?.params_fields ?? []) : fields;
+  return flattenFields(declared)
+    .filter((entry) => !entry.field.private && entry.field.include !== false)
+    .map((entry) => entry.path);
 }

@@ -11,7 +11,7 @@ import { fromAdvancedJson } from '../../features/connectors/dottedKeys';
 import { splitFormData } from '../../features/connectors/splitFormData';
 import { flattenFields } from '../../features/connectors/fieldPaths';
 import { undeclaredKeys, undeclaredKeysNote } from '../../features/connectors/undeclaredKeys';
-import { emptyPathPlaceholders, previewUrl } from '../../features/connectors/urlPreview';
+import { declaredParams, emptyPathPlaceholders, previewUrl } from '../../features/connectors/urlPreview';
 import { toFormSchema } from '../../features/detail/settingsSchema';
 import { LazySchemaForm } from './LazySchemaForm';
 import type { SetupState } from './useSetupState';
@@ -39,7 +39,7 @@ export function SettingsSection({
   const otherTemplates = [state.options.bodyTemplate, ...state.headers.map((header) => header.value)];
   const template = connector.fetch_url_template ?? '';
   const entries = flattenFields(fields);
-  const declared = entries.map((entry) => entry.path);
+  const declared = declaredParams(connector.spec, fields);
   const labelOf = (path: string) => entries.find((entry) => entry.path === path)?.field.label || path;
   const emptyInPath = emptyPathPlaceholders(template, previewSettings).map(labelOf);
   const undeclaredNote = parsed?.ok ? undeclaredKeysNote(undeclaredKeys(fields, parsed.nested)) : null;
