@@ -1,3 +1,4 @@
+import type { SchemaField } from '../../api/connectors';
 import {
   declaredParams,
   emptyPathPlaceholders,
@@ -70,9 +71,9 @@ describe('emptyPathPlaceholders', () => {
 });
 
 describe('declaredParams', () => {
-  const fields = [
-    { key: 'org', label: 'Organisation' },
-    { key: 'note', label: 'Note for yourself' },
+  const fields: SchemaField[] = [
+    { key: 'org', label: 'Organisation', type: 'text' },
+    { key: 'note', label: 'Note for yourself', type: 'text' },
   ];
 
   it("appends only the first operation's own params_fields, never the shared fields, with a spec", () => {
