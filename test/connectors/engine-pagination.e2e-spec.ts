@@ -28,6 +28,12 @@ describe('connector engine: pagination', () => {
         const page = Math.min(Number(query.get('page') ?? 1), 3);
         return sendJson(response, { items: ITEMS.slice((page - 1) * 10, page * 10) });
       }
+      if (path === '/page-look-alike') {
+        // Every page starts with the same header-like row; the rows after it differ.
+        const page = Number(query.get('page') ?? 1);
+        const rows = page > 2 ? [] : [{ id: 0 }, ...ITEMS.slice((page - 1) * 4, page * 4)];
+        return sendJson(response, { items: rows });
+      }
       if (path === '/page-ignored') return sendJson(response, { items: ITEMS.slice(0, 10) });
       if (path === '/cursor-lost')
         return sendJson(response, { results: ITEMS.slice(0, 5), meta: { has_more: true } });
@@ -168,6 +174,18 @@ describe('connector engine: pagination', () => {
       'The upstream answered the same page twice: it does not seem to read the p parameter; stopped instead of fetching it again',
     );
     expect(upstream.requests).toHaveLength(2);
+  });
+
+  it('page: pages that only start alike are different pages', async () => {
+    const rows = await records(
+      engine,
+      plan({
+        urlTemplate: `${upstream.origin}/page-look-alike`,
+        responsePath: 'items',
+        pagination: { type: 'page', size_param: 'per_page', page_size: 5 },
+      }),
+    );
+    expect(rows.map((row) => row.id)).toEqual([0, 1, 2, 3, 4, 0, 5, 6, 7, 8]);
   });
 
   it('cursor: more data said to exist but no next cursor fails the run instead of keeping a partial pull', async () => {

@@ -50,8 +50,8 @@ export class Paginator {
   private shortPageRows: number | undefined;
   /** The short page's first record as JSON: some APIs answer a page past the end with the last one again. */
   private shortPageFirst: string | undefined;
-  /** The previous page's first record as JSON (page and offset paging): the same again means no paging. */
-  private previousFirst: string | undefined;
+  /** The previous page's size, first and last record (page and offset paging): the same again means no paging. */
+  private previousPage: string | undefined;
 
   constructor(private readonly spec: PaginationSpec) {
     this.page = spec.start_page ?? 1;
@@ -180,20 +180,21 @@ export class Paginator {
   }
 
   /**
-   * A page that starts with the record the previous page started with is the same page again:
+   * A page that starts and ends with the records the previous page did is the same page again:
    * the upstream ignores the page parameter (a misnamed page_param, say), and the run would fetch
    * it up to the page limit. Fail instead.
    */
   private checkAdvancing(records: Record<string, unknown>[]): void {
-    const first = JSON.stringify(records[0]);
-    if (first === this.previousFirst) {
+    // First and last record with the count: pages of look-alike rows rarely match all three.
+    const signature = `${records.length}\n${JSON.stringify(records[0])}\n${JSON.stringify(records.at(-1))}`;
+    if (signature === this.previousPage) {
       const parameter =
         this.spec.type === 'page' ? (this.spec.page_param ?? 'page') : (this.spec.offset_param ?? 'offset');
       throw new ConnectorFetchError(
         `The upstream answered the same page twice: it does not seem to read the ${parameter} parameter; stopped instead of fetching it again`,
       );
     }
-    this.previousFirst = first;
+    this.previousPage = signature;
   }
 
   private cappedPageSize(rows: number): ConnectorFetchError {
