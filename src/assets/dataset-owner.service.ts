@@ -1,23 +1,16 @@
-import { BadRequestException, Injectable } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessGate, subscriberCount } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
-import {
-  alterTable,
-  appendRows,
-  dropTable,
-  lockForAppend,
-  swapTable,
-} from '../database/data-tables/data-table-ddl';
-import { dataTable, quoteIdentifier } from '../database/data-tables/data-table-names';
-import { Sql, sqlOn } from '../database/sql';
+import { appendRows, dropTable, lockForAppend, swapTable } from '../database/data-tables/data-table-ddl';
+import { quoteIdentifier } from '../database/data-tables/data-table-names';
+import { sqlOn } from '../database/sql';
 import { DatasetActivityService } from './activity/dataset-activity.service';
 import type { DatasetActivity, DatasetRemoved, DatasetRefreshed } from './asset-views';
 import type { UpdateAssetDto } from './dto/update-asset.dto';
 import type { AssetColumn } from './entities/asset.entity';
 import type { LoadMode } from './entities/dataset-version.entity';
 import { ColumnProfileService } from './ingest/column-profile.service';
-import { firstMisfit, quotedValue } from './ingest/first-misfit';
 import { recordVersion, StagedUpload } from './ingest/staged-upload';
 import { sqlTypeFor } from './ingest/value-kinds';
 
@@ -27,18 +20,16 @@ export const ACTIVITY_DAYS = 90;
 /** Longest description of one column in the data dictionary. */
 export const MAX_DICTIONARY_TEXT = 2000;
 
-/** Whether values typed `from` in a new file can go into a dataset column typed `to` unchanged. */
-function fits(from: AssetColumn['type'], to: AssetColumn['type']): boolean {
-  return (
-    from === to ||
-    to === 'text' ||
-    (to === 'numeric' && from === 'integer') ||
-    (to === 'timestamptz' && from === 'date')
-  );
-}
+export const COLUMNS_CHANGED = "The dataset's columns changed while the file was loading. Upload it again.";
 
-function describeColumns(columns: AssetColumn[]): string {
-  return columns.map((column) => column.label).join(', ');
+/** Whether a staged table has a dataset's columns: the same names and types, in the same order. */
+function sameColumns(staged: AssetColumn[], dataset: AssetColumn[]): boolean {
+  return (
+    staged.length === dataset.length &&
+    staged.every(
+      (column, index) => column.name === dataset[index].name && column.type === dataset[index].type,
+    )
+  );
 }
 
 /**
@@ -99,7 +90,9 @@ export class DatasetOwnerService {
     const loading = staged.commitWith(async (sql) => {
       const asset = await this.gate.lockOwnedDataset(sql, user, assetId);
       const loaded = staged.table;
-      await checkFits(sql, loaded.tableName, loaded.columns, asset.columns);
+      // The file was loaded into the columns the guard read before the upload, and a dataset's
+      // columns never change; a staged table of other columns is refused all the same.
+      if (!sameColumns(loaded.columns, asset.columns)) throw new ConflictException(COLUMNS_CHANGED);
       const definitions = asset.columns.map((column) => ({
         name: column.name,
         sqlType: sqlTypeFor(column.type),
@@ -107,15 +100,6 @@ export class DatasetOwnerService {
       let rowCount = loaded.rowCount;
       let byteCount = loaded.byteCount;
       if (mode === 'replace') {
-        const retyped = asset.columns.filter((column, index) => column.type !== loaded.columns[index].type);
-        await alterTable(
-          sql,
-          loaded.tableName,
-          retyped.map((column) => ({
-            retypeColumn: { name: column.name, sqlType: sqlTypeFor(column.type) },
-            using: `${quoteIdentifier(column.name)}::${sqlTypeFor(column.type)}`,
-          })),
-        );
         profileStopped = await this.profiles.stopReading(sql, asset.tableName);
         await swapTable(sql, loaded.tableName, asset.tableName);
       } else {
@@ -217,38 +201,4 @@ function mergeDictionary(
     else merged[name] = text.trim();
   }
   return merged;
-}
-
-/**
- * Refuses a file whose header is not the dataset's, or whose values do not fit a column's type
- * (a column the file leaves empty fits any type), naming the first such value and its line.
- */
-async function checkFits(
-  sql: Sql,
-  stagedTable: string,
-  loaded: AssetColumn[],
-  target: AssetColumn[],
-): Promise<void> {
-  const sameHeader =
-    loaded.length === target.length && loaded.every((column, index) => column.name === target[index].name);
-  if (!sameHeader) {
-    throw new BadRequestException(
-      `The file's columns (${describeColumns(loaded)}) are not the dataset's (${describeColumns(target)}). ` +
-        'A refresh needs the same header.',
-    );
-  }
-  for (const [index, column] of target.entries()) {
-    const found = loaded[index];
-    if (fits(found.type, column.type)) continue;
-    const { rows } = await sql<{ filled: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM ${dataTable(stagedTable)} WHERE ${quoteIdentifier(column.name)} IS NOT NULL) AS filled`,
-    );
-    if (!rows[0].filled) continue;
-    const misfit = await firstMisfit(sql, stagedTable, column.name, column.type);
-    throw new BadRequestException(
-      misfit
-        ? `Column "${column.label}" expects ${column.type}, but line ${misfit.line} has ${quotedValue(misfit.value)}`
-        : `Column "${column.label}" holds ${found.type} values in this file, but the dataset's column is ${column.type}.`,
-    );
-  }
 }

@@ -1,7 +1,8 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { DatasetOwnerService } from '../../src/assets/dataset-owner.service';
+import { COLUMNS_CHANGED, DatasetOwnerService } from '../../src/assets/dataset-owner.service';
+import type { AssetColumn } from '../../src/assets/entities/asset.entity';
 import { CsvIngestService } from '../../src/assets/ingest/csv-ingest.service';
 import {
   ColumnProfileService,
@@ -51,6 +52,10 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
   };
   const rowsOf = async (id: string) =>
     (await owner.agent.get(`/api/assets/${id}/data`).query({ limit: 1000 }).expect(200)).body.rows;
+  const columnsOf = async (id: string): Promise<AssetColumn[]> => {
+    const [{ columns }] = await testApp.dataSource.query(`SELECT columns FROM assets WHERE id = $1`, [id]);
+    return columns;
+  };
   const stateOf = async (id: string) => {
     const [asset] = await testApp.dataSource.query(
       `SELECT title, row_count, byte_count, columns, profile, data_updated_at FROM assets WHERE id = $1`,
@@ -206,6 +211,11 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
         `name,amount,day\na,1,2024-01-01\nb,2,${'n'.repeat(30)} ${'m'.repeat(30)}\n`,
         `Column "day" expects date, but line 3 has "${'n'.repeat(30)} ${'m'.repeat(9)}…"`,
       ],
+      [
+        'replace',
+        'name,amount,day\na,1,2024-01-01\nb,2,2023-02-30\n',
+        'Column "day" expects date, but line 3 has "2023-02-30"',
+      ],
       ['replace', 'name,amount,day\n', 'The file has a header line but no data rows.'],
       ['sideways', FIRST, 'mode must be replace or append'],
     ])('refuses a %s with %j and changes nothing', async (mode, csv, message) => {
@@ -251,7 +261,7 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
         const before = await rowsOf(id);
         const staged = await testApp.app
           .get(CsvIngestService)
-          .stage(Readable.from([Buffer.from('name,amount,day\nnew,99,2025-01-01\n')]));
+          .stage(Readable.from([Buffer.from('name,amount,day\nnew,99,2025-01-01\n')]), await columnsOf(id));
         // Loaded but not committed: every reader still sees the old rows and counts.
         expect(await rowsOf(id)).toEqual(before);
         const [{ count }] = await testApp.dataSource.query(
@@ -269,6 +279,25 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
             : [...before, { name: 'new', amount: 99, day: '2025-01-01' }],
         );
       }
+    });
+
+    it('refuses a file staged for other columns than the dataset has now, and changes nothing', async () => {
+      const id = await uploadSettled(owner.agent, { title: 'Columns elsewhere' }, FIRST);
+      const before = await stateOf(id);
+      const columns = (await columnsOf(id)).map((column) =>
+        column.name === 'amount' ? { ...column, type: 'numeric' as const } : column,
+      );
+      const staged = await testApp.app
+        .get(CsvIngestService)
+        .stage(Readable.from([Buffer.from('name,amount,day\nnew,1.5,2025-01-01\n')]), columns);
+      await expect(
+        testApp.app
+          .get(DatasetOwnerService)
+          .refresh({ ...owner.user, proUser: false, blogEditor: false }, id, 'replace', staged),
+      ).rejects.toMatchObject({ status: 409, message: COLUMNS_CHANGED });
+      expect(await stateOf(id)).toEqual(before);
+      expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
+      await expectNoIngestConnections(testApp);
     });
 
     it('leaves nothing behind when the loading connection dies mid-file (a killed process)', async () => {

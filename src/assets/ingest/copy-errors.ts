@@ -1,4 +1,5 @@
-import { CsvRejection, invalidUtf8, notCsvText } from './csv-rejection';
+import type { AssetColumn } from '../entities/asset.entity';
+import { CsvRejection, invalidUtf8, notCsvText, valueMisfit } from './csv-rejection';
 
 interface PgError {
   code?: string;
@@ -9,9 +10,15 @@ interface PgError {
 /**
  * Turns a Postgres COPY error into words for the uploader with the file's line number. COPY counts
  * data records from 1 after the header, so the header's own lines are added back.
+ * Loading into a dataset's `columns`, a value its column's type cannot hold (SQLSTATE class 22,
+ * data exception, like 2023-02-30 in a date column) is named with its column and line.
  * Returns null for errors that are not about the file (they stay server errors).
  */
-export function describeCopyError(error: unknown, headerLines: number): CsvRejection | null {
+export function describeCopyError(
+  error: unknown,
+  headerLines: number,
+  columns?: ReadonlyArray<Pick<AssetColumn, 'name' | 'label' | 'type'>>,
+): CsvRejection | null {
   const pgError = error as PgError;
   if (!pgError || typeof pgError.code !== 'string') return null;
   const copyLine = /COPY \S+, line (\d+)/.exec(pgError.where ?? '');
@@ -41,7 +48,12 @@ export function describeCopyError(error: unknown, headerLines: number): CsvRejec
       return new CsvRejection(`${at}: ${message}`);
     case '54000': // program_limit_exceeded: row or field too big
       return new CsvRejection(`${at} is too large to store (${message}).`);
-    default:
-      return null;
+    default: {
+      if (!columns || line === undefined || !pgError.code.startsWith('22')) return null;
+      // COPY names the column and the value it could not read: `COPY t, line 3, column day: "x"`.
+      const field = /, column (.+?): "(.*)"$/m.exec(pgError.where ?? '');
+      const column = field && columns.find((candidate) => candidate.name === field[1]);
+      return column ? valueMisfit(column, line, field[2]) : null;
+    }
   }
 }

@@ -64,29 +64,30 @@ export class CsvIngestService {
     private readonly grants: GrantsService,
   ) {}
 
-  /** Loads the stream into a staged (uncommitted) table; throws CsvRejection for a bad file. */
-  async stage(source: Readable): Promise<StagedUpload> {
+  /**
+   * Loads the stream into a staged (uncommitted) table; throws CsvRejection for a bad file. With
+   * `into`, the columns of the dataset a refresh loads into, the file must have their header and
+   * every value must fit its column's type: the table has those types from the start, so nothing
+   * is guessed, spooled or read twice, and the first value that does not fit ends the load.
+   */
+  async stage(source: Readable, into?: AssetColumn[]): Promise<StagedUpload> {
     const counter = { bytes: 0 };
     const chunks = countedChunks(source[Symbol.asyncIterator]() as AsyncIterator<Buffer>, counter);
     let client: Client | undefined;
-    let spool: UploadSpool | undefined;
     try {
       const { head, ended } = await this.readHead(chunks);
       const header = this.parseHeader(head, ended);
+      if (into) checkSameHeader(header, into);
       const assetId = randomUUID();
       const tableName = datasetTableName(assetId);
       client = await this.connect();
       // Committed or rolled back by the StagedUpload this call hands back.
       await client.query('BEGIN');
       await client.query(`SET LOCAL TIME ZONE 'UTC'`);
-      spool = await UploadSpool.open();
-      const reader = new SpooledReader(head.subarray(header.location.dataStart), chunks, spool);
-      let loaded = await this.typedPass(client, tableName, header, reader);
-      if (loaded === 'replay') {
-        await reader.drain();
-        if (!(await spool.complete())) throw new ServiceUnavailableException(SPOOL_UNAVAILABLE);
-        loaded = await this.textPass(client, tableName, header, spool);
-      }
+      const first = head.subarray(header.location.dataStart);
+      const loaded = into
+        ? await this.intoColumns(client, tableName, header, into, withFirst(first, chunks))
+        : await this.guessedColumns(client, tableName, header, first, chunks);
       if (loaded.rowCount === 0) throw new CsvRejection('The file has a header line but no data rows.');
       // Second fence for a cut-off upload: never stage what the source itself reports as failed.
       if (source.errored) throw source.errored;
@@ -104,8 +105,6 @@ export class CsvIngestService {
       await chunks.return?.().catch(() => undefined);
       if (client) await client.end().catch(() => undefined);
       throw error;
-    } finally {
-      await spool?.close();
     }
   }
 
@@ -193,6 +192,50 @@ export class CsvIngestService {
     return isUtf8(line) ? splitHeader(line.toString('utf8'), delimiter) : undefined;
   }
 
+  /** Into a dataset's columns: their types from the start, each value checked against its column's. */
+  private async intoColumns(
+    client: Client,
+    tableName: string,
+    header: ParsedHeader,
+    columns: AssetColumn[],
+    chunks: AsyncIterable<Buffer>,
+  ): Promise<LoadedTable> {
+    const scanner = this.scannerFor(header, columns);
+    await createTable(client, tableName, columns, 'logged');
+    const rowCount = await copyInto(
+      client,
+      tableName,
+      copyFormat(header),
+      () => scanned(chunks, scanner),
+      columns,
+    );
+    return { columns, rowCount };
+  }
+
+  /**
+   * A new dataset's column types, guessed: the typed pass, and when its guess proves wrong, the
+   * text pass from the spooled copy of the upload.
+   */
+  private async guessedColumns(
+    client: Client,
+    tableName: string,
+    header: ParsedHeader,
+    first: Buffer,
+    chunks: AsyncIterator<Buffer>,
+  ): Promise<LoadedTable> {
+    const spool = await UploadSpool.open();
+    try {
+      const reader = new SpooledReader(first, chunks, spool);
+      const loaded = await this.typedPass(client, tableName, header, reader);
+      if (loaded !== 'replay') return loaded;
+      await reader.drain();
+      if (!(await spool.complete())) throw new ServiceUnavailableException(SPOOL_UNAVAILABLE);
+      return await this.textPass(client, tableName, header, spool);
+    } finally {
+      await spool.close();
+    }
+  }
+
   /**
    * First pass: the column types are guessed from the file's first SAMPLE_BYTES (all of a small
    * file), the table is created with them and the upload's bytes go straight into COPY, as fast
@@ -273,12 +316,13 @@ export class CsvIngestService {
     return { columns, rowCount };
   }
 
-  private scannerFor(header: ParsedHeader): CsvScanner {
+  private scannerFor(header: ParsedHeader, expected?: AssetColumn[]): CsvScanner {
     return new CsvScanner({
       delimiter: header.delimiter,
       columnCount: header.names.length,
       lineEnding: header.location.lineEnding,
       firstLine: header.location.lines + 1,
+      expected,
     });
   }
 
@@ -286,10 +330,33 @@ export class CsvIngestService {
   private columnsFrom(header: ParsedHeader, scanner: CsvScanner): AssetColumn[] {
     return header.names.map<AssetColumn>((name, index) => ({
       name,
-      label: header.labels[index] || `Column ${index + 1}`,
+      label: labelOf(header, index),
       type: columnTypeFor(scanner.kinds[index], scanner.sawValue[index] === 1),
     }));
   }
+}
+
+function labelOf(header: ParsedHeader, index: number): string {
+  return header.labels[index] || `Column ${index + 1}`;
+}
+
+/** A refresh's file must have the dataset's header: the same columns, in the same order. */
+function checkSameHeader(header: ParsedHeader, columns: AssetColumn[]): void {
+  const same =
+    header.names.length === columns.length &&
+    header.names.every((name, index) => name === columns[index].name);
+  if (same) return;
+  const fileLabels = header.names.map((_, index) => labelOf(header, index)).join(', ');
+  throw new CsvRejection(
+    `The file's columns (${fileLabels}) are not the dataset's (${columns.map((column) => column.label).join(', ')}). ` +
+      'A refresh needs the same header.',
+  );
+}
+
+/** The data bytes already read with the header, then the rest of the upload. */
+async function* withFirst(first: Buffer, chunks: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  if (first.length > 0) yield first;
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
 }
 
 function copyFormat(header: ParsedHeader): CopyFormat {

@@ -28,3 +28,28 @@ export function carriageReturnLineBreaks(): CsvRejection {
     'The file ends its lines with carriage returns (CR) only. Save it with LF or CRLF line endings and upload it again.',
   );
 }
+
+/** Longest part of a refused value a message quotes. */
+export const MISFIT_VALUE_CHARS = 40;
+
+/**
+ * A value as a one-line message quotes it: line breaks and control characters as spaces, cut
+ * short. `cutShort` marks a value of which only the start is at hand.
+ */
+export function quotedValue(value: string, cutShort = false): string {
+  const characters = Array.from(value.replace(/\p{Cc}/gu, ' '));
+  const shown = characters.slice(0, MISFIT_VALUE_CHARS).join('');
+  return `"${shown}${cutShort || characters.length > MISFIT_VALUE_CHARS ? '…' : ''}"`;
+}
+
+/** A value a dataset's column cannot hold, named by the column, its line and the value itself. */
+export function valueMisfit(
+  column: { label: string; type: string },
+  line: number,
+  value: string,
+  cutShort = false,
+): CsvRejection {
+  return new CsvRejection(
+    `Column "${column.label}" expects ${column.type}, but line ${line} has ${quotedValue(value, cutShort)}`,
+  );
+}

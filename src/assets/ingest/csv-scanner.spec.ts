@@ -124,4 +124,51 @@ describe('CsvScanner', () => {
       'The file is not a CSV text file (it contains binary data).',
     );
   });
+
+  describe('loading into a dataset’s columns', () => {
+    const expected: ScannerOptions['expected'] = [
+      { label: 'Amount', type: 'integer' },
+      { label: 'Day', type: 'date' },
+    ];
+
+    it.each([1, 2, 3, 64])('takes values their columns can hold (%i-byte chunks)', (size) => {
+      expect(scan('1,2024-01-05\n"2",\n,2024-02-06\n', { expected }, size)).toMatchObject({ rows: 3 });
+    });
+
+    it.each([1, 3, 64])(
+      'refuses the first value its column cannot hold, naming line and value (%i-byte chunks)',
+      (size) => {
+        expect(
+          rejection(() => scan('1,2024-01-05\n2,2024-01-06\n007,2024-01-07\nx,y\n', { expected }, size)),
+        ).toBe('Column "Amount" expects integer, but line 4 has "007"');
+        expect(rejection(() => scan('"two\nlines",2024-01-05\n', { expected }, size))).toBe(
+          'Column "Amount" expects integer, but line 2 has "two lines"',
+        );
+      },
+    );
+
+    it('counts the physical lines of quoted line breaks before the value', () => {
+      const columns: ScannerOptions['expected'] = [
+        { label: 'Note', type: 'text' },
+        { label: 'Day', type: 'date' },
+      ];
+      expect(rejection(() => scan('"a\nb\nc",2024-01-05\nd,soon\n', { expected: columns }))).toBe(
+        'Column "Day" expects date, but line 5 has "soon"',
+      );
+    });
+
+    it('takes any value into a text column', () => {
+      const columns: ScannerOptions['expected'] = [
+        { label: 'Note', type: 'text' },
+        { label: 'Flag', type: 'boolean' },
+      ];
+      expect(scan('"x ""y"", z",true\n007,NO\n', { expected: columns }).rows).toBe(2);
+    });
+
+    it.each([1, 64])('marks a value too long to be typed as cut short (%i-byte chunks)', (size) => {
+      expect(rejection(() => scan(`${'9'.repeat(70)},2024-01-05\n`, { expected }, size))).toBe(
+        `Column "Amount" expects integer, but line 2 has "${'9'.repeat(40)}…"`,
+      );
+    });
+  });
 });

@@ -1,7 +1,8 @@
 import type { Delimiter, LineEnding } from './csv-header';
-import { CsvRejection, invalidUtf8, notCsvText } from './csv-rejection';
+import type { AssetColumn } from '../entities/asset.entity';
+import { CsvRejection, invalidUtf8, notCsvText, valueMisfit } from './csv-rejection';
 import { Utf8Guard } from './utf8-guard';
-import { KIND_ALL, valueKinds } from './value-kinds';
+import { KIND_ALL, kindNeededBy, valueKinds } from './value-kinds';
 
 const QUOTE = 0x22;
 const LF = 0x0a;
@@ -16,12 +17,23 @@ export interface ScannerOptions {
   lineEnding: LineEnding;
   /** Physical line number of the first data line (after the header). */
   firstLine: number;
+  /**
+   * The columns of a dataset the file is loaded into: instead of narrowing each column's types,
+   * the scanner refuses the first value its column's type cannot hold.
+   */
+  expected?: ReadonlyArray<Pick<AssetColumn, 'label' | 'type'>>;
 }
 
 function countLineFeeds(bytes: Uint8Array, end: number): number {
   let count = 0;
   for (let index = 0; index < end; index++) if (bytes[index] === LF) count++;
   return count;
+}
+
+/** Position of the first LF at or after `from`, or the chunk's length when there is none. */
+function lineFeedAt(chunk: Buffer, from: number): number {
+  const found = chunk.indexOf(LF, from);
+  return found >= 0 ? found : chunk.length;
 }
 
 /**
@@ -40,9 +52,12 @@ export class CsvScanner {
 
   private readonly delimiter: number;
   private readonly columnCount: number;
+  private readonly expected: ScannerOptions['expected'];
   private readonly crlf: boolean;
   private readonly skipBlankLines: boolean;
   private readonly utf8 = new Utf8Guard();
+  /** 1 for every byte that cannot end a field, record or quote (all but the delimiter, LF, CR and "). */
+  private readonly plainBytes: Uint8Array;
 
   private line: number;
   private recordStartLine: number;
@@ -67,76 +82,120 @@ export class CsvScanner {
     this.skipBlankLines = options.columnCount > 1;
     this.line = options.firstLine;
     this.recordStartLine = options.firstLine;
+    this.expected = options.expected;
     this.kinds = new Uint8Array(options.columnCount).fill(KIND_ALL);
+    // A column of a dataset keeps the one kind its type needs; text columns need no look at all.
+    options.expected?.forEach((column, index) => (this.kinds[index] = kindNeededBy(column.type)));
     this.sawValue = new Uint8Array(options.columnCount);
+    this.plainBytes = new Uint8Array(256).fill(1);
+    for (const special of [this.delimiter, LF, CR, QUOTE]) this.plainBytes[special] = 0;
   }
 
-  /** Scans one chunk and hands the bytes COPY should receive to `forward` (usually the whole chunk). */
+  /**
+   * Scans one chunk and hands the bytes COPY should receive to `forward` (usually the whole chunk).
+   * The byte loop runs over every byte of the upload, so the state it touches per byte lives in
+   * locals, and the stretches where nothing can happen (the inside of a quoted value, the inside
+   * of an unquoted one) are skipped in tight inner loops.
+   */
   feed(chunk: Buffer, forward: (part: Buffer) => void): void {
     const badByte = this.utf8.check(chunk);
     if (badByte >= 0) {
       if (chunk.indexOf(NUL) >= 0) throw notCsvText();
       throw invalidUtf8(this.line + countLineFeeds(chunk, badByte));
     }
+    // NUL is valid UTF-8 but never CSV text; one native search keeps it out of the byte loop.
+    if (chunk.indexOf(NUL) >= 0) throw notCsvText();
     const delimiter = this.delimiter;
+    const plain = this.plainBytes;
     const length = chunk.length;
     let segmentStart = 0;
+    let line = this.line;
+    let inQuote = this.inQuote;
+    let pendingCr = this.pendingCr;
+    let recordEmpty = this.recordEmpty;
+    /** The next line feed at or after the quoted stretch being skipped (length: none left). */
+    let nextLf = -1;
     this.fieldStart = 0;
-    for (let index = 0; index < length; index++) {
+    let index = 0;
+    while (index < length) {
       const byte = chunk[index];
-      if (this.inQuote) {
-        if (byte === QUOTE) {
-          this.inQuote = false;
-          this.fieldQuotes++;
-        } else if (byte === LF) this.line++;
-        else if (byte === NUL) throw notCsvText();
+      if (inQuote) {
+        // Inside quotes only the closing quote ends anything; line feeds still count lines. Both
+        // are found with native searches: quoted values are where long texts live.
+        const quote = chunk.indexOf(QUOTE, index);
+        const closed = quote >= 0 ? quote : length;
+        if (nextLf < index) nextLf = lineFeedAt(chunk, index);
+        while (nextLf < closed) {
+          line++;
+          nextLf = lineFeedAt(chunk, nextLf + 1);
+        }
+        if (quote < 0) break;
+        inQuote = false;
+        this.fieldQuotes++;
+        index = quote + 1;
         continue;
       }
-      if (this.pendingCr) {
-        this.pendingCr = false;
-        if (byte !== LF) throw this.bareCarriageReturn();
+      if (pendingCr) {
+        pendingCr = false;
+        if (byte !== LF) throw this.bareCarriageReturn(line);
         if (this.blankCr) {
           this.blankCr = false;
           segmentStart = index + 1;
-        } else this.endRecord();
-        this.line++;
-        this.recordStartLine = this.line;
+        } else {
+          this.endRecord();
+          recordEmpty = true;
+        }
+        line++;
+        this.recordStartLine = line;
         this.fieldStart = index + 1;
+        index++;
+        continue;
+      }
+      if (plain[byte] === 1) {
+        recordEmpty = false;
+        do index++;
+        while (index < length && plain[chunk[index]] === 1);
         continue;
       }
       if (byte === delimiter) {
         this.endField(chunk, index);
         this.fieldIndex++;
         this.fieldStart = index + 1;
-        this.recordEmpty = false;
+        recordEmpty = false;
       } else if (byte === LF) {
-        if (this.crlf) throw this.mixedLineEndings();
-        if (this.recordEmpty && this.skipBlankLines) {
+        if (this.crlf) throw this.mixedLineEndings(line);
+        if (recordEmpty && this.skipBlankLines) {
           if (index > segmentStart) forward(chunk.subarray(segmentStart, index));
           segmentStart = index + 1;
         } else {
           this.endField(chunk, index);
           this.endRecord();
+          recordEmpty = true;
         }
-        this.line++;
-        this.recordStartLine = this.line;
+        line++;
+        this.recordStartLine = line;
         this.fieldStart = index + 1;
       } else if (byte === CR) {
-        if (!this.crlf) throw this.bareCarriageReturn();
-        this.pendingCr = true;
-        if (this.recordEmpty && this.skipBlankLines) {
+        if (!this.crlf) throw this.bareCarriageReturn(line);
+        pendingCr = true;
+        if (recordEmpty && this.skipBlankLines) {
           if (index > segmentStart) forward(chunk.subarray(segmentStart, index));
           segmentStart = index + 1;
           this.blankCr = true;
         } else this.endField(chunk, index);
-      } else if (byte === QUOTE) {
-        this.inQuote = true;
+      } else {
+        // The only other byte that is not plain: a quote.
+        inQuote = true;
         this.fieldQuotes++;
-        this.recordEmpty = false;
-      } else if (byte === NUL) throw notCsvText();
-      else this.recordEmpty = false;
+        recordEmpty = false;
+      }
+      index++;
     }
-    if (!this.pendingCr) this.carryOver(chunk, this.fieldStart, length);
+    this.line = line;
+    this.inQuote = inQuote;
+    this.pendingCr = pendingCr;
+    this.recordEmpty = recordEmpty;
+    if (!pendingCr) this.carryOver(chunk, this.fieldStart, length);
     if (segmentStart < length) forward(segmentStart === 0 ? chunk : chunk.subarray(segmentStart));
   }
 
@@ -155,6 +214,7 @@ export class CsvScanner {
     if (!this.recordEmpty) {
       this.endField(null, 0);
       this.endRecord();
+      this.recordEmpty = true;
     }
   }
 
@@ -186,8 +246,12 @@ export class CsvScanner {
     if (this.carryActive) {
       const tail = chunk ? end : 0;
       if (this.carryOverflow || this.carryLength + tail > MAX_TYPED_LENGTH) {
-        this.kinds[column] = 0;
+        // Too long to be anything but text; only its start is at hand.
+        const parts: Uint8Array[] = [this.carry.subarray(0, this.carryLength)];
+        if (chunk && !this.carryOverflow) parts.push(chunk.subarray(0, MAX_TYPED_LENGTH - this.carryLength));
+        const head = Buffer.concat(parts);
         this.resetCarry();
+        this.narrow(column, 0, head, 0, head.length, true);
         return;
       }
       this.carry.copy(this.joined, 0, 0, this.carryLength);
@@ -204,7 +268,7 @@ export class CsvScanner {
     if (quotes > 0) {
       // Only a value wholly inside one pair of quotes can be typed; anything fancier stays text.
       if (quotes !== 2 || bytes[start] !== QUOTE || bytes[stop - 1] !== QUOTE) {
-        this.kinds[column] = 0;
+        this.narrow(column, 0, bytes, start, stop, false);
         return;
       }
       start++;
@@ -212,12 +276,29 @@ export class CsvScanner {
     }
     // Empty (quoted or not) is NULL: COPY runs with FORCE_NULL on every column.
     if (stop <= start) return;
-    if (stop - start > MAX_TYPED_LENGTH) {
-      this.kinds[column] = 0;
-      return;
+    const tooLong = stop - start > MAX_TYPED_LENGTH;
+    this.narrow(column, tooLong ? 0 : valueKinds(bytes, start, stop), bytes, start, stop, false);
+    if (!tooLong) this.sawValue[column] = 1;
+  }
+
+  /**
+   * Keeps the kinds the column's values so far and this one (bytes[start, stop)) share; loading
+   * into a dataset's columns, a value that leaves its column no kind is refused on the spot.
+   */
+  private narrow(
+    column: number,
+    kinds: number,
+    bytes: Uint8Array,
+    start: number,
+    stop: number,
+    cut: boolean,
+  ): void {
+    const left = this.kinds[column] & kinds;
+    this.kinds[column] = left;
+    if (left === 0 && this.expected) {
+      const value = Buffer.from(bytes.buffer, bytes.byteOffset + start, stop - start).toString('utf8');
+      throw valueMisfit(this.expected[column], this.recordStartLine, value, cut);
     }
-    this.kinds[column] &= valueKinds(bytes, start, stop);
-    this.sawValue[column] = 1;
   }
 
   private resetCarry(): void {
@@ -235,18 +316,17 @@ export class CsvScanner {
     }
     this.rows++;
     this.fieldIndex = 0;
-    this.recordEmpty = true;
   }
 
-  private bareCarriageReturn(): CsvRejection {
+  private bareCarriageReturn(line: number): CsvRejection {
     return new CsvRejection(
-      `Line ${this.line} has a carriage return outside quotes. Use one line-ending style (LF or CRLF) throughout the file.`,
+      `Line ${line} has a carriage return outside quotes. Use one line-ending style (LF or CRLF) throughout the file.`,
     );
   }
 
-  private mixedLineEndings(): CsvRejection {
+  private mixedLineEndings(line: number): CsvRejection {
     return new CsvRejection(
-      `Line ${this.line} ends with LF although the file uses CRLF line endings. Use one line-ending style throughout the file.`,
+      `Line ${line} ends with LF although the file uses CRLF line endings. Use one line-ending style throughout the file.`,
     );
   }
 }

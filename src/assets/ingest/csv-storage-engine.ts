@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
+import type { AssetColumn } from '../entities/asset.entity';
 import { CsvIngestService } from './csv-ingest.service';
 import { CsvRejection } from './csv-rejection';
 import type { StagedUpload } from './staged-upload';
@@ -7,6 +8,17 @@ import type { StagedUpload } from './staged-upload';
 /** What req.file carries after the upload: the staged table instead of a path on disk. */
 export interface UploadedCsv extends Express.Multer.File {
   staged: StagedUpload;
+}
+
+const EXPECTED_COLUMNS = Symbol('expectedCsvColumns');
+type RequestWithColumns = Request & { [EXPECTED_COLUMNS]?: AssetColumn[] };
+
+/**
+ * Tells the upload of this request which dataset columns its file must fill (a refresh): set
+ * before the body is read, by the guard that has already looked the dataset up.
+ */
+export function expectColumns(request: Request, columns: AssetColumn[]): void {
+  (request as RequestWithColumns)[EXPECTED_COLUMNS] = columns;
 }
 
 /**
@@ -33,7 +45,7 @@ export class CsvStorageEngine implements StorageEngine {
     const onLimit = () => stream.destroy(this.tooLarge());
     request.once('close', onClose);
     stream.once('limit', onLimit);
-    this.ingest.stage(stream).then(
+    this.ingest.stage(stream, (request as RequestWithColumns)[EXPECTED_COLUMNS]).then(
       (staged) => {
         request.off('close', onClose);
         callback(null, { staged });

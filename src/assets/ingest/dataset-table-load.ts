@@ -35,12 +35,16 @@ export async function createTable(
   await createDatasetTable(sqlOn(client), tableName, definitions, logging);
 }
 
-/** Pipes the data bytes into COPY; returns the row count. Errors come back in the uploader's words. */
+/**
+ * Pipes the data bytes into COPY; returns the row count. Errors come back in the uploader's words,
+ * a value that does not fit too when the table has a dataset's `columns` (not guessed ones).
+ */
 export async function copyInto(
   client: Client,
   tableName: string,
   file: CopyFormat,
   dataBytes: () => AsyncGenerator<Buffer>,
+  columns?: AssetColumn[],
 ): Promise<number> {
   const columnList = file.names.map(quoteIdentifier).join(', ');
   const delimiter = file.delimiter === '\t' ? `E'\\t'` : `'${file.delimiter}'`;
@@ -56,7 +60,7 @@ export async function copyInto(
   try {
     await pipeline(dataBytes, copy);
   } catch (error) {
-    throw describeCopyError(error, file.headerLines) ?? error;
+    throw describeCopyError(error, file.headerLines, columns) ?? error;
   }
   return copy.rowCount;
 }

@@ -164,6 +164,27 @@ export function columnTypeFor(kinds: number, sawValue: boolean): AssetColumn['ty
   return 'text';
 }
 
+/**
+ * The kind every value stored in a column of `type` must have, as the upload judges values; 0
+ * for text, which takes any value.
+ */
+export function kindNeededBy(type: AssetColumn['type']): number {
+  switch (type) {
+    case 'integer':
+      return KIND_INTEGER;
+    case 'numeric':
+      return KIND_NUMERIC;
+    case 'boolean':
+      return KIND_BOOLEAN;
+    case 'date':
+      return KIND_DATE;
+    case 'timestamptz':
+      return KIND_TIMESTAMP;
+    default:
+      return 0;
+  }
+}
+
 /** The SQL type that stores a column type (integers use bigint so any 18-digit value fits). */
 export function sqlTypeFor(type: AssetColumn['type']): string {
   return type === 'integer' ? 'bigint' : type;

@@ -1,4 +1,4 @@
-import { MISFIT_VALUE_CHARS, quotedValue } from './first-misfit';
+import { MISFIT_VALUE_CHARS, quotedValue } from './csv-rejection';
 
 describe('quotedValue: a refused value as a message quotes it', () => {
   it('quotes a short value as it is', () => {
@@ -13,5 +13,9 @@ describe('quotedValue: a refused value as a message quotes it', () => {
   it('keeps the message on one line and never splits a character in two', () => {
     expect(quotedValue('two\nlines\ttab')).toBe('"two lines tab"');
     expect(quotedValue('😀'.repeat(MISFIT_VALUE_CHARS + 5))).toBe(`"${'😀'.repeat(MISFIT_VALUE_CHARS)}…"`);
+  });
+
+  it('marks a value of which only the start is at hand as cut short', () => {
+    expect(quotedValue('1234', true)).toBe('"1234…"');
   });
 });
