@@ -165,9 +165,18 @@ describe('CsvScanner', () => {
       expect(scan('"x ""y"", z",true\n007,NO\n', { expected: columns }).rows).toBe(2);
     });
 
-    it.each([1, 64])('marks a value too long to be typed as cut short (%i-byte chunks)', (size) => {
+    it.each([1, 64, 66])('marks a value too long to be typed as cut short (%i-byte chunks)', (size) => {
       expect(rejection(() => scan(`${'9'.repeat(70)},2024-01-05\n`, { expected }, size))).toBe(
         `Column "Amount" expects integer, but line 2 has "${'9'.repeat(40)}…"`,
+      );
+    });
+
+    it.each([1, 64])('quotes a refused value as written, without its quotes (%i-byte chunks)', (size) => {
+      expect(rejection(() => scan('"N/A ""none""",2024-01-05\n', { expected }, size))).toBe(
+        'Column "Amount" expects integer, but line 2 has "N/A "none""',
+      );
+      expect(rejection(() => scan(`"${'é'.repeat(40)}",2024-01-05\n`, { expected }, size))).toBe(
+        `Column "Amount" expects integer, but line 2 has "${'é'.repeat(31)}…"`,
       );
     });
   });

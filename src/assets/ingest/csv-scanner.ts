@@ -37,6 +37,18 @@ function lineFeedAt(chunk: Buffer, from: number): number {
 }
 
 /**
+ * A field's value as the uploader wrote it: without the quotes around it and with doubled quotes
+ * single. `cut`: only the field's start is at hand (a character cut in two there is dropped).
+ */
+function unquoted(field: Buffer, cut: boolean): string {
+  let text = field.toString('utf8');
+  if (cut) text = text.replace(/\uFFFD$/, '');
+  if (!text.startsWith('"')) return text;
+  const closed = !cut && text.length > 1 && text.endsWith('"');
+  return text.slice(1, closed ? -1 : undefined).replace(/""/g, '"');
+}
+
+/**
  * Walks the raw CSV bytes once, in step with what Postgres's COPY parser will see, without
  * building strings: it counts records and fields (ragged rows), checks UTF-8 and line endings,
  * and narrows each column's possible types. Blank lines are dropped from what is forwarded
@@ -224,6 +236,9 @@ export class CsvScanner {
     if (column >= this.columnCount || this.kinds[column] === 0 || this.carryOverflow) return;
     const room = MAX_TYPED_LENGTH - this.carryLength;
     if (to - from > room) {
+      // Too long to type; its start is kept for a message that quotes it.
+      chunk.copy(this.carry, this.carryLength, from, from + room);
+      this.carryLength = MAX_TYPED_LENGTH;
       this.carryOverflow = true;
       return;
     }
@@ -296,8 +311,8 @@ export class CsvScanner {
     const left = this.kinds[column] & kinds;
     this.kinds[column] = left;
     if (left === 0 && this.expected) {
-      const value = Buffer.from(bytes.buffer, bytes.byteOffset + start, stop - start).toString('utf8');
-      throw valueMisfit(this.expected[column], this.recordStartLine, value, cut);
+      const raw = Buffer.from(bytes.buffer, bytes.byteOffset + start, stop - start);
+      throw valueMisfit(this.expected[column], this.recordStartLine, unquoted(raw, cut), cut);
     }
   }
 
