@@ -97,7 +97,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.disable('x-powered-by');
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));
   app.use(requestLogging);
-  app.use(sameOriginOnly(config.appOrigin, SESSION_COOKIE));
+  app.use(
+    sameOriginOnly({
+      appOrigin: config.appOrigin,
+      sessionCookie: SESSION_COOKIE,
+      loopbackAliases: !config.isProduction,
+    }),
+  );
   app.use(acceptedBodyTypes);
   // Stripe signs the exact bytes it sends: its webhook gets the raw body, which the JSON parser then skips.
   app.useBodyParser('raw', {
