@@ -17,6 +17,7 @@ import { OutboxController } from './mail/outbox.controller';
 import { RegistrationController } from './registration.controller';
 import { RegistrationService } from './registration.service';
 import { UsersController } from './users.controller';
+import { SessionStateController } from './session-state.controller';
 import { UsersService } from './users.service';
 
 /**
@@ -29,7 +30,14 @@ import { UsersService } from './users.service';
     PassportModule.register({ session: true }),
     TypeOrmModule.forFeature([User, EmailVerificationToken, MailOutboxMessage]),
   ],
-  controllers: [RegistrationController, AuthController, UsersController, ApiKeyController, OutboxController],
+  controllers: [
+    RegistrationController,
+    AuthController,
+    SessionStateController,
+    UsersController,
+    ApiKeyController,
+    OutboxController,
+  ],
   providers: [
     UsersService,
     RegistrationService,

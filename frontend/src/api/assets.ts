@@ -82,11 +82,12 @@ async function fetchAssetPage(params: AssetPageParams, signal?: AbortSignal): Pr
 }
 
 /** One page of the DataStore's datasets; the previous page stays shown while the next loads. */
-export function useAssetPage(params: AssetPageParams) {
+export function useAssetPage(params: AssetPageParams, enabled = true) {
   return useQuery({
     queryKey: assetKeys.page(params),
     queryFn: ({ signal }) => fetchAssetPage(params, signal),
     placeholderData: keepPreviousData,
+    enabled,
   });
 }
 

@@ -738,6 +738,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/users/session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['SessionStateController_session'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/users/verify-email/{token}': {
     parameters: {
       query?: never;
@@ -1314,6 +1330,9 @@ export interface components {
     };
     SelectOptions: {
       options: components['schemas']['SelectOption'][];
+    };
+    SessionStateResponse: {
+      user: components['schemas']['MeResponse'] | null;
     };
     TableColumn: {
       name: string;
@@ -2586,6 +2605,25 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
+  SessionStateController_session: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionStateResponse'];
         };
       };
     };

@@ -12,6 +12,7 @@ export type RegisterInput = components['schemas']['RegisterDto'];
 export type ChangePasswordInput = components['schemas']['ChangePasswordDto'];
 type MessageAnswer = components['schemas']['MessageResponse'];
 type ApiKeyAnswer = components['schemas']['ApiKeyResponse'];
+type SessionState = components['schemas']['SessionStateResponse'];
 
 export const userKeys = {
   all: ['users'] as const,
@@ -28,14 +29,16 @@ export function failureText(error: unknown, texts: { fallback: string; network: 
   return texts.fallback;
 }
 
-/** GET users/me; null when nobody is signed in. */
+/**
+ * GET users/session: the signed-in user, or null for a visitor. It answers 200 either way, so a
+ * visitor's page logs no failed request (users/me keeps its 401 for API clients).
+ */
 async function fetchCurrentUser(): Promise<CurrentUser | null> {
   try {
-    return await api<CurrentUser>('users/me');
+    return (await api<SessionState>('users/session')).user;
   } catch (error) {
-    // 401 means "not signed in"; any other failure also leaves the visitor logged out rather than stuck.
-    if (error instanceof ApiError && error.status !== 401)
-      console.warn('Session check failed', error.message);
+    // A failed check leaves the visitor logged out rather than stuck.
+    console.warn('Session check failed', error instanceof Error ? error.message : error);
     return null;
   }
 }

@@ -4,7 +4,7 @@ export type SessionStatus = 'unknown' | 'in' | 'out';
 
 export interface Session {
   user: CurrentUser | null;
-  /** 'unknown' until the first answer of GET users/me: guarded screens render nothing meanwhile. */
+  /** 'unknown' until the first answer of GET users/session: guarded screens render nothing meanwhile. */
   status: SessionStatus;
 }
 

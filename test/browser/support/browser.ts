@@ -35,16 +35,23 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A new browser context (own cookies) at the given width, with page errors collected. */
+/**
+ * A new browser context (own cookies) at the given width, with page errors collected, and the
+ * console's errors (a failed request shows there too) kept apart for the checks that want none.
+ */
 export async function openPage(
   browser: Browser,
   viewport: ViewportName = 'desktop',
-): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+): Promise<{ context: BrowserContext; page: Page; errors: string[]; consoleErrors: string[] }> {
   const context = await browser.newContext({ viewport: VIEWPORTS[viewport], baseURL: baseUrl() });
   const page = await context.newPage();
   const errors: string[] = [];
+  const consoleErrors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  return { context, page, errors };
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
+  });
+  return { context, page, errors, consoleErrors };
 }
 
 /** Saves a full-page screenshot as a test artefact: test-artifacts/screenshots/<name>-<viewport>.png. */

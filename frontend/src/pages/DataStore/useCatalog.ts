@@ -22,13 +22,19 @@ export function useCatalog(filters: CatalogFilters, page: number) {
   );
 
   const window = pageWindow(page - 1, PAGE_SIZE, matchingConnectors.length);
-  const assets = useAssetPage({
-    search: filters.search,
-    categories: filters.categories,
-    sort: filters.sort,
-    limit: window.assetLimit,
-    offset: window.assetOffset,
-  });
+  // Always a full page, so the first page's request is the same before and after the connectors
+  // arrive and goes out once, beside theirs; a later page's offset depends on how many connectors
+  // match, so it waits for them rather than asking twice.
+  const assets = useAssetPage(
+    {
+      search: filters.search,
+      categories: filters.categories,
+      sort: filters.sort,
+      limit: PAGE_SIZE,
+      offset: window.assetOffset,
+    },
+    page === 1 || connectors.isSuccess,
+  );
 
   const datasetsShown = filters.kinds.dataset;
   const assetTotal = datasetsShown ? (assets.data?.total ?? 0) : 0;
