@@ -492,6 +492,15 @@ describe('abuse: authorisation matrix of the API', () => {
       const theirs = await other.agent.get('/api/users/me').expect(200);
       expect(theirs.body).toMatchObject({ id: other.user.id, api_key: otherKey });
     });
+
+    it('answers users/session with the caller’s own profile, and null for a visitor', async () => {
+      const visitor = await agentOf('visitor').get('/api/users/session').expect(200);
+      expect(visitor.body).toEqual({ user: null });
+      const mine = await owner.agent.get('/api/users/session').expect(200);
+      expect(mine.body.user).toMatchObject({ id: owner.user.id, api_key: ownerKey });
+      const theirs = await other.agent.get('/api/users/session').expect(200);
+      expect(theirs.body.user).toMatchObject({ id: other.user.id, api_key: otherKey });
+    });
   });
 
   describe('writes refused to everyone but the owner change nothing', () => {
