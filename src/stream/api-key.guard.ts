@@ -1,6 +1,7 @@
 import {
   CanActivate,
   ExecutionContext,
+  ForbiddenException,
   Injectable,
   SetMetadata,
   UnauthorizedException,
@@ -48,8 +49,9 @@ export function apiKeyOf(request: Request): string | undefined {
 }
 
 /**
- * Authenticates stream calls by personal API key and rate-limits them per key. The key owner
- * becomes the request's user; the key is never logged or echoed.
+ * Authenticates stream and OData calls by personal API key or a named token with the stream
+ * scope, and rate-limits them per key. The key's owner becomes the request's user; the key is
+ * never logged or echoed.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -64,8 +66,12 @@ export class ApiKeyGuard implements CanActivate {
     const apiKey = apiKeyOf(request);
     if (!apiKey)
       throw new UnauthorizedException('An API key is required (api_key parameter or X-API-Key header)');
-    const user = await this.access.findUserByApiKey(apiKey);
-    if (!user) throw new UnauthorizedException('Invalid API key');
+    const holder = await this.access.findKeyHolder(apiKey);
+    if (!holder) throw new UnauthorizedException('Invalid API key');
+    if (!holder.scopes.includes('stream'))
+      throw new ForbiddenException(
+        'This API token may not read streams or OData (it lacks the stream scope)',
+      );
     const budget =
       this.reflector.getAllAndOverride<ApiKeyRateLimit | undefined>(RATE_LIMIT_METADATA, [
         context.getHandler(),
@@ -76,7 +82,7 @@ export class ApiKeyGuard implements CanActivate {
       budget.rule,
       'Too many stream requests for this API key, please try again in a minute',
     );
-    request.user = user;
+    request.user = holder.user;
     return true;
   }
 }

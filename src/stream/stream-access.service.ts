@@ -1,11 +1,12 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessGate, Caller } from '../access/access-gate.service';
-import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { isUuid } from '../common/uuid';
 import { tableColumns, tableColumnsJson, TableColumn } from '../database/data-tables/data-table-catalog';
 import { ROW_ID_COLUMN } from '../database/data-tables/data-table-names';
 import { sqlOn } from '../database/sql';
+import { ApiTokensService, TokenHolder } from '../users/tokens/api-tokens.service';
+import { TOKEN_SCOPES } from '../users/tokens/token-scopes';
 import { UsersService } from '../users/users.service';
 import type { ConnectorInstance } from '../connectors/entities/connector-instance.entity';
 import type { ConnectorInstanceTable } from '../connectors/entities/connector-instance-table.entity';
@@ -34,12 +35,18 @@ export class StreamAccessService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly users: UsersService,
+    private readonly apiTokens: ApiTokensService,
     private readonly gate: AccessGate,
   ) {}
 
-  /** The verified owner of a personal API key; a replaced key matches no one at once. */
-  findUserByApiKey(key: string): Promise<AuthenticatedUser | null> {
-    return this.users.findByApiKey(key);
+  /**
+   * The verified owner of a personal API key (which may do everything) or of a live named token
+   * (which may do what its scopes say); a replaced key or revoked token matches no one at once.
+   */
+  async findKeyHolder(key: string): Promise<TokenHolder | null> {
+    const user = await this.users.findByApiKey(key);
+    if (user) return { user, scopes: TOKEN_SCOPES };
+    return this.apiTokens.holderOf(key);
   }
 
   /**

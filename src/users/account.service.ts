@@ -2,6 +2,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-limiter.service';
+import { ApiKeyService } from './api-keys/api-key.service';
 import { hashPassword, verifyPassword } from './auth/passwords';
 import { User } from './entities/user.entity';
 
@@ -15,14 +16,19 @@ export class AccountService {
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly dataSource: DataSource,
     private readonly rateLimiter: RateLimiterService,
+    private readonly apiKeys: ApiKeyService,
   ) {}
 
-  /** Checks the current password, stores the new hash and logs out every other session. */
+  /**
+   * Checks the current password, stores the new hash and logs out every other session; on request
+   * also replaces the personal API key.
+   */
   async changePassword(
     userId: string,
     currentSessionId: string,
     currentPassword: string,
     newPassword: string,
+    rotateApiKey = false,
   ) {
     const limitKey = `change-password-failures:user:${userId}`;
     // Counted before the slow check, so parallel guesses cannot all slip in under the limit.
@@ -52,5 +58,7 @@ export class AccountService {
         currentSessionId,
       ]);
     });
+    // A password change after a leak should be able to end what the old key still opens.
+    if (rotateApiKey) await this.apiKeys.rotate(userId);
   }
 }

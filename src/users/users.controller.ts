@@ -48,7 +48,13 @@ export class UsersController {
     @Body() input: ChangePasswordDto,
     @Req() request: Request,
   ): Promise<MessageResponse> {
-    await this.account.changePassword(user.id, request.sessionID, input.current_password, input.new_password);
+    await this.account.changePassword(
+      user.id,
+      request.sessionID,
+      input.current_password,
+      input.new_password,
+      input.rotate_api_key,
+    );
     return { message: 'Password changed' };
   }
 }

@@ -18,17 +18,20 @@ import { RegistrationController } from './registration.controller';
 import { RegistrationService } from './registration.service';
 import { UsersController } from './users.controller';
 import { SessionStateController } from './session-state.controller';
+import { ApiToken } from './entities/api-token.entity';
+import { ApiTokensController } from './tokens/api-tokens.controller';
+import { ApiTokensService } from './tokens/api-tokens.service';
 import { UsersService } from './users.service';
 
 /**
  * Accounts: registration with e-mail verification, passport-local login into Postgres-backed
- * sessions, personal API keys. UsersService.findByApiKey serves the stream module's API-key guard.
+ * sessions, personal API keys and named tokens, which the stream module's API-key guard checks.
  */
 @Module({
   imports: [
     AccessModule,
     PassportModule.register({ session: true }),
-    TypeOrmModule.forFeature([User, EmailVerificationToken, MailOutboxMessage]),
+    TypeOrmModule.forFeature([User, EmailVerificationToken, MailOutboxMessage, ApiToken]),
   ],
   controllers: [
     RegistrationController,
@@ -36,6 +39,7 @@ import { UsersService } from './users.service';
     SessionStateController,
     UsersController,
     ApiKeyController,
+    ApiTokensController,
     OutboxController,
   ],
   providers: [
@@ -44,10 +48,11 @@ import { UsersService } from './users.service';
     CredentialsService,
     AccountService,
     ApiKeyService,
+    ApiTokensService,
     MailService,
     LocalStrategy,
     SessionSerializer,
   ],
-  exports: [UsersService, ApiKeyService, MailService],
+  exports: [UsersService, ApiKeyService, ApiTokensService, MailService],
 })
 export class UsersModule {}

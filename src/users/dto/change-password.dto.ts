@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/passwords';
 
 export class ChangePasswordDto {
@@ -17,4 +17,11 @@ export class ChangePasswordDto {
     message: `Password must be at most ${PASSWORD_MAX_LENGTH} characters long`,
   })
   new_password: string;
+
+  @ApiPropertyOptional({
+    description: 'Also replace the personal API key: links with the old key stop working',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'rotate_api_key is true or false' })
+  rotate_api_key?: boolean;
 }
