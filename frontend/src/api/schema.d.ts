@@ -754,6 +754,38 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/users/tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['ApiTokensController_list'];
+    put?: never;
+    post: operations['ApiTokensController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/users/tokens/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: operations['ApiTokensController_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/users/verify-email/{token}': {
     parameters: {
       query?: never;
@@ -821,6 +853,16 @@ export interface components {
     };
     ApiKeyResponse: {
       api_key: string;
+    };
+    ApiTokenResponse: {
+      created_at: string;
+      expires_at: string | null;
+      /** @description The first characters of the token */
+      hint: string;
+      id: string;
+      last_used_at: string | null;
+      name: string;
+      scopes: ('stream' | 'query')[];
     };
     AssetColumn: {
       /** @description The header text of the uploaded CSV */
@@ -965,6 +1007,8 @@ export interface components {
     ChangePasswordDto: {
       current_password: string;
       new_password: string;
+      /** @description Also replace the personal API key: links with the old key stop working */
+      rotate_api_key?: boolean;
     };
     CheckoutStarted: {
       assetId: string;
@@ -1025,6 +1069,14 @@ export interface components {
       /** @enum {string} */
       type: 'connector';
     };
+    CreateApiTokenDto: {
+      /** @description Days until it expires; none: never */
+      expires_in_days?: number;
+      /** @description What the token is for, e.g. "Power BI" */
+      name: string;
+      /** @description stream: streams and OData; query: SQL */
+      scopes: ('stream' | 'query')[];
+    };
     CreateBlogPostDto: {
       /** @description HTML; sanitised on the server */
       content?: string;
@@ -1041,6 +1093,18 @@ export interface components {
        * @enum {string}
        */
       type: 'update' | 'use_case' | 'whitepaper';
+    };
+    CreatedApiTokenResponse: {
+      created_at: string;
+      expires_at: string | null;
+      /** @description The first characters of the token */
+      hint: string;
+      id: string;
+      last_used_at: string | null;
+      name: string;
+      scopes: ('stream' | 'query')[];
+      /** @description The token; it is not stored and cannot be shown again */
+      token: string;
     };
     DatasetActivity: {
       days: components['schemas']['ActivityDay'][];
@@ -2624,6 +2688,69 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SessionStateResponse'];
+        };
+      };
+    };
+  };
+  ApiTokensController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiTokenResponse'][];
+        };
+      };
+    };
+  };
+  ApiTokensController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateApiTokenDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedApiTokenResponse'];
+        };
+      };
+    };
+  };
+  ApiTokensController_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
         };
       };
     };

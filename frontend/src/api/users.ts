@@ -100,9 +100,13 @@ export function useVerifyEmail() {
 }
 
 export function useChangePassword() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: ChangePasswordInput) =>
       api<MessageAnswer>('users/change-password', { method: 'POST', body: input }),
+    // A replaced API key shows at once in Manage's links.
+    onSuccess: (_answer, input) =>
+      input.rotate_api_key ? queryClient.invalidateQueries({ queryKey: userKeys.me() }) : undefined,
   });
 }
 

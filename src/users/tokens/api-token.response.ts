@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { TOKEN_SCOPES } from './token-scopes';
 import type { TokenScope } from './token-scopes';
 
@@ -28,6 +28,6 @@ export class ApiTokenResponse {
 
 /** POST users/tokens: the new token, shown this once. */
 export class CreatedApiTokenResponse extends ApiTokenResponse {
-  @ApiPropertyOptional({ description: 'The token; it is not stored and cannot be shown again' })
+  @ApiProperty({ description: 'The token; it is not stored and cannot be shown again' })
   token: string;
 }

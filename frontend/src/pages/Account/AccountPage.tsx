@@ -9,6 +9,7 @@ import { useLogoutAndGoHome } from '../../components/useLogoutAndGoHome';
 import { useNotify } from '../../components/useNotify';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { PurchasesSection } from './PurchasesSection';
+import { TokensSection } from './TokensSection';
 
 /** Profile (login required by the router): e-mail, Change Password, Enable 2FA, Logout. */
 export function AccountPage() {
@@ -43,6 +44,7 @@ export function AccountPage() {
         </Stack>
       </Paper>
       <PurchasesSection />
+      <TokensSection />
       <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
     </Container>
   );

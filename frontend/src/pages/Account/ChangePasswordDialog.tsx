@@ -1,9 +1,11 @@
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { FormEvent, useState } from 'react';
@@ -14,6 +16,7 @@ import { EMPTY_PASSWORD_FORM, PasswordForm, passwordFormProblem } from './passwo
 /** Current password + new one twice; on success every other session of the user ends. */
 export function ChangePasswordDialog(props: { open: boolean; onClose: () => void }) {
   const [form, setForm] = useState<PasswordForm>(EMPTY_PASSWORD_FORM);
+  const [rotateKey, setRotateKey] = useState(false);
   const changePassword = useChangePassword();
   const notify = useNotify();
   const problem = passwordFormProblem(form);
@@ -21,6 +24,7 @@ export function ChangePasswordDialog(props: { open: boolean; onClose: () => void
 
   const close = () => {
     setForm(EMPTY_PASSWORD_FORM);
+    setRotateKey(false);
     changePassword.reset();
     props.onClose();
   };
@@ -29,10 +33,15 @@ export function ChangePasswordDialog(props: { open: boolean; onClose: () => void
     event.preventDefault();
     if (problem || changePassword.isPending) return;
     changePassword.mutate(
-      { current_password: form.current, new_password: form.next },
+      { current_password: form.current, new_password: form.next, rotate_api_key: rotateKey },
       {
         onSuccess: () => {
-          notify('Password changed. Other sessions have been logged out.', 'success');
+          notify(
+            rotateKey
+              ? 'Password changed. Other sessions have been logged out and your API key was replaced.'
+              : 'Password changed. Other sessions have been logged out.',
+            'success',
+          );
           close();
         },
         onError: (error) =>
@@ -80,6 +89,12 @@ export function ChangePasswordDialog(props: { open: boolean; onClose: () => void
               helperText={mismatch ? 'The passwords do not match' : ' '}
               value={form.confirmation}
               onChange={(event) => change({ confirmation: event.target.value })}
+            />
+            <FormControlLabel
+              control={
+                <Checkbox checked={rotateKey} onChange={(event) => setRotateKey(event.target.checked)} />
+              }
+              label="Also replace my personal API key (links with the old key stop working)"
             />
           </Stack>
         </DialogContent>
