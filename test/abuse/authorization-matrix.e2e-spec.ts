@@ -48,6 +48,7 @@ describe('abuse: authorisation matrix of the API', () => {
   let postSlug: string;
   let privateConnectorId: string;
   let secretConnectorId: string;
+  let ownerTokenId: string;
 
   const agentOf = (actor: Actor): Agent =>
     actor === 'visitor' ? (testApp.http as unknown as Agent) : actor === 'other' ? other.agent : owner.agent;
@@ -85,6 +86,9 @@ describe('abuse: authorisation matrix of the API', () => {
     tableName = (await owner.agent.get('/api/connectors/my').expect(200)).body[0].output_table_name;
     ownerKey = (await post('owner', '/api/dev/apikey', { email: owner.user.email }).expect(200)).body.api_key;
     otherKey = (await post('other', '/api/dev/apikey', { email: other.user.email }).expect(200)).body.api_key;
+    ownerTokenId = (
+      await post('owner', '/api/users/tokens', { name: 'Owner BI', scopes: ['stream'] }).expect(201)
+    ).body.id;
     postSlug = (await createPost(testApp.dataSource)).slug;
     privateConnectorId = (
       await post('owner', '/api/connectors/upload', {
@@ -112,6 +116,13 @@ describe('abuse: authorisation matrix of the API', () => {
     it.each(
       matrix([
         ['GET users/me', 'visitor', () => agentOf('visitor').get('/api/users/me'), 401, LOGIN_REQUIRED],
+        [
+          'GET users/tokens',
+          'visitor',
+          () => agentOf('visitor').get('/api/users/tokens'),
+          401,
+          LOGIN_REQUIRED,
+        ],
         [
           'GET assets/{private id}',
           'visitor',
@@ -829,6 +840,45 @@ describe('abuse: authorisation matrix of the API', () => {
       );
       expect(response.status).toBe(status);
       expect(response.body.error).toBe(message);
+    });
+
+    it.each(
+      matrix([
+        [
+          'POST users/tokens',
+          'visitor',
+          () => post('visitor', '/api/users/tokens', { name: 'x', scopes: ['stream'] }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'DELETE users/tokens/{owner token}',
+          'visitor',
+          () => agentOf('visitor').delete(`/api/users/tokens/${ownerTokenId}`).set('Origin', TEST_ORIGIN),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'DELETE users/tokens/{owner token}',
+          'other',
+          () => agentOf('other').delete(`/api/users/tokens/${ownerTokenId}`).set('Origin', TEST_ORIGIN),
+          404,
+          'Token not found',
+        ],
+      ]),
+    )('$call as $actor answers $status and changes no token', async ({ send, status, message }) => {
+      const response = await expectUnchanged(testApp.dataSource, [owner.user.id, other.user.id], () =>
+        send(),
+      );
+      expect(response.status).toBe(status);
+      expect(response.body.error).toBe(message);
+    });
+
+    it('lists no other user’s token', async () => {
+      const theirs = await other.agent.get('/api/users/tokens').expect(200);
+      expect(theirs.body.map((token: { id: string }) => token.id)).not.toContain(ownerTokenId);
+      const mine = await owner.agent.get('/api/users/tokens').expect(200);
+      expect(mine.body.map((token: { id: string }) => token.id)).toContain(ownerTokenId);
     });
 
     it('leaves the owner’s API key working after another user’s attempt to replace it', async () => {

@@ -20,6 +20,9 @@ export async function footprint(dataSource: DataSource, userId: string): Promise
     ),
     grants: await query(`SELECT asset_id, reason FROM access_grants WHERE user_id = $1 ORDER BY asset_id`),
     purchases: await query(`SELECT id, status FROM purchases WHERE user_id = $1 ORDER BY id`),
+    tokens: await query(
+      `SELECT id, name, scopes, token_hash, expires_at FROM api_tokens WHERE user_id = $1 ORDER BY id`,
+    ),
     connectors: await query(
       `SELECT id, title, description, fetch_url_template, spec, subscriber_count
          FROM connectors WHERE owner_id = $1 ORDER BY id`,
