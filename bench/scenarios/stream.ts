@@ -91,7 +91,7 @@ async function fullTable(context: BenchContext, options: FullTableOptions): Prom
     ourPath:
       `GET ${options.path.replace(/\/data\/[^?]+/, '/data/{id}')} with X-API-Key` +
       (options.gzipLevel === undefined ? '' : ' and Accept-Encoding: gzip') +
-      `, ${(bytes / 1e6).toFixed(0)} MB read (as sent) and discarded by the client`,
+      `, ${(bytes / 1e6).toFixed(0)} MB${options.gzipLevel === undefined ? '' : ' gzipped'} read and discarded by the client`,
     baselinePath: options.baselineText,
     unit: 's',
     ours,
