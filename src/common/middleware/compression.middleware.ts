@@ -46,7 +46,7 @@ function flushWhenIdle(response: Response): void {
 }
 
 /**
- * gzip, or br when the client prefers it, for every API answer whose client sends Accept-Encoding:
+ * br when the client accepts it, else gzip, for every API answer whose client sends Accept-Encoding:
  * JSON, streams (CSV, JSON, JSON Lines), OData pages and downloads alike. It compresses as the
  * answer is written, with back-pressure, so a stream keeps flat memory; `Vary: Accept-Encoding`
  * tells caches the answer depends on it. Answers under 1 KiB go out as they are.
