@@ -17,13 +17,14 @@ export interface BenchSettings {
   /** Records and pages the fake API serves to the connector (BENCH_CONNECTOR_RECORDS, BENCH_CONNECTOR_PAGES). */
   connectorRecords: number;
   connectorPages: number;
-  /** Benchmarks to run (BENCH_ONLY, comma-separated); the streams and OData need the ingest's dataset. */
+  /** Benchmarks to run (BENCH_ONLY, comma-separated); the streams, OData and refresh need the ingest's dataset. */
   only: BenchName[];
 }
 
 export const BENCH_NAMES = [
   'ingest',
   'streams',
+  'gzip-streams',
   'odata',
   'refresh',
   'catalogue',
@@ -39,7 +40,7 @@ function benchList(raw: string | undefined): BenchName[] {
   if (unknown.length > 0)
     throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')}; use ${BENCH_NAMES.join(', ')}`);
   const chosen = BENCH_NAMES.filter((name) => names.includes(name));
-  const needsIngest = chosen.includes('streams') || chosen.includes('odata') || chosen.includes('refresh');
+  const needsIngest = chosen.some((name) => ['streams', 'gzip-streams', 'odata', 'refresh'].includes(name));
   return needsIngest && !chosen.includes('ingest') ? ['ingest', ...chosen] : chosen;
 }
 

@@ -16,6 +16,34 @@ export async function timePsql(url: string, command: string): Promise<number> {
   return seconds;
 }
 
+/**
+ * Runs psql's `command` with its output piped through `gzip -<level>` (output discarded); answers
+ * the wall-clock seconds of the whole pipeline, process starts included, as timePsql does.
+ */
+export async function timePsqlGzip(url: string, command: string, level: number): Promise<number> {
+  const started = process.hrtime.bigint();
+  const child = spawn(
+    'bash',
+    [
+      '-o',
+      'pipefail',
+      '-c',
+      `psql -X -q -v ON_ERROR_STOP=1 -d "$1" -c "$2" | gzip -${level} > /dev/null`,
+      'bash',
+      url,
+      command,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let errorText = '';
+  child.stderr.on('data', (chunk: Buffer) => (errorText += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (code !== 0)
+    throw new Error(`psql | gzip failed (${code}): ${errorText.trim()}\n${command.slice(0, 300)}`);
+  return seconds;
+}
+
 export async function psqlAvailable(): Promise<boolean> {
   const child = spawn('psql', ['--version'], { stdio: 'ignore' });
   return new Promise((resolve) => {

@@ -52,14 +52,15 @@ export class BenchClient {
   }
 
   /**
-   * GETs a response and counts its bytes without keeping them (a large stream stays cheap), apart
-   * from its last `keepTail` bytes when asked for.
+   * GETs a response and counts its bytes as they come over the wire (compressed ones stay
+   * compressed) without keeping them (a large stream stays cheap), apart from its last `keepTail`
+   * bytes when asked for.
    */
   async drain(
     path: string,
     headers: Record<string, string> = {},
     keepTail = 0,
-  ): Promise<{ status: number; bytes: number; tail: Buffer }> {
+  ): Promise<{ status: number; headers: IncomingMessage['headers']; bytes: number; tail: Buffer }> {
     const outgoing = request(new URL(path, this.origin), {
       headers: { ...this.baseHeaders(), ...headers },
       agent: this.agent,
@@ -81,7 +82,7 @@ export class BenchClient {
       }
     }
     const tail = keepTail === 0 ? Buffer.alloc(0) : Buffer.concat(latest).subarray(-keepTail);
-    return { status: response.statusCode ?? 0, bytes, tail };
+    return { status: response.statusCode ?? 0, headers: response.headers, bytes, tail };
   }
 
   /**

@@ -14,7 +14,7 @@ import { benchIncremental } from './scenarios/incremental';
 import { benchIngest } from './scenarios/ingest';
 import { benchOData } from './scenarios/odata';
 import { benchRefresh } from './scenarios/refresh';
-import { benchStreams } from './scenarios/stream';
+import { benchGzipStreams, benchStreams } from './scenarios/stream';
 import { createBenchUser } from './session';
 
 const RESULTS = join('bench', 'results');
@@ -56,6 +56,7 @@ async function main(): Promise<void> {
       const ingest = await benchIngest(context);
       rows.push(ingest.row);
       if (chosen.has('streams')) rows.push(...(await benchStreams(context, ingest.assetId)));
+      if (chosen.has('gzip-streams')) rows.push(...(await benchGzipStreams(context, ingest.assetId)));
       if (chosen.has('odata')) rows.push(...(await benchOData(context, ingest.assetId)));
       if (chosen.has('refresh')) rows.push(await benchRefresh(context, ingest.assetId));
     }

@@ -9,6 +9,7 @@ import passport from 'passport';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { acceptedBodyTypes } from './common/middleware/body-types.middleware';
+import { compressedAnswers } from './common/middleware/compression.middleware';
 import { databaseUnavailableAnswer } from './common/middleware/database-unavailable.middleware';
 import { requestLogging } from './common/middleware/request-logging.middleware';
 import { sameOriginOnly } from './common/middleware/same-origin.middleware';
@@ -97,6 +98,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.disable('x-powered-by');
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));
   app.use(requestLogging);
+  app.use(compressedAnswers());
   app.use(
     sameOriginOnly({
       appOrigin: config.appOrigin,

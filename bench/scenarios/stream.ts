@@ -1,5 +1,6 @@
 import { BenchContext, inTurn } from '../context';
-import { psqlTimings, timePsql, withClient } from '../database';
+import { GZIP_LEVEL } from '../../src/common/middleware/compression.middleware';
+import { psqlTimings, timePsql, timePsqlGzip, withClient } from '../database';
 import { rssMb, summarise, withPeakRss } from '../measure';
 import type { BenchRow } from '../report';
 
@@ -29,16 +30,25 @@ async function resetStreamLimits(databaseUrl: string): Promise<void> {
   );
 }
 
-async function fullTable(
-  context: BenchContext,
-  options: { what: string; path: string; baselineSql: string; baselineText: string; target: number },
-): Promise<BenchRow> {
+interface FullTableOptions {
+  what: string;
+  path: string;
+  baselineSql: string;
+  baselineText: string;
+  target: number;
+  /** Ask for gzip, and pipe the baseline's COPY through `gzip -<level>` at the API's level. */
+  gzipLevel?: number;
+}
+
+async function fullTable(context: BenchContext, options: FullTableOptions): Promise<BenchRow> {
   const { settings, databaseUrl, api, user } = context;
   const oursSeconds: number[] = [];
   const growthMb: number[] = [];
   const peakMb: number[] = [];
   const baselineSeconds: number[] = [];
   let bytes = 0;
+  const headers: Record<string, string> = { 'x-api-key': user.apiKey };
+  if (options.gzipLevel !== undefined) headers['accept-encoding'] = 'gzip';
   for (let run = 0; run < settings.runs; run++) {
     await resetStreamLimits(databaseUrl);
     await inTurn(
@@ -49,15 +59,22 @@ async function fullTable(
           result,
           seconds,
           peakMb: peak,
-        } = await withPeakRss(api.pid, () => user.client.drain(options.path, { 'x-api-key': user.apiKey }));
+        } = await withPeakRss(api.pid, () => user.client.drain(options.path, headers));
         if (result.status !== 200) throw new Error(`${options.path} answered ${result.status}`);
+        if (options.gzipLevel !== undefined && result.headers['content-encoding'] !== 'gzip') {
+          throw new Error(`${options.path} answered without gzip`);
+        }
         bytes = result.bytes;
         oursSeconds.push(seconds);
         peakMb.push(peak);
         growthMb.push(peak - before);
       },
       async () => {
-        baselineSeconds.push(await timePsql(databaseUrl, options.baselineSql));
+        baselineSeconds.push(
+          options.gzipLevel === undefined
+            ? await timePsql(databaseUrl, options.baselineSql)
+            : await timePsqlGzip(databaseUrl, options.baselineSql, options.gzipLevel),
+        );
       },
     );
     context.log(
@@ -71,7 +88,10 @@ async function fullTable(
   const ratio = ours.median / baseline.median;
   return {
     what: options.what,
-    ourPath: `GET ${options.path.replace(/\/data\/[^?]+/, '/data/{id}')} with X-API-Key, ${(bytes / 1e6).toFixed(0)} MB read and discarded by the client`,
+    ourPath:
+      `GET ${options.path.replace(/\/data\/[^?]+/, '/data/{id}')} with X-API-Key` +
+      (options.gzipLevel === undefined ? '' : ' and Accept-Encoding: gzip') +
+      `, ${(bytes / 1e6).toFixed(0)} MB${options.gzipLevel === undefined ? '' : ' gzipped'} read and discarded by the client`,
     baselinePath: options.baselineText,
     unit: 's',
     ours,
@@ -167,4 +187,32 @@ export async function benchStreams(context: BenchContext, assetId: string): Prom
   });
   const general = await generalStream(context, dataset, assetId);
   return [csv, json, general];
+}
+
+/**
+ * The whole-table CSV and JSON streams again, gzipped for a client that accepts it, against psql's
+ * COPY piped through gzip at the level the API uses: the compression costs the API what it costs
+ * a shell pipeline.
+ */
+export async function benchGzipStreams(context: BenchContext, assetId: string): Promise<BenchRow[]> {
+  const dataset = await storedDataset(context.databaseUrl, assetId);
+  const select = `SELECT ${dataset.columns.join(', ')} FROM ${dataset.table}`;
+  const rows = context.settings.rows.toLocaleString('en');
+  const csv = await fullTable(context, {
+    what: `Full-table CSV stream, gzip, ${rows} rows`,
+    path: `/api/stream/data/${assetId}?format=csv`,
+    baselineSql: `COPY (${select}) TO STDOUT (FORMAT csv)`,
+    baselineText: `psql -c "COPY (SELECT <columns> FROM <table>) TO STDOUT (FORMAT csv)" | gzip -${GZIP_LEVEL} > /dev/null`,
+    target: 1.1,
+    gzipLevel: GZIP_LEVEL,
+  });
+  const json = await fullTable(context, {
+    what: `Full-table JSON stream, gzip, ${rows} rows`,
+    path: `/api/stream/data/${assetId}`,
+    baselineSql: `COPY (SELECT row_to_json(t) FROM (${select}) t) TO STDOUT`,
+    baselineText: `psql -c "COPY (SELECT row_to_json(t) FROM (SELECT <columns> FROM <table>) t) TO STDOUT" | gzip -${GZIP_LEVEL} > /dev/null`,
+    target: 1.1,
+    gzipLevel: GZIP_LEVEL,
+  });
+  return [csv, json];
 }

@@ -44,11 +44,20 @@ export function readSkipToken(token: string | undefined): PagePosition {
   return { lastKey: match[1], emitted: Number(match[2]) };
 }
 
+/** EDM types an IEEE754Compatible client reads as strings: a double would lose their digits. */
+const STRING_NUMBER_TYPES = new Set(['Edm.Int64', 'Edm.Decimal']);
+
+/** Whether a property's values go out as JSON strings for this request. */
+function numberAsString(property: EntityProperty, ieee754Compatible: boolean): boolean {
+  return ieee754Compatible && STRING_NUMBER_TYPES.has(property.edmType);
+}
+
 /** The value a property answers with: times without zone as UTC, anything without a JSON form as text. */
-function outputExpression(property: EntityProperty): string {
+function outputExpression(property: EntityProperty, ieee754Compatible: boolean): string {
   const column = `${TABLE_ALIAS}.${quoteIdentifier(property.column!)}`;
   if (property.pgType === 'timestamp') return `(${column} AT TIME ZONE 'UTC')`;
   if (property.edmType === 'Edm.String' && property.pgType !== 'text') return `${column}::text`;
+  if (numberAsString(property, ieee754Compatible)) return `${column}::text`;
   return column;
 }
 
@@ -89,11 +98,13 @@ function orderTerms(set: EntitySet, options: QueryOptions): string[] {
 }
 
 /** The row as a JSON object, led by its row number when the entity set is keyed by it. */
-function rowJson(numberFrom: number | undefined, ord: string): string {
+function rowJson(numberFrom: number | undefined, ord: string, ieee754Compatible: boolean): string {
   if (numberFrom === undefined) return 'row_to_json(v)::text';
   // v leads with a null row number (see pageStatement); its text is swapped for the number.
   const nullKey = `{${JSON.stringify(ROW_NUMBER_KEY)}:`;
-  return `'${nullKey}' || (${numberFrom} + ${ord}) || substr(row_to_json(v)::text, ${nullKey.length + 'null'.length + 1})`;
+  // The row number is an Edm.Int64 like any other.
+  const quote = ieee754Compatible ? `'"'` : `''`;
+  return `'${nullKey}' || ${quote} || (${numberFrom} + ${ord}) || ${quote} || substr(row_to_json(v)::text, ${nullKey.length + 'null'.length + 1})`;
 }
 
 /**
@@ -129,7 +140,10 @@ export function pageStatement(
     (options.orderBy.length === 1 && options.orderBy[0].property === ROW_ID_COLUMN);
   const outputs = selectedProperties(set, options.select)
     .filter((property) => property.column)
-    .map((property) => `${outputExpression(property)} AS ${quoteIdentifier(property.name)}`);
+    .map(
+      (property) =>
+        `${outputExpression(property, options.ieee754Compatible)} AS ${quoteIdentifier(property.name)}`,
+    );
   const page: PageParts = { table: dataTable(set.source.tableName), conditions, outputs, limit };
   if (hasRowId && byKeyOnly) {
     indexColumns.push(ROW_ID_COLUMN);
@@ -141,13 +155,10 @@ export function pageStatement(
   const rowId = `${TABLE_ALIAS}.${quoteIdentifier(ROW_ID_COLUMN)}`;
   // A table without a row id and without an order streams in stored order, as the stream links do.
   const order = terms.length === 0 ? [] : [...terms, hasRowId ? rowId : `${TABLE_ALIAS}.ctid`];
-  const text = offsetPageText(
-    page,
-    order,
-    options.skip + position.emitted,
-    hasRowId ? rowId : 'NULL',
+  const text = offsetPageText(page, order, options.skip + position.emitted, hasRowId ? rowId : 'NULL', {
     numberFrom,
-  );
+    ieee754Compatible: options.ieee754Compatible,
+  });
   return { text, values, keyset: false, indexColumns };
 }
 
@@ -198,12 +209,12 @@ function offsetPageText(
   order: string[],
   offset: number,
   rowId: string,
-  numberFrom: number | undefined,
+  numbering: { numberFrom: number | undefined; ieee754Compatible: boolean },
 ): string {
   const orderBy = order.length > 0 ? ` ORDER BY ${order.join(', ')}` : '';
   const ord = `(row_number() OVER w - ${offset})`;
   const lastKey = `coalesce(lag(${rowId}::text) OVER w, '')`;
-  const line = `CASE WHEN ${ord} <= ${page.limit} THEN ${rowJson(numberFrom, ord)} ELSE '${PAGE_TRAILER_MARK}' || ${lastKey} END`;
+  const line = `CASE WHEN ${ord} <= ${page.limit} THEN ${rowJson(numbering.numberFrom, ord, numbering.ieee754Compatible)} ELSE '${PAGE_TRAILER_MARK}' || ${lastKey} END`;
   return (
     `SELECT ${line} FROM ${page.table} ${TABLE_ALIAS} ` +
     `CROSS JOIN LATERAL (SELECT ${page.outputs.join(', ')}) v` +

@@ -1,7 +1,16 @@
 import { queryParameters, readQueryOptions } from './odata-query-options';
 
 describe('queryParameters', () => {
-  it('decodes the way OData URLs are: a plus stays a plus, a stray percent stays', () => {
+  it('decodes a raw plus as a space and %2B as a plus, as form-encoding clients mean them', () => {
+    expect(
+      queryParameters("/api/odata/x?$orderby=day+desc,id&$filter=region+eq+'a%2Bb'&$format=json"),
+    ).toEqual({ $orderby: 'day desc,id', $filter: "region eq 'a+b'", $format: 'json' });
+    expect(queryParameters('/api/odata/x?$filter=at+ge+2024-01-01T00%3A00%3A00%2B02%3A00')).toEqual({
+      $filter: 'at ge 2024-01-01T00:00:00+02:00',
+    });
+  });
+
+  it('keeps the raw plus of a time zone offset, and a stray percent, as they are', () => {
     expect(
       queryParameters(
         "/api/odata/x?$filter=at%20ge%202024-01-01T00:00:00+02:00&$top=5&a=1&a=2&$filter2=contains(n,'50%')",
@@ -39,8 +48,23 @@ describe('readQueryOptions', () => {
       skip: 5,
       count: true,
       skipToken: 'k1.1',
+      ieee754Compatible: false,
     });
     expect(readQueryOptions({ $select: '*' }).select).toBeUndefined();
+  });
+
+  it('takes IEEE754Compatible from $format when given, else from the Accept header', () => {
+    const accept = 'application/json;odata.metadata=minimal;IEEE754Compatible=true';
+    expect(readQueryOptions({}, accept).ieee754Compatible).toBe(true);
+    expect(
+      readQueryOptions({}, 'application/json; IEEE754Compatible=true, text/plain').ieee754Compatible,
+    ).toBe(true);
+    expect(readQueryOptions({}, 'application/json;IEEE754Compatible=false').ieee754Compatible).toBe(false);
+    expect(readQueryOptions({}, 'application/json').ieee754Compatible).toBe(false);
+    expect(readQueryOptions({ $format: 'application/json;IEEE754Compatible=true' }).ieee754Compatible).toBe(
+      true,
+    );
+    expect(readQueryOptions({ $format: 'json' }, accept).ieee754Compatible).toBe(false);
   });
 
   it('refuses paths, unsupported and unknown options, and repeated ones', () => {

@@ -12,6 +12,8 @@ export interface QueryOptions {
   skip: number;
   count: boolean;
   skipToken?: string;
+  /** IEEE754Compatible=true: Int64 and Decimal values (and the count) go out as JSON strings. */
+  ieee754Compatible: boolean;
 }
 
 /** Options the parser knows that this read-only, flat service does not offer. */
@@ -37,6 +39,8 @@ const SUPPORTED = new Set([
   '$format',
 ]);
 const WHOLE_NUMBER = /^[0-9]{1,15}$/;
+const JSON_FORMAT = /^(json|application\/json)(;.*)?$/i;
+const IEEE754_COMPATIBLE = /;\s*IEEE754Compatible\s*=\s*true\s*(?:[;,]|$)/i;
 const SIMPLE_PROPERTY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function badOption(message: string): BadRequestException {
@@ -109,9 +113,15 @@ function filterOption(value: string): Token {
 /**
  * Reads the system query options of a request. Custom options (no `$`, e.g. api_key) are left
  * to others; options this service does not offer, and any unknown `$` option, answer 400.
+ * Format parameters (IEEE754Compatible) come from `$format` when given, else from the Accept header.
  */
-export function readQueryOptions(query: Record<string, unknown>): QueryOptions {
-  const options: QueryOptions = { orderBy: [], skip: 0, count: false };
+export function readQueryOptions(query: Record<string, unknown>, accept = ''): QueryOptions {
+  const options: QueryOptions = {
+    orderBy: [],
+    skip: 0,
+    count: false,
+    ieee754Compatible: IEEE754_COMPATIBLE.test(accept),
+  };
   for (const [rawName, rawValue] of Object.entries(query)) {
     if (!rawName.startsWith('$')) continue;
     const name = rawName.toLowerCase();
@@ -142,7 +152,8 @@ export function readQueryOptions(query: Record<string, unknown>): QueryOptions {
         options.skipToken = value;
         break;
       case '$format':
-        if (!/^(json|application\/json)(;.*)?$/i.test(value)) throw badOption('$format supports json only');
+        if (!JSON_FORMAT.test(value)) throw badOption('$format supports json only');
+        options.ieee754Compatible = IEEE754_COMPATIBLE.test(value);
         break;
     }
   }
@@ -160,10 +171,19 @@ function percentDecoded(text: string): string {
   });
 }
 
+/** A raw `+` that is a time zone offset's sign (2024-01-01T00:00:00+02:00): a space there would mean nothing. */
+const OFFSET_PLUS = /(?<=T\d\d(?::|%3A)\d\d(?:(?::|%3A)\d\d(?:\.\d+)?)?)\+(?=\d\d(?::|%3A)\d\d)/gi;
+
+/** A raw `+` as form encoding means it (Python requests, curl --data-urlencode, URLSearchParams): a space. */
+function plusAsSpace(text: string): string {
+  return text.replace(OFFSET_PLUS, '%2B').replace(/\+/g, ' ');
+}
+
 /**
- * The query parameters of a request URL, percent-decoded the way OData URLs are: a `+` stays a
- * plus sign (as in a time zone offset, 2024-01-01T00:00:00+02:00), where form decoding would
- * make it a space. A repeated name collects its values in a list.
+ * The query parameters of a request URL, decoded as HTML forms encode them: a raw `+` is a
+ * space (`$orderby=day+desc`), a plus sign arrives as %2B. The one exception is the sign of a
+ * time zone offset left raw by clients that do not encode it (2024-01-01T00:00:00+02:00), which
+ * stays a plus. A repeated name collects its values in a list.
  */
 export function queryParameters(url: string): Record<string, string | string[]> {
   const parameters: Record<string, string | string[]> = {};
@@ -174,8 +194,8 @@ export function queryParameters(url: string): Record<string, string | string[]> 
     const separator = pair.indexOf('=');
     const [rawName, rawValue] =
       separator === -1 ? [pair, ''] : [pair.slice(0, separator), pair.slice(separator + 1)];
-    const name = percentDecoded(rawName);
-    const value = percentDecoded(rawValue);
+    const name = percentDecoded(plusAsSpace(rawName));
+    const value = percentDecoded(plusAsSpace(rawValue));
     const earlier = parameters[name];
     parameters[name] =
       earlier === undefined ? value : [...(Array.isArray(earlier) ? earlier : [earlier]), value];

@@ -10,6 +10,8 @@ import { ODATA_RATE_LIMIT } from './odata-rate-limit';
 import { ODataService } from './odata.service';
 
 const JSON_TYPE = 'application/json; odata.metadata=minimal; charset=utf-8';
+/** What a collection answers as: a client that asked for IEEE754Compatible is told it got it. */
+const IEEE754_JSON_TYPE = 'application/json; odata.metadata=minimal; IEEE754Compatible=true; charset=utf-8';
 const MAX_PAGE_SIZE_PREFERENCE = /(?:^|[,;\s])odata\.maxpagesize=([0-9]{1,9})(?:$|[,;\s])/i;
 
 /** `Prefer: odata.maxpagesize=N`, the page size a client asks for (at least 1). */
@@ -68,7 +70,7 @@ export class ODataController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const options = readQueryOptions(queryParameters(request.originalUrl));
+    const options = readQueryOptions(queryParameters(request.originalUrl), request.header('accept'));
     answer(response, 'text/plain; charset=utf-8', await this.odata.count(user, entitySet, options));
   }
 
@@ -85,7 +87,7 @@ export class ODataController {
     @Res() response: Response,
   ): Promise<void> {
     const query = queryParameters(request.originalUrl);
-    const options = readQueryOptions(query);
+    const options = readQueryOptions(query, request.header('accept'));
     const preferred = preferredPageSize(request);
     await this.odata.page(
       user,
@@ -96,7 +98,7 @@ export class ODataController {
           if (appliedPageSize !== undefined) {
             response.setHeader('Preference-Applied', `odata.maxpagesize=${appliedPageSize}`);
           }
-          setAnswerHeaders(response, JSON_TYPE);
+          setAnswerHeaders(response, options.ieee754Compatible ? IEEE754_JSON_TYPE : JSON_TYPE);
         },
       },
     );

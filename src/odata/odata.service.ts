@@ -153,7 +153,7 @@ export class ODataService {
         const count = total();
         return (
           `{"@odata.context":${JSON.stringify(`${this.serviceRoot}/$metadata#${set.name}`)}` +
-          (count !== undefined ? `,"@odata.count":${count}` : '') +
+          (count !== undefined ? `,"@odata.count":${countJson(count, request.options)}` : '') +
           ',"value":['
         );
       },
@@ -252,6 +252,11 @@ async function asFilterValueError<T>(work: Promise<T>): Promise<T> {
     }
     throw error;
   }
+}
+
+/** The count is an Edm.Int64 too: a string for IEEE754Compatible clients. */
+function countJson(count: string, options: QueryOptions): string {
+  return options.ieee754Compatible ? JSON.stringify(count) : count;
 }
 
 /** Percent-encodes a query parameter, keeping `$` readable in option names. */
