@@ -1,3 +1,4 @@
+import { isReadablePattern } from '../engine/cursor-format';
 import { DATE_PIPES, durationOf } from '../engine/date-functions';
 import type { Problem } from './connector-spec.rules';
 import type { OperationSpec } from './connector-spec.types';
@@ -126,6 +127,13 @@ export function shapingProblems(operation: OperationSpec, base: string, fieldKey
       problems.push({
         path: `${at}/start`,
         message: 'must be an ISO date (2024-01-01) or a duration back from now (-P30D)',
+      });
+    }
+    if (incremental.cursor_format && !isReadablePattern(incremental.cursor_format)) {
+      problems.push({
+        path: `${at}/cursor_format`,
+        message:
+          'must be rfc2822, http, iso, unix, unix_ms or a luxon format that reads dates back (such as dd/MM/yyyy HH:mm)',
       });
     }
     if (incremental.start_setting && !fieldKeys.has(incremental.start_setting)) {

@@ -2,7 +2,17 @@ import { DateTime } from 'luxon';
 import { Authenticator } from './auth/authenticator';
 import { decodeJson, decoderFor } from './decoder';
 import type { EngineLimits } from './engine-limits';
-import { greatestCursor, incrementalRead, IncrementalRead, isoText } from './incremental';
+import {
+  CursorSeen,
+  foldCursor,
+  incrementalRead,
+  IncrementalRead,
+  isoText,
+  KEPT_STATE_WARNING,
+  keepsPreviousState,
+  noCursorSeen,
+  requireCursorSeen,
+} from './incremental';
 import type { PageToken } from './paginator';
 import { Paginator } from './paginator';
 import { ignoredWarning, IgnoredResponse } from './ignored-responses';
@@ -21,8 +31,10 @@ export interface RunProgress {
   warnings: string[];
   /** Answers a response filter ignored; summed up in one warning when the pages end. */
   ignored: IgnoredResponse[];
-  /** Incremental runs: the greatest cursor value among the rows read (saved when they commit). */
-  cursor?: unknown;
+  /** Incremental runs: the cursor values of the rows read (the greatest is saved when they commit). */
+  cursor: CursorSeen;
+  /** Whether a cap (max_pages, the engine's page or row limit) ended the run before its end. */
+  capped: boolean;
   /** When set (test read), every request made is noted here. */
   requests?: RequestLogEntry[];
   /** A tighter row cap for this run (test read). */
@@ -37,7 +49,15 @@ export interface RunProgress {
 }
 
 export function newProgress(): RunProgress {
-  return { pages: 0, rows: 0, warnings: [], obtainedTokens: new Set(), ignored: [] };
+  return {
+    pages: 0,
+    rows: 0,
+    warnings: [],
+    obtainedTokens: new Set(),
+    ignored: [],
+    cursor: noCursorSeen(),
+    capped: false,
+  };
 }
 
 /** Marks the parent record on a partition (a symbol: never a column, never a setting). */
@@ -77,6 +97,10 @@ export class ConnectorEngine {
       const ignored = ignoredWarning(progress.ignored);
       if (ignored) warn(progress, ignored);
     }
+    if (plan.incremental) {
+      requireCursorSeen(plan.incremental, progress.rows, progress.cursor);
+      if (keepsPreviousState(progress.cursor, progress.capped)) warn(progress, KEPT_STATE_WARNING);
+    }
   }
 
   private async *stream(plan: RunPlan, progress: RunProgress, stored: boolean): AsyncGenerator<FetchedPage> {
@@ -101,6 +125,7 @@ export class ConnectorEngine {
         const paginator = new Paginator(plan.pagination ?? { type: 'none' });
         for (;;) {
           if (progress.pages >= maxPages) {
+            progress.capped = true;
             warn(
               progress,
               `Stopped at the limit of ${maxPages} pages per run while more pages were due: more data may exist`,
@@ -134,9 +159,10 @@ export class ConnectorEngine {
           if (cut) records = records.slice(0, room);
           if (stored) progress.rows += records.length;
           if (stored && plan.incremental)
-            progress.cursor = greatestCursor(plan.incremental, records, progress.cursor);
+            progress.cursor = foldCursor(plan.incremental, records, progress.cursor);
           if (records.length > 0) yield { records, iteration: partition };
           if (cut) {
+            progress.capped = true;
             warn(progress, `Stopped at the limit of ${maxRows} rows per run: more data may exist`);
             throw new CapReached();
           }
@@ -147,6 +173,7 @@ export class ConnectorEngine {
             url: accepted.response.url,
           });
           if (paginator.capped) {
+            progress.capped = true;
             warn(
               progress,
               paginator.capped === 'known'
