@@ -150,6 +150,7 @@ export const CONNECTOR_SPEC_SCHEMA = {
           },
           records: { $ref: '#/$defs/records' },
           incremental: { $ref: '#/$defs/incremental' },
+          conditional_requests: { type: 'boolean' },
           primary_key: {
             type: 'array',
             minItems: 1,

@@ -125,6 +125,8 @@ export interface OperationSpec {
   incremental?: IncrementalSpec;
   /** Fields identifying a record: rows are upserted on them instead of appended. */
   primary_key?: string[];
+  /** Keep the answer's ETag / Last-Modified and ask next time only for a newer version (304: no change). */
+  conditional_requests?: boolean;
 }
 
 export interface ResponseFormat {

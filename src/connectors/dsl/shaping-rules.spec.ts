@@ -89,6 +89,16 @@ describe('connector spec validator: records, formats and incremental sync', () =
       'spec/operations/0/incremental/cursor_format: must be rfc2822, http, iso, unix, unix_ms or a luxon format that reads dates back (such as dd/MM/yyyy HH:mm)',
     ],
     [
+      'conditional requests on a paged operation',
+      op({ conditional_requests: true, pagination: { type: 'page' } }),
+      'spec/operations/0/conditional_requests: conditional requests need an operation of one request: no pagination, windows or parent',
+    ],
+    [
+      'a header row with a key field',
+      op({ records: { path: 'values.*', header_row: true, key_field: 'sheet' } }),
+      'spec/operations/0/records/header_row: header_row makes records from arrays: key_field does not apply',
+    ],
+    [
       'a removed primary key',
       op({ primary_key: ['id'], records: { remove_fields: ['id'] } }),
       'spec/operations/0/primary_key: a primary_key field must not be removed by remove_fields',

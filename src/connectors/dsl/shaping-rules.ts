@@ -60,6 +60,12 @@ export function shapingProblems(operation: OperationSpec, base: string, fieldKey
         message: 'give records.path or response_path, not both',
       });
     }
+    if (records.header_row && records.key_field) {
+      problems.push({
+        path: `${base}/records/header_row`,
+        message: 'header_row makes records from arrays: key_field does not apply',
+      });
+    }
     if (records.key_field && !(records.path ?? operation.response_path ?? '').includes('*')) {
       problems.push({
         path: `${base}/records/key_field`,
@@ -170,6 +176,17 @@ export function shapingProblems(operation: OperationSpec, base: string, fieldKey
           'the cursor is sent through param, or {{incremental.since}} / {{state.cursor}} in a template',
       });
     }
+  }
+  if (
+    operation.conditional_requests &&
+    ((operation.pagination && operation.pagination.type !== 'none') ||
+      operation.incremental?.window ||
+      operation.parent)
+  ) {
+    problems.push({
+      path: `${base}/conditional_requests`,
+      message: 'conditional requests need an operation of one request: no pagination, windows or parent',
+    });
   }
   const key = operation.primary_key;
   if (key && operation.records?.remove_fields?.some((field) => key.includes(field))) {

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { Authenticator } from './auth/authenticator';
+import { conditionalRequest, NOT_MODIFIED_NOTE, ResponseValidators, validatorsOf } from './conditional-request';
 import { decodeJson, decoderFor } from './decoder';
 import type { EngineLimits } from './engine-limits';
 import {
@@ -35,6 +36,10 @@ export interface RunProgress {
   cursor: CursorSeen;
   /** Whether a cap (max_pages, the engine's page or row limit) ended the run before its end. */
   capped: boolean;
+  /** Conditional requests: the answer's version, kept when the rows commit. */
+  validators?: ResponseValidators;
+  /** Conditional requests: the upstream answered 304, so the table stays as it is. */
+  unchanged?: boolean;
   /** When set (test read), every request made is noted here. */
   requests?: RequestLogEntry[];
   /** A tighter row cap for this run (test read). */
@@ -115,6 +120,14 @@ export class ConnectorEngine {
     const maxPages = Math.min(progress.maxPages ?? Infinity, this.limits.maxPagesPerRun);
     const maxRows = Math.min(progress.maxRows ?? Infinity, this.limits.maxRowsPerRun);
     const log = progress.requests ? (entry: RequestLogEntry) => progress.requests!.push(entry) : undefined;
+    // Only an operation of one request has one version to ask about.
+    const conditional =
+      stored &&
+      plan.conditional === true &&
+      !plan.parent &&
+      (plan.pagination?.type ?? 'none') === 'none' &&
+      !incremental?.windows &&
+      iterationsOf(plan, this.limits.maxIterations).length === 1;
     for await (const partition of this.partitionsOf(plan, progress)) {
       // Date-range reads: one request sequence per window, inside each partition.
       for (const window of incremental?.windows ?? [null]) {
@@ -136,15 +149,24 @@ export class ConnectorEngine {
           const accepted = await this.requester.send(
             plan,
             auth,
-            (credentials) => this.requester.build(plan, credentials, settings, token),
+            (credentials) => {
+              const request = this.requester.build(plan, credentials, settings, token);
+              return conditional ? conditionalRequest(request, plan.state?.validators) : request;
+            },
             decode,
             log,
           );
           progress.pages++;
+          if ('notModified' in accepted) {
+            progress.unchanged = true;
+            warn(progress, NOT_MODIFIED_NOTE);
+            break;
+          }
           if ('ignoredStatus' in accepted) {
             progress.ignored.push({ status: accepted.ignoredStatus, partition: { ...partition } });
             break;
           }
+          if (conditional) progress.validators = validatorsOf(accepted.response, accepted.requestUrl);
           const fetched = shapePage(accepted.document, plan.responsePath, plan.records, {
             settings,
             partition: { ...partition },

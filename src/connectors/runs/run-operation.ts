@@ -78,13 +78,18 @@ export class RunOperationExecutor {
         pages: prefetch(this.engine.pages(plan, progress), PAGES_AHEAD),
         primaryKey: primaryKeyOf(connector, instance),
         // The cursor advances in the transaction that makes the rows visible, never without them.
-        onCommit: incremental
-          ? async (sql) => {
-              const state = nextState(incremental, plan.state, progress.cursor, progress.capped);
-              if (state)
-                await saveOperationState(sql, instance.id, target.primary ? null : target.operationId, state);
-            }
-          : undefined,
+        onCommit:
+          incremental || plan.conditional
+            ? async (sql) => {
+                const state = {
+                  ...(incremental ? nextState(incremental, plan.state, progress.cursor, progress.capped) : {}),
+                  ...(progress.validators ? { validators: progress.validators } : {}),
+                };
+                if (Object.keys(state).length > 0)
+                  await saveOperationState(sql, instance.id, target.primary ? null : target.operationId, state);
+              }
+            : undefined,
+        unchanged: () => progress.unchanged === true,
       });
       const warning = progress.warnings.length > 0 ? printable(progress.warnings.join(' ')) : null;
       return {
