@@ -77,6 +77,7 @@ describe('connector shapes: gzip files, header rows, conditional requests', () =
     const [run] = await waitForRuns(instance.agent, instance.id, 20_000);
     expect(run.status).toBe('failed');
     expect(run.error).toBe(answer.body.error.replace(/^Run failed: /, ''));
+    // eslint-disable-next-line no-control-regex -- no control character may reach the message
     expect(run.error).not.toMatch(/[\u0000-\u0008]/);
   });
 
@@ -115,7 +116,11 @@ describe('connector shapes: gzip files, header rows, conditional requests', () =
     expect(await rowsOf(testApp, instance.id)).toEqual([{ id: '1', version: 'v1' }]);
 
     version = 'v2';
-    expect(await runToEnd(instance, true)).toMatchObject({ status: 'succeeded', row_count: 1, warning: null });
+    expect(await runToEnd(instance, true)).toMatchObject({
+      status: 'succeeded',
+      row_count: 1,
+      warning: null,
+    });
     expect(await rowsOf(testApp, instance.id)).toEqual([{ id: '1', version: 'v2' }]);
   });
 });

@@ -34,7 +34,11 @@ export function validatorsOf(response: HttpResponse, url: string): ResponseValid
   const etag = single(response.headers.etag);
   const lastModified = single(response.headers['last-modified']);
   if (!etag && !lastModified) return undefined;
-  return { url_hash: urlHash(url), ...(etag ? { etag } : {}), ...(lastModified ? { last_modified: lastModified } : {}) };
+  return {
+    url_hash: urlHash(url),
+    ...(etag ? { etag } : {}),
+    ...(lastModified ? { last_modified: lastModified } : {}),
+  };
 }
 
 function single(value: string | string[] | undefined): string | undefined {

@@ -1,6 +1,11 @@
 import { DateTime } from 'luxon';
 import { Authenticator } from './auth/authenticator';
-import { conditionalRequest, NOT_MODIFIED_NOTE, ResponseValidators, validatorsOf } from './conditional-request';
+import {
+  conditionalRequest,
+  NOT_MODIFIED_NOTE,
+  ResponseValidators,
+  validatorsOf,
+} from './conditional-request';
 import { decodeJson, decoderFor } from './decoder';
 import type { EngineLimits } from './engine-limits';
 import {

@@ -12,7 +12,9 @@ export function recordsFromHeaderRow(items: unknown[], label: string): Row[] {
   if (items.length === 0) return [];
   const [header, ...rows] = items;
   if (!Array.isArray(header) || rows.some((row) => !Array.isArray(row)))
-    throw new ConnectorFetchError(`${label}: header_row needs arrays (a header row, then one array per record)`);
+    throw new ConnectorFetchError(
+      `${label}: header_row needs arrays (a header row, then one array per record)`,
+    );
   const names = fieldNames(header);
   return (rows as unknown[][]).map((cells) => {
     const record: Row = {};
@@ -28,7 +30,10 @@ export function recordsFromHeaderRow(items: unknown[], label: string): Row[] {
 function fieldNames(header: unknown[]): string[] {
   const used = new Set<string>();
   return header.map((cell, index) => {
-    const base = cell === null || cell === undefined || String(cell).trim() === '' ? `column_${index + 1}` : String(cell);
+    const base =
+      cell === null || cell === undefined || String(cell).trim() === ''
+        ? `column_${index + 1}`
+        : String(cell);
     let name = base;
     for (let suffix = 2; used.has(name); suffix++) name = `${base}_${suffix}`;
     used.add(name);

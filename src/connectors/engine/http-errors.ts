@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 const EXCERPT_LENGTH = 200;
 
 /** Control characters other than whitespace: PostgreSQL text cannot hold NUL, and none reads as text. */
+// eslint-disable-next-line no-control-regex -- finding control characters is what it is for
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
 /** Text fit for a message: control characters (a NUL from a binary answer) shown as U+FFFD. */
@@ -14,6 +15,7 @@ export function printable(text: string): string {
 function looksBinary(sample: Buffer): boolean {
   if (sample.includes(0)) return true;
   const text = sample.toString('utf8');
+  // eslint-disable-next-line no-control-regex -- counting control characters is what it is for
   const unreadable = text.match(/[\uFFFD\u0000-\u0008\u000E-\u001F]/g)?.length ?? 0;
   return unreadable > text.length / 10;
 }
@@ -22,9 +24,7 @@ function looksBinary(sample: Buffer): boolean {
 export function excerpt(body: Buffer): string {
   const sample = body.subarray(0, EXCERPT_LENGTH * 4);
   if (looksBinary(sample)) return `(${body.length} bytes of binary data)`;
-  const text = printable(sample.toString('utf8'))
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = printable(sample.toString('utf8')).replace(/\s+/g, ' ').trim();
   return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH)}…` : text;
 }
 

@@ -82,11 +82,18 @@ export class RunOperationExecutor {
           incremental || plan.conditional
             ? async (sql) => {
                 const state = {
-                  ...(incremental ? nextState(incremental, plan.state, progress.cursor, progress.capped) : {}),
+                  ...(incremental
+                    ? nextState(incremental, plan.state, progress.cursor, progress.capped)
+                    : {}),
                   ...(progress.validators ? { validators: progress.validators } : {}),
                 };
                 if (Object.keys(state).length > 0)
-                  await saveOperationState(sql, instance.id, target.primary ? null : target.operationId, state);
+                  await saveOperationState(
+                    sql,
+                    instance.id,
+                    target.primary ? null : target.operationId,
+                    state,
+                  );
               }
             : undefined,
         unchanged: () => progress.unchanged === true,
