@@ -199,7 +199,7 @@ describe('connector incremental runs: exact states', () => {
     expect(windows).toEqual([
       [day(2), day(1)],
       [day(1), day(0)],
-      [day(0), day(-1)],
+      [day(0), day(0)],
     ]);
   });
 });

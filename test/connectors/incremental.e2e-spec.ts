@@ -197,7 +197,7 @@ describe('connector incremental sync', () => {
       [day(3), day(2)],
       [day(2), day(1)],
       [day(1), day(0)],
-      [day(0), day(-1)],
+      [day(0), day(0)],
     ]);
     expect(await stateOf(instance.id)).toEqual({ cursor: day(0) });
     // The next run starts at the saved day: re-reading it upserts, never duplicates.

@@ -54,7 +54,7 @@ function startValue(
 
 /**
  * Where an incremental run starts and which windows it reads, from the saved state (minus the
- * lookback), the start setting or the spec's start, up to `now`.
+ * lookback), the start setting or the spec's start; windows up to the end of today.
  */
 export function incrementalRead(plan: RunPlan, now: DateTime): IncrementalRead | null {
   const spec = plan.incremental;
@@ -75,8 +75,9 @@ export function incrementalRead(plan: RunPlan, now: DateTime): IncrementalRead |
   const since = formatDate(from, spec.format);
   if (!spec.window) return { since, windows: null };
   const step = durationOf(spec.window.step);
-  // Windows reach the end of today (the start of tomorrow), so a first run includes today whole.
-  const until = now.plus({ days: 1 }).startOf('day');
+  // Windows reach the end of today, so a first run includes today whole; never a date to come,
+  // which some APIs refuse.
+  const until = now.endOf('day').startOf('second');
   const windows: IncrementalRead['windows'] = [];
   for (let cursor = from; cursor < until && windows.length < MAX_WINDOWS;) {
     const next = cursor.plus(step);
@@ -106,6 +107,8 @@ export interface CursorSeen {
   count: number;
   /** Whether every record's cursor was at least the one before it (oldest first). */
   ascending: boolean;
+  /** The record field whose column name the cursor_field gave. */
+  columnKey?: string;
 }
 
 export function noCursorSeen(): CursorSeen {
@@ -173,14 +176,18 @@ export function compareCursor(left: unknown, right: unknown, spec: IncrementalSp
 
 /**
  * A record's cursor value: the field as named, a dotted path into it, or the field whose column
- * the table shows under that name (`fields_last_modified` for `fields_Last Modified`).
+ * the table shows under that name (`fields_last_modified` for `fields_Last Modified`); the field
+ * found that way is remembered in `seen`, so later records are not searched key by key.
  */
-export function cursorValueOf(record: Record<string, unknown>, field: string): unknown {
+function cursorValueOf(record: Record<string, unknown>, field: string, seen: CursorSeen): unknown {
   if (field in record) return record[field];
+  if (seen.columnKey !== undefined && seen.columnKey in record) return record[seen.columnKey];
   const nested = valueAtResponsePath(record, field);
   if (nested !== undefined) return nested;
-  for (const key of Object.keys(record)) if (safeColumnName(key) === field) return record[key];
-  return undefined;
+  const key = Object.keys(record).find((name) => safeColumnName(name) === field);
+  if (key === undefined) return undefined;
+  seen.columnKey = key;
+  return record[key];
 }
 
 /** A page's records folded into the cursor values seen before: the greatest, and their order. */
@@ -191,7 +198,7 @@ export function foldCursor(
 ): CursorSeen {
   const next = { ...seen };
   for (const record of records) {
-    const value = cursorValueOf(record, spec.cursor_field);
+    const value = cursorValueOf(record, spec.cursor_field, next);
     if (value === undefined || value === null || value === '') continue;
     next.count++;
     if (next.last !== undefined && compareCursor(value, next.last, spec) < 0) next.ascending = false;

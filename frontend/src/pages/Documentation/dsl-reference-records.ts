@@ -102,7 +102,7 @@ export const INCREMENTAL_FIELDS: FieldRow[] = [
     name: 'window',
     type: '{ step, start_param, end_param }',
     description:
-      'Date-range APIs: one request sequence per window of step (P1D, P30D) from the start to the end of today, so a first run includes today, the bounds sent in start_param and end_param (or {{window.start}} / {{window.end}}). A start such as -P5D counts whole days back from the start of today.',
+      'Date-range APIs: one request sequence per window of step (P1D, P30D) from the start to the end of today (23:59:59 UTC, never a later date), so a first run includes today, the bounds sent in start_param and end_param (or {{window.start}} / {{window.end}}). A start such as -P5D counts whole days back from the start of today.',
   },
   {
     name: 'primary_key (on the operation)',
