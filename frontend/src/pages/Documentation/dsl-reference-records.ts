@@ -130,7 +130,7 @@ export const DATE_FUNCTIONS: FieldRow[] = [
   },
   {
     name: '| format:date',
-    type: 'iso, date, unix, unix_ms or a luxon format',
+    type: 'iso, date, unix, unix_ms, rfc2822, http or a luxon format',
     description: 'Writes the date; without it a date is written as ISO-8601.',
   },
 ];
