@@ -117,15 +117,16 @@ export function noCursorSeen(): CursorSeen {
 
 /**
  * Whether a run stopped early keeps the previous state: when its records did not come oldest
- * first (Stripe and Facebook list newest first), the greatest cursor seen is past records it
- * never read, and saving it would skip them for ever.
+ * first (Stripe and Facebook list newest first), or were too few to tell, the greatest cursor
+ * seen is past records it never read, and saving it would skip them for ever.
  */
 export function keepsPreviousState(seen: CursorSeen, capped: boolean): boolean {
-  return capped && seen.count > 0 && !seen.ascending;
+  // One record shows no order: saving its cursor could skip the rest just the same.
+  return capped && seen.count > 0 && (!seen.ascending || seen.count === 1);
 }
 
 export const KEPT_STATE_WARNING =
-  'Partial incremental read: the records did not come oldest first, so the saved position stays where it was and the next run reads from there again (raise max_pages to read everything in one run)';
+  'Partial incremental read: the records did not come oldest first (or were too few to tell), so the saved position stays where it was and the next run reads from there again (raise max_pages to read everything in one run)';
 
 /**
  * The state a committed run leaves: the greatest cursor value seen, never less than before; a
