@@ -122,7 +122,10 @@ export function operationStateOf(
 ): IncrementalState | null {
   const state = instance.incrementalState;
   if (!state) return null;
-  if (furtherOperationId === null) return state.cursor === undefined ? null : { cursor: state.cursor };
+  if (furtherOperationId === null) {
+    const { streams: _streams, ...own } = state;
+    return Object.keys(own).length === 0 ? null : own;
+  }
   return state.streams?.[furtherOperationId] ?? null;
 }
 

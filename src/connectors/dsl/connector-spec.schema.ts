@@ -150,6 +150,7 @@ export const CONNECTOR_SPEC_SCHEMA = {
           },
           records: { $ref: '#/$defs/records' },
           incremental: { $ref: '#/$defs/incremental' },
+          conditional_requests: { type: 'boolean' },
           primary_key: {
             type: 'array',
             minItems: 1,
@@ -168,6 +169,7 @@ export const CONNECTOR_SPEC_SCHEMA = {
       properties: {
         path: { type: 'string', minLength: 1, maxLength: 500 },
         key_field: { type: 'string', minLength: 1, maxLength: 200 },
+        header_row: { const: true },
         zip: {
           anyOf: [
             { const: true },
@@ -212,6 +214,7 @@ export const CONNECTOR_SPEC_SCHEMA = {
         param: { type: 'string', minLength: 1, maxLength: 200 },
         in: { enum: ['query', 'body'] },
         format: { type: 'string', minLength: 1, maxLength: 100 },
+        cursor_format: { type: 'string', minLength: 1, maxLength: 100 },
         start_setting: { type: 'string', minLength: 1, maxLength: 200 },
         start: { type: 'string', minLength: 1, maxLength: 100 },
         lookback: { type: 'string', minLength: 2, maxLength: 50 },

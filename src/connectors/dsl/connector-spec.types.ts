@@ -125,6 +125,8 @@ export interface OperationSpec {
   incremental?: IncrementalSpec;
   /** Fields identifying a record: rows are upserted on them instead of appended. */
   primary_key?: string[];
+  /** Keep the answer's ETag / Last-Modified and ask next time only for a newer version (304: no change). */
+  conditional_requests?: boolean;
 }
 
 export interface ResponseFormat {
@@ -141,7 +143,7 @@ export interface RecordFilter {
 }
 
 /**
- * Record selection and shaping, applied in this order: path (with `*` wildcards), zip, flatten,
+ * Record selection and shaping, applied in this order: path (with `*` wildcards), header_row, zip, flatten,
  * add_fields, remove_fields, rename_fields, filter.
  */
 export interface RecordShaping {
@@ -149,6 +151,8 @@ export interface RecordShaping {
   path?: string;
   /** With a `*` over object values: the key of each value is kept in this field. */
   key_field?: string;
+  /** The selected values are arrays: the first names the fields, each later one is a record (Google Sheets). */
+  header_row?: true;
   /** Parallel arrays of each selected object (all of them with `true`) become one row per index. */
   zip?: true | string[];
   /** Nested objects become `parent_child` fields, down to this depth (1 = one level). */
@@ -168,8 +172,13 @@ export interface IncrementalSpec {
   /** Query or body parameter the cursor is sent in (not needed when templates use {{state.cursor}}). */
   param?: string;
   in?: 'query' | 'body';
-  /** How the cursor is written: iso (default), date (yyyy-MM-dd), unix, unix_ms, or a luxon format. */
+  /** How the cursor is written: iso (default), date (yyyy-MM-dd), unix, unix_ms, rfc2822, http, or a luxon format. */
   format?: string;
+  /**
+   * How the records write the cursor, when not ISO: rfc2822, http, unix, unix_ms, or a luxon
+   * format. Cursors are then compared as instants and sent back in `format`.
+   */
+  cursor_format?: string;
   /** Setting key holding the first run's start value (a date or a number). */
   start_setting?: string;
   /** Start value when neither a state nor the setting has one (ISO date, or a duration back from now: -P30D). */

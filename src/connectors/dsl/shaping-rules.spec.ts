@@ -36,6 +36,7 @@ describe('connector spec validator: records, formats and incremental sync', () =
             incremental: {
               cursor_field: 'time',
               format: 'date',
+              cursor_format: 'dd/MM/yyyy HH:mm',
               start_setting: 'start_date',
               lookback: 'P1D',
               window: { step: 'P30D', start_param: 'from', end_param: 'to' },
@@ -81,6 +82,21 @@ describe('connector spec validator: records, formats and incremental sync', () =
       'a cursor in the body of a GET',
       op({ incremental: { cursor_field: 'd', param: 'since', in: 'body' } }),
       'spec/operations/0/incremental/in: a cursor goes into the body only with method POST',
+    ],
+    [
+      'a cursor format that cannot read a date back',
+      op({ incremental: { cursor_field: 'd', param: 'since', cursor_format: 'EEEE' } }),
+      'spec/operations/0/incremental/cursor_format: must be rfc2822, http, iso, unix, unix_ms or a luxon format that reads dates back (such as dd/MM/yyyy HH:mm)',
+    ],
+    [
+      'conditional requests on a paged operation',
+      op({ conditional_requests: true, pagination: { type: 'page' } }),
+      'spec/operations/0/conditional_requests: conditional requests need an operation of one request: no pagination, windows or parent',
+    ],
+    [
+      'a header row with a key field',
+      op({ records: { path: 'values.*', header_row: true, key_field: 'sheet' } }),
+      'spec/operations/0/records/header_row: header_row makes records from arrays: key_field does not apply',
     ],
     [
       'a removed primary key',

@@ -1,3 +1,4 @@
+import { isReadablePattern } from '../engine/cursor-format';
 import { DATE_PIPES, durationOf } from '../engine/date-functions';
 import type { Problem } from './connector-spec.rules';
 import type { OperationSpec } from './connector-spec.types';
@@ -57,6 +58,12 @@ export function shapingProblems(operation: OperationSpec, base: string, fieldKey
       problems.push({
         path: `${base}/records/path`,
         message: 'give records.path or response_path, not both',
+      });
+    }
+    if (records.header_row && records.key_field) {
+      problems.push({
+        path: `${base}/records/header_row`,
+        message: 'header_row makes records from arrays: key_field does not apply',
       });
     }
     if (records.key_field && !(records.path ?? operation.response_path ?? '').includes('*')) {
@@ -128,6 +135,13 @@ export function shapingProblems(operation: OperationSpec, base: string, fieldKey
         message: 'must be an ISO date (2024-01-01) or a duration back from now (-P30D)',
       });
     }
+    if (incremental.cursor_format && !isReadablePattern(incremental.cursor_format)) {
+      problems.push({
+        path: `${at}/cursor_format`,
+        message:
+          'must be rfc2822, http, iso, unix, unix_ms or a luxon format that reads dates back (such as dd/MM/yyyy HH:mm)',
+      });
+    }
     if (incremental.start_setting && !fieldKeys.has(incremental.start_setting)) {
       problems.push({
         path: `${at}/start_setting`,
@@ -162,6 +176,17 @@ export function shapingProblems(operation: OperationSpec, base: string, fieldKey
           'the cursor is sent through param, or {{incremental.since}} / {{state.cursor}} in a template',
       });
     }
+  }
+  if (
+    operation.conditional_requests &&
+    ((operation.pagination && operation.pagination.type !== 'none') ||
+      operation.incremental?.window ||
+      operation.parent)
+  ) {
+    problems.push({
+      path: `${base}/conditional_requests`,
+      message: 'conditional requests need an operation of one request: no pagination, windows or parent',
+    });
   }
   const key = operation.primary_key;
   if (key && operation.records?.remove_fields?.some((field) => key.includes(field))) {

@@ -1,8 +1,24 @@
 import { DateTime } from 'luxon';
 import { Authenticator } from './auth/authenticator';
+import {
+  conditionalRequest,
+  NOT_MODIFIED_NOTE,
+  ResponseValidators,
+  validatorsOf,
+} from './conditional-request';
 import { decodeJson, decoderFor } from './decoder';
 import type { EngineLimits } from './engine-limits';
-import { greatestCursor, incrementalRead, IncrementalRead, isoText } from './incremental';
+import {
+  CursorSeen,
+  foldCursor,
+  incrementalRead,
+  IncrementalRead,
+  isoText,
+  KEPT_STATE_WARNING,
+  keepsPreviousState,
+  noCursorSeen,
+  requireCursorSeen,
+} from './incremental';
 import type { PageToken } from './paginator';
 import { Paginator } from './paginator';
 import { ignoredWarning, IgnoredResponse } from './ignored-responses';
@@ -21,8 +37,14 @@ export interface RunProgress {
   warnings: string[];
   /** Answers a response filter ignored; summed up in one warning when the pages end. */
   ignored: IgnoredResponse[];
-  /** Incremental runs: the greatest cursor value among the rows read (saved when they commit). */
-  cursor?: unknown;
+  /** Incremental runs: the cursor values of the rows read (the greatest is saved when they commit). */
+  cursor: CursorSeen;
+  /** Whether a cap (max_pages, the engine's page or row limit) ended the run before its end. */
+  capped: boolean;
+  /** Conditional requests: the answer's version, kept when the rows commit. */
+  validators?: ResponseValidators;
+  /** Conditional requests: the upstream answered 304, so the table stays as it is. */
+  unchanged?: boolean;
   /** When set (test read), every request made is noted here. */
   requests?: RequestLogEntry[];
   /** A tighter row cap for this run (test read). */
@@ -37,7 +59,15 @@ export interface RunProgress {
 }
 
 export function newProgress(): RunProgress {
-  return { pages: 0, rows: 0, warnings: [], obtainedTokens: new Set(), ignored: [] };
+  return {
+    pages: 0,
+    rows: 0,
+    warnings: [],
+    obtainedTokens: new Set(),
+    ignored: [],
+    cursor: noCursorSeen(),
+    capped: false,
+  };
 }
 
 /** Marks the parent record on a partition (a symbol: never a column, never a setting). */
@@ -77,6 +107,10 @@ export class ConnectorEngine {
       const ignored = ignoredWarning(progress.ignored);
       if (ignored) warn(progress, ignored);
     }
+    if (plan.incremental) {
+      requireCursorSeen(plan.incremental, progress.rows, progress.cursor);
+      if (keepsPreviousState(progress.cursor, progress.capped)) warn(progress, KEPT_STATE_WARNING);
+    }
   }
 
   private async *stream(plan: RunPlan, progress: RunProgress, stored: boolean): AsyncGenerator<FetchedPage> {
@@ -91,6 +125,14 @@ export class ConnectorEngine {
     const maxPages = Math.min(progress.maxPages ?? Infinity, this.limits.maxPagesPerRun);
     const maxRows = Math.min(progress.maxRows ?? Infinity, this.limits.maxRowsPerRun);
     const log = progress.requests ? (entry: RequestLogEntry) => progress.requests!.push(entry) : undefined;
+    // Only an operation of one request has one version to ask about.
+    const conditional =
+      stored &&
+      plan.conditional === true &&
+      !plan.parent &&
+      (plan.pagination?.type ?? 'none') === 'none' &&
+      !incremental?.windows &&
+      iterationsOf(plan, this.limits.maxIterations).length === 1;
     for await (const partition of this.partitionsOf(plan, progress)) {
       // Date-range reads: one request sequence per window, inside each partition.
       for (const window of incremental?.windows ?? [null]) {
@@ -101,6 +143,7 @@ export class ConnectorEngine {
         const paginator = new Paginator(plan.pagination ?? { type: 'none' });
         for (;;) {
           if (progress.pages >= maxPages) {
+            progress.capped = true;
             warn(
               progress,
               `Stopped at the limit of ${maxPages} pages per run while more pages were due: more data may exist`,
@@ -111,15 +154,24 @@ export class ConnectorEngine {
           const accepted = await this.requester.send(
             plan,
             auth,
-            (credentials) => this.requester.build(plan, credentials, settings, token),
+            (credentials) => {
+              const request = this.requester.build(plan, credentials, settings, token);
+              return conditional ? conditionalRequest(request, plan.state?.validators) : request;
+            },
             decode,
             log,
           );
           progress.pages++;
+          if ('notModified' in accepted) {
+            progress.unchanged = true;
+            warn(progress, NOT_MODIFIED_NOTE);
+            break;
+          }
           if ('ignoredStatus' in accepted) {
             progress.ignored.push({ status: accepted.ignoredStatus, partition: { ...partition } });
             break;
           }
+          if (conditional) progress.validators = validatorsOf(accepted.response, accepted.requestUrl);
           const fetched = shapePage(accepted.document, plan.responsePath, plan.records, {
             settings,
             partition: { ...partition },
@@ -134,9 +186,10 @@ export class ConnectorEngine {
           if (cut) records = records.slice(0, room);
           if (stored) progress.rows += records.length;
           if (stored && plan.incremental)
-            progress.cursor = greatestCursor(plan.incremental, records, progress.cursor);
+            progress.cursor = foldCursor(plan.incremental, records, progress.cursor);
           if (records.length > 0) yield { records, iteration: partition };
           if (cut) {
+            progress.capped = true;
             warn(progress, `Stopped at the limit of ${maxRows} rows per run: more data may exist`);
             throw new CapReached();
           }
@@ -147,6 +200,7 @@ export class ConnectorEngine {
             url: accepted.response.url,
           });
           if (paginator.capped) {
+            progress.capped = true;
             warn(
               progress,
               paginator.capped === 'known'

@@ -41,6 +41,8 @@ export interface WriteOptions {
   primaryKey?: string[];
   /** Runs inside the transaction that makes the rows visible (an incremental state advancing with them). */
   onCommit?: (sql: Sql) => Promise<void>;
+  /** Asked once the pages are read: true (the upstream said 304) leaves the table as it is. */
+  unchanged?: () => boolean;
 }
 
 /** The instance was removed while its run was writing; its rows must not resurrect the table. */
@@ -83,7 +85,15 @@ export class ConnectorTableWriter {
   }
 
   /** Returns the number of rows written. */
-  async write({ tableName, runId, override, pages, primaryKey, onCommit }: WriteOptions): Promise<number> {
+  async write({
+    tableName,
+    runId,
+    override,
+    pages,
+    primaryKey,
+    onCommit,
+    unchanged,
+  }: WriteOptions): Promise<number> {
     const client = await pgPool(this.dataSource).connect();
     const sql = sqlOn(client);
     const staging = stagingTableName(tableName, runId);
@@ -97,6 +107,8 @@ export class ConnectorTableWriter {
       // `_fetched_at` is the run's fetch start on every row: rows sort by run, then in the order fetched.
       await createStagingTable(sql, staging, { runId, fetchedAt: new Date().toISOString() });
       const rowCount = await copyPagesInto(client, staging, pages, columns);
+      // Nothing changed upstream: an override must not swap in an empty table.
+      if (unchanged?.()) return 0;
       const keyColumns = primaryKey && rowCount > 0 ? columns.keyColumns(primaryKey) : undefined;
       if (override) await this.swapIn(client, staging, tableName, keyColumns, onCommit);
       else await this.appendFrom(client, staging, tableName, columns.byKey, keyColumns, onCommit);

@@ -5,7 +5,7 @@ import { DateTime, Duration } from 'luxon';
  * Date functions of templates (luxon): `{{now}}`, `{{today}}`, and pipes on any date value —
  * `{{today | minus:P7D | format:date}}`, `{{state.cursor | plus:PT1S | format:unix}}`.
  * Pipes: minus:<ISO duration>, plus:<ISO duration>, start_of:<day|week|month|year|hour>,
- * format:<iso|date|unix|unix_ms|a luxon format such as yyyyMMdd>. All in UTC.
+ * format:<iso|date|unix|unix_ms|rfc2822|http|a luxon format such as yyyyMMdd>. All in UTC.
  */
 export const DATE_ROOTS = ['now', 'today'];
 
@@ -56,6 +56,10 @@ export function formatDate(date: DateTime, format: string | undefined): string |
       return Math.floor(utc.toSeconds());
     case 'unix_ms':
       return utc.toMillis();
+    case 'rfc2822':
+      return utc.toRFC2822() ?? '';
+    case 'http':
+      return utc.toHTTP() ?? '';
     default:
       return utc.toFormat(format!);
   }

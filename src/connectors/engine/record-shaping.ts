@@ -2,6 +2,7 @@ import { isLosslessNumber } from 'lossless-json';
 import type { RecordFilter, RecordShaping } from '../dsl/connector-spec.types';
 import { ConnectorFetchError } from './connector-fetch-error';
 import { dateRoot } from './date-functions';
+import { recordsFromHeaderRow } from './header-row';
 import { pathSteps, valueAtResponsePath } from './response-path';
 import { fillText, valueAtPath } from './template';
 
@@ -29,6 +30,29 @@ export function selectRecords(
   keyField?: string,
   label = 'response_path',
 ): Row[] {
+  const records: Row[] = [];
+  for (const { value, key } of selectValues(document, path, label)) {
+    const items = Array.isArray(value) ? value : [value];
+    for (const item of items) {
+      if (item === null || item === undefined) continue;
+      const record = asRecord(item);
+      records.push(keyField && key !== undefined ? { [keyField]: key, ...record } : record);
+    }
+  }
+  return records;
+}
+
+/** The items of the arrays (or single values) at the path, as they are: header_row reads arrays. */
+function selectItems(document: unknown, path: string, label: string): unknown[] {
+  return selectValues(document, path, label).flatMap(({ value }) => (Array.isArray(value) ? value : [value]));
+}
+
+/** The values a dotted path with `*` steps reaches, each with the key its last `*` stepped over. */
+function selectValues(
+  document: unknown,
+  path: string,
+  label: string,
+): Array<{ value: unknown; key?: string }> {
   const steps = pathSteps(path);
   const found: Array<{ value: unknown; key?: string }> = [];
   const walk = (value: unknown, index: number, key: string | undefined) => {
@@ -51,16 +75,7 @@ export function selectRecords(
   if (found.length === 0 && steps.length > 0 && !steps.includes('*')) {
     throw new ConnectorFetchError(`${label} '${path}' was not found in the response`);
   }
-  const records: Row[] = [];
-  for (const { value, key } of found) {
-    const items = Array.isArray(value) ? value : [value];
-    for (const item of items) {
-      if (item === null || item === undefined) continue;
-      const record = asRecord(item);
-      records.push(keyField && key !== undefined ? { [keyField]: key, ...record } : record);
-    }
-  }
-  return records;
+  return found;
 }
 
 /** One row per index of the record's parallel arrays; its other fields repeat on every row. */
@@ -154,7 +169,8 @@ export interface ShapingContext {
 }
 
 /**
- * The rows of one decoded page: selected (records.path, else response_path), then zipped,
+ * The rows of one decoded page: selected (records.path, else response_path; a header row and
+ * arrays become records), then zipped,
  * flattened, given fields, stripped of fields, renamed and filtered, in that order.
  */
 export function shapePage(
@@ -164,12 +180,10 @@ export function shapePage(
   context: ShapingContext,
 ): Row[] {
   const path = shaping?.path ?? responsePath ?? '';
-  let records = selectRecords(
-    document,
-    path,
-    shaping?.key_field,
-    shaping?.path ? 'records.path' : 'response_path',
-  );
+  const label = shaping?.path ? 'records.path' : 'response_path';
+  let records = shaping?.header_row
+    ? recordsFromHeaderRow(selectItems(document, path, label), label)
+    : selectRecords(document, path, shaping?.key_field, label);
   if (!shaping) return records;
   if (shaping.zip) records = records.flatMap((record) => zipRecord(record, shaping.zip!));
   if (shaping.flatten_depth) records = records.map((record) => flattenRecord(record, shaping.flatten_depth!));

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Authenticator } from './auth/authenticator';
 import { applyAuth } from './auth/static-auth';
+import { isConditional } from './conditional-request';
 import { ConnectorFetchError } from './connector-fetch-error';
 import type { EngineLimits } from './engine-limits';
 import { excerpt, httpErrorText } from './http-errors';
@@ -36,11 +37,18 @@ export interface RequestLogEntry {
 export interface AcceptedResponse {
   response: HttpResponse;
   document: unknown;
+  /** The URL asked for (the answer's may differ after redirects). */
+  requestUrl: string;
 }
 
 /** An answer a response filter said to ignore: the partition ends there, and the run says so. */
 export interface IgnoredAnswer {
   ignoredStatus: number;
+}
+
+/** A 304 to a conditional request: the upstream's data did not change since the version kept. */
+export interface NotModifiedAnswer {
+  notModified: true;
 }
 
 /**
@@ -120,7 +128,7 @@ export class Requester {
     build: (credentials: Record<string, string>) => HttpRequest,
     decode: (response: HttpResponse, where: string) => unknown,
     log?: (entry: RequestLogEntry) => void,
-  ): Promise<AcceptedResponse | IgnoredAnswer> {
+  ): Promise<AcceptedResponse | IgnoredAnswer | NotModifiedAnswer> {
     const options = plan.requestOptions ?? {};
     const retries = Math.min(options.retries ?? this.limits.retries, MAX_SPEC_RETRIES);
     const baseDelay =
@@ -148,6 +156,7 @@ export class Requester {
           status: response.status,
           ms: Date.now() - started,
         });
+        if (response.status === 304 && isConditional(request)) return { notModified: true };
         let parsed: { value: unknown } | undefined;
         const document = () => (parsed ??= { value: safely(() => decode(response, where)) }).value;
         const filter = matchFilter(plan.responseFilters, response.status, response.headers, document);
@@ -176,7 +185,11 @@ export class Requester {
             status: response.status,
           });
         }
-        return { response, document: parsed ? parsed.value : decode(response, where) };
+        return {
+          response,
+          document: parsed ? parsed.value : decode(response, where),
+          requestUrl: request.url,
+        };
       } catch (error) {
         const failure = error instanceof ConnectorFetchError ? error : new ConnectorFetchError(String(error));
         if (!failure.retryable || attempt >= retries) {

@@ -9,6 +9,7 @@ import type {
   SpecAuth,
 } from '../dsl/connector-spec.types';
 import type { TokenStore } from './auth/token-store';
+import type { ResponseValidators } from './conditional-request';
 
 /** Everything the engine needs to execute one run, already resolved from connector + instance. */
 export interface RunPlan {
@@ -47,6 +48,8 @@ export interface RunPlan {
   format?: ResponseFormat;
   records?: RecordShaping;
   incremental?: IncrementalSpec;
+  /** Send the kept ETag / Last-Modified (`state.validators`): a 304 answer means no change. */
+  conditional?: boolean;
   /** The saved state of an incremental instance (`{ cursor }`), read by templates as {{state.cursor}}. */
   state?: IncrementalState | null;
   /** The clock of the run (tests set it); now when absent. */
@@ -55,6 +58,8 @@ export interface RunPlan {
 
 export interface IncrementalState {
   cursor?: string | number | null;
+  /** Conditional requests: the version of the answer the table holds. */
+  validators?: ResponseValidators;
 }
 
 /** One page of records, tagged with the iteration values that produced it. */

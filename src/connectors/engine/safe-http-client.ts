@@ -2,7 +2,7 @@ import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import http, { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { createBrotliDecompress, createGunzip, createInflate, gunzipSync } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { isBlockedAddress } from './address-policy';
 import { ConnectorFetchError } from './connector-fetch-error';
@@ -217,7 +217,31 @@ export class SafeHttpClient {
       }
       chunks.push(chunk as Buffer);
     }
-    return Buffer.concat(chunks, size);
+    return unpackGzipFile(Buffer.concat(chunks, size), limit, where, tooLarge);
+  }
+}
+
+/** The two bytes every gzip stream starts with; no JSON, JSON Lines or CSV text does. */
+const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
+
+/**
+ * A gzip file served as itself (`data.json.gz` as application/gzip, no Content-Encoding) is
+ * unpacked by its magic bytes, within the same size limit as any answer.
+ */
+function unpackGzipFile(
+  body: Buffer,
+  limit: number,
+  where: string,
+  tooLarge: () => ConnectorFetchError,
+): Buffer {
+  if (body.length < 2 || !body.subarray(0, 2).equals(GZIP_MAGIC)) return body;
+  try {
+    return gunzipSync(body, { maxOutputLength: limit });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
+    throw new ConnectorFetchError(
+      `Response from ${where} is gzip data that could not be unpacked (${(error as Error).message})`,
+    );
   }
 }
 

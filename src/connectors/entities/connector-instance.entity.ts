@@ -1,3 +1,5 @@
+import type { ResponseValidators } from '../engine/conditional-request';
+import type { IncrementalState } from '../engine/run-plan';
 import {
   Check,
   Column,
@@ -79,10 +81,11 @@ export class ConnectorInstance {
 
   /** Incremental sync: the cursor the last committed run reached (`{ cursor }`); null before the first. */
   @Column({ name: 'incremental_state', type: 'jsonb', nullable: true })
-  /** `{ cursor }` of the first operation, `streams.<operation id>` of each further one (see instance-operations). */
+  /** `{ cursor, validators }` of the first operation, `streams.<operation id>` of each further one (see instance-operations). */
   incrementalState: {
     cursor?: string | number | null;
-    streams?: Record<string, { cursor: string | number }>;
+    validators?: ResponseValidators;
+    streams?: Record<string, IncrementalState>;
   } | null;
 
   @Index('connector_instances_output_table_name_key', { unique: true })

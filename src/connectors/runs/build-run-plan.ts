@@ -55,7 +55,9 @@ export function buildRunPlan(
         : connector.fetchUrlTemplate,
     iterations: instance.iterations,
     incremental: operation?.incremental,
-    state: operation?.incremental ? (instance.incrementalState ?? null) : null,
+    conditional: operation?.conditional_requests === true,
+    state:
+      operation?.incremental || operation?.conditional_requests ? (instance.incrementalState ?? null) : null,
   };
   // The instance's own request options apply to the operation it was set up for.
   if (!chosen || chosen === dataOperation(spec)) {

@@ -17,6 +17,7 @@ import { toRunView, RunView } from '../run-views';
 import { ConnectorInstancesService } from '../connector-instances.service';
 import { ConnectorEngine } from '../engine/connector-engine';
 import { ConnectorTableWriter } from '../engine/connector-table-writer';
+import { printable } from '../engine/http-errors';
 import { Connector } from '../entities/connector.entity';
 import { ConnectorInstance } from '../entities/connector-instance.entity';
 import { ConnectorRun, RunOperationOutcome } from '../entities/connector-run.entity';
@@ -274,25 +275,38 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
       setupError = this.operations.describeFailure(error, request.runId, []);
     }
     const summary = summarise(outcomes, setupError);
-    await this.dataSource
-      .query(
-        `UPDATE connector_runs
-         SET status = $2, finished_at = now(), row_count = $3, pages_fetched = $4, error = $5, warning = $6,
-             operations = $7
-         WHERE id = $1`,
-        [
-          request.runId,
-          summary.status,
-          summary.rowCount,
-          summary.pages,
-          summary.error,
-          summary.warning,
-          JSON.stringify(outcomes),
-        ],
-      )
-      .catch((error) =>
-        this.logger.error(`Could not record the end of run ${request.runId}: ${String(error)}`),
-      );
+    const recorded = await this.recordEnd(request.runId, summary, outcomes).catch((error: unknown) => error);
+    if (recorded === undefined) return;
+    // The outcome itself could not be stored: the run still ends, failed, with the reason why.
+    const cause = printable(String(recorded));
+    this.logger.error(`Could not record the end of run ${request.runId}: ${cause}`);
+    const fallback = { ...summary, status: 'failed' as const, rowCount: 0, warning: null };
+    fallback.error = `Could not record the run's outcome (${cause}); ${summary.error ?? 'the rows were stored'}`;
+    await this.recordEnd(request.runId, fallback, []).catch((error) =>
+      this.logger.error(`Could not record the end of run ${request.runId}: ${printable(String(error))}`),
+    );
+  }
+
+  private async recordEnd(
+    runId: string,
+    summary: ReturnType<typeof summarise>,
+    outcomes: RunOperationOutcome[],
+  ): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE connector_runs
+       SET status = $2, finished_at = now(), row_count = $3, pages_fetched = $4, error = $5, warning = $6,
+           operations = $7
+       WHERE id = $1`,
+      [
+        runId,
+        summary.status,
+        summary.rowCount,
+        summary.pages,
+        summary.error,
+        summary.warning,
+        JSON.stringify(outcomes),
+      ],
+    );
   }
 
   /**

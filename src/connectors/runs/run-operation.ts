@@ -3,6 +3,7 @@ import { ConnectorInstancesService } from '../connector-instances.service';
 import { ConnectorEngine, newProgress } from '../engine/connector-engine';
 import { ConnectorFetchError } from '../engine/connector-fetch-error';
 import { ConnectorTableWriter, InstanceRemovedError } from '../engine/connector-table-writer';
+import { printable } from '../engine/http-errors';
 import { nextState } from '../engine/incremental';
 import { prefetch } from '../engine/prefetch';
 import { MissingKeyError } from '../engine/record-columns';
@@ -77,15 +78,27 @@ export class RunOperationExecutor {
         pages: prefetch(this.engine.pages(plan, progress), PAGES_AHEAD),
         primaryKey: primaryKeyOf(connector, instance),
         // The cursor advances in the transaction that makes the rows visible, never without them.
-        onCommit: incremental
-          ? async (sql) => {
-              const state = nextState(incremental, plan.state, progress.cursor);
-              if (state)
-                await saveOperationState(sql, instance.id, target.primary ? null : target.operationId, state);
-            }
-          : undefined,
+        onCommit:
+          incremental || plan.conditional
+            ? async (sql) => {
+                const state = {
+                  ...(incremental
+                    ? nextState(incremental, plan.state, progress.cursor, progress.capped)
+                    : {}),
+                  ...(progress.validators ? { validators: progress.validators } : {}),
+                };
+                if (Object.keys(state).length > 0)
+                  await saveOperationState(
+                    sql,
+                    instance.id,
+                    target.primary ? null : target.operationId,
+                    state,
+                  );
+              }
+            : undefined,
+        unchanged: () => progress.unchanged === true,
       });
-      const warning = progress.warnings.length > 0 ? progress.warnings.join(' ') : null;
+      const warning = progress.warnings.length > 0 ? printable(progress.warnings.join(' ')) : null;
       return {
         ...base,
         status: 'succeeded',
@@ -111,8 +124,15 @@ export class RunOperationExecutor {
     }
   }
 
-  /** The failure as the run history shows it; credentials are masked before it is logged or kept. */
+  /**
+   * The failure as the run history shows it; credentials are masked before it is logged or kept,
+   * control characters (a NUL quoted from a binary answer) too: the run's end must be recordable.
+   */
   describeFailure(error: unknown, runId: string, secrets: string[]): string {
+    return printable(this.failureText(error, runId, secrets));
+  }
+
+  private failureText(error: unknown, runId: string, secrets: string[]): string {
     if (
       error instanceof ConnectorFetchError ||
       error instanceof InstanceRemovedError ||

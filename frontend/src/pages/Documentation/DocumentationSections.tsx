@@ -144,6 +144,7 @@ export function DocumentationSections() {
         <CodeBlock label="Response filters example" code={exampleText(FEATURE_EXAMPLES.filters)} />
         <FieldTable caption="Request options" rows={REQUEST_OPTIONS} />
         <CodeBlock label="Request options example" code={exampleText(FEATURE_EXAMPLES.requests)} />
+        <CodeBlock label="Conditional requests example" code={exampleText(FEATURE_EXAMPLES.conditional)} />
       </DocSection>
       <DocSection id="response-path" title="Response path">
         <Paragraph>
@@ -163,12 +164,16 @@ export function DocumentationSections() {
         <Paragraph>
           An operation's <Code>records</Code> says which values of the answer are records and how each becomes
           a row. These are the only transforms there are, applied in this order: path (with <Code>*</Code>),
-          zip, flatten_depth, add_fields, remove_fields, rename_fields, filter. Field names become column
-          names with camelCase split (<Code>createdAt</Code> becomes <Code>created_at</Code>); a table made
-          before keeps its existing column names.
+          header_row, flatten_depth, add_fields, remove_fields, rename_fields, filter. Field names become
+          column names with camelCase split (<Code>createdAt</Code> becomes <Code>created_at</Code>); a table
+          made before keeps its existing column names.
         </Paragraph>
         <FieldTable caption="Record shaping" rows={RECORD_FIELDS} />
         <CodeBlock label="Record shaping examples" code={RECORDS_EXAMPLE} />
+        <CodeBlock
+          label="Header row and arrays (Google Sheets values)"
+          code={exampleText(FEATURE_EXAMPLES.sheetsValues)}
+        />
       </DocSection>
       <DocSection id="formats" title="Response formats and values">
         <Paragraph>
@@ -184,14 +189,18 @@ export function DocumentationSections() {
         <Paragraph>
           An operation with <Code>incremental</Code> reads only what changed since the last committed run. The
           state (the greatest cursor value read) advances in the same transaction that makes the run's rows
-          visible: a failed or interrupted run leaves it where it was. Reset it with Reset State on the
-          connector setup, or from the API (<Code>POST /api/connectors/instance/:id/state/reset</Code>), to
-          read from the start again; each stream of an instance keeps its own state. Scheduled refreshes read
-          incrementally too.
+          visible: a failed or interrupted run leaves it where it was. A run that <Code>max_pages</Code> or a
+          limit stopped saves it only when its records came oldest first; otherwise (Stripe, Facebook list
+          newest first) it keeps the previous state and its warning says the read was partial. Reset it with
+          Reset State on the connector setup, or from the API (
+          <Code>POST /api/connectors/instance/:id/state/reset</Code>), to read from the start again; each
+          stream of an instance keeps its own state. Scheduled refreshes read incrementally too.
         </Paragraph>
         <FieldTable caption="Incremental options" rows={INCREMENTAL_FIELDS} />
         <FieldTable caption="Date functions in templates" rows={DATE_FUNCTIONS} />
         <CodeBlock label="Incremental examples" code={INCREMENTAL_EXAMPLE} />
+        <CodeBlock label="RFC 2822 cursor (Twilio)" code={exampleText(FEATURE_EXAMPLES.rfc2822Cursor)} />
+        <CodeBlock label="Daily windows through today" code={exampleText(FEATURE_EXAMPLES.todayWindow)} />
       </DocSection>
       <DocSection id="test-read" title="Test read">
         <Paragraph>

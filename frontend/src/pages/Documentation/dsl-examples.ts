@@ -82,6 +82,30 @@ export const FEATURE_EXAMPLES = {
       inject_into: 'body',
     },
   },
+  sheetsValues: {
+    url_path: '/v4/spreadsheets/1BxiMVs0XRA5nFMdKvBd/values/Sheet1!A1:D500',
+    records: { path: 'values', header_row: true },
+  },
+  rfc2822Cursor: {
+    url_path: '/2010-04-01/Accounts/AC0123456789/Messages.json',
+    response_path: 'messages',
+    incremental: {
+      cursor_field: 'date_updated',
+      cursor_format: 'rfc2822',
+      format: 'date',
+      param: 'DateSent>',
+      start: '-P30D',
+    },
+  },
+  conditional: { url_path: '/exports/catalog.json.gz', conditional_requests: true },
+  todayWindow: {
+    incremental: {
+      cursor_field: 'date',
+      format: 'date',
+      start: '-P5D',
+      window: { step: 'P1D', start_param: 'since', end_param: 'until' },
+    },
+  },
   filters: {
     response_filters: [
       { http_codes: [404], action: 'ignore' },

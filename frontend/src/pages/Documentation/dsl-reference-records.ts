@@ -14,6 +14,12 @@ export const RECORD_FIELDS: FieldRow[] = [
     description: 'With a * over object values: the key each value had is kept in this field (e.g. the date).',
   },
   {
+    name: 'header_row',
+    type: 'true',
+    description:
+      'The values at the path are arrays (Google Sheets values): the first names the fields, each later one is a record. Missing cells are null; a cell beyond the header, or under an empty header cell, is kept as column_<n>.',
+  },
+  {
     name: 'zip',
     type: 'true | string[]',
     description:
@@ -46,7 +52,7 @@ export const FORMAT_FIELDS: FieldRow[] = [
     name: 'format.type',
     type: '"json" | "jsonl" | "csv"',
     description:
-      'json (default): numbers are read exactly. jsonl: one JSON value per line (NDJSON). csv: a header row names the fields; empty fields are null, numbers and true/false are typed. Each page is decoded on its own; gzip answers are unpacked first.',
+      'json (default): numbers are read exactly. jsonl: one JSON value per line (NDJSON). csv: a header row names the fields; empty fields are null, numbers and true/false are typed. Each page is decoded on its own; gzip answers are unpacked first, by Content-Encoding or, for a file such as data.json.gz, by its first bytes. A binary answer that is none of these fails the run, named by its size.',
   },
   {
     name: 'format.delimiter',
@@ -60,7 +66,7 @@ export const INCREMENTAL_FIELDS: FieldRow[] = [
     name: 'cursor_field',
     type: 'string',
     description:
-      'Field of the shaped records whose greatest value is saved as the state when the run’s rows are committed; the next run starts from it.',
+      'Field of the shaped records whose greatest value is saved as the state when the run’s rows are committed; the next run starts from it. The column name the table shows for a field is accepted too (fields_last_modified for fields.Last Modified). A run whose records never carry it fails, naming it.',
   },
   {
     name: 'param / in',
@@ -72,13 +78,19 @@ export const INCREMENTAL_FIELDS: FieldRow[] = [
     name: 'format',
     type: 'string',
     description:
-      'How dates are written: iso (default), date (yyyy-MM-dd), unix, unix_ms, or a luxon format such as yyyyMMdd.',
+      'How dates are sent: iso (default), date (yyyy-MM-dd), unix, unix_ms, rfc2822, http, or a luxon format such as yyyyMMdd.',
+  },
+  {
+    name: 'cursor_format',
+    type: 'string',
+    description:
+      'How the records write a date cursor when it is not ISO: rfc2822 (Twilio: Tue, 14 Jan 2025 10:00:00 +0000), http, unix, unix_ms, or a luxon format such as dd/MM/yyyy HH:mm. Cursors are then compared as instants and sent in format.',
   },
   {
     name: 'start_setting / start',
     type: 'field key / string',
     description:
-      'The first run’s start: the value of this setting, else start (an ISO date, or a duration back from now such as -P30D).',
+      'The first run’s start: the value of this setting, else start (an ISO date, or a duration back from now such as -P30D; whole days count from the start of that day).',
   },
   {
     name: 'lookback',
@@ -90,7 +102,7 @@ export const INCREMENTAL_FIELDS: FieldRow[] = [
     name: 'window',
     type: '{ step, start_param, end_param }',
     description:
-      'Date-range APIs: one request sequence per window of step (P1D, P30D) from the start to now, the bounds sent in start_param and end_param (or {{window.start}} / {{window.end}}).',
+      'Date-range APIs: one request sequence per window of step (P1D, P30D) from the start to the end of today (23:59:59 UTC, never a later date), so a first run includes today, the bounds sent in start_param and end_param (or {{window.start}} / {{window.end}}). A start such as -P5D counts whole days back from the start of today.',
   },
   {
     name: 'primary_key (on the operation)',
@@ -118,7 +130,7 @@ export const DATE_FUNCTIONS: FieldRow[] = [
   },
   {
     name: '| format:date',
-    type: 'iso, date, unix, unix_ms or a luxon format',
+    type: 'iso, date, unix, unix_ms, rfc2822, http or a luxon format',
     description: 'Writes the date; without it a date is written as ISO-8601.',
   },
 ];

@@ -185,6 +185,12 @@ export const OPERATION_FIELDS: FieldRow[] = [
   },
   { name: 'pagination', type: 'object', description: 'How to fetch further pages (see Pagination).' },
   {
+    name: 'conditional_requests',
+    type: 'boolean',
+    description:
+      'Keeps the answer’s ETag and Last-Modified and sends them next time as If-None-Match and If-Modified-Since: a 304 answer means no change, and the table stays as it is (even when overriding). For operations of one request (no pagination, windows or parent).',
+  },
+  {
     name: 'response_path',
     type: 'string',
     description: 'Where the records sit in the JSON response (see Response path).',
@@ -335,7 +341,7 @@ export const PAGINATION_FIELDS: FieldRow[] = [
     name: 'stop_on_short_page',
     type: 'boolean',
     description:
-      'Whether a page shorter than page_size ends the sequence: true by default for page and offset, false otherwise.',
+      'true: a page shorter than page_size ends the sequence, with no further request. false: paging goes on while a next page is given. Unset: page and offset paging ask for one more page after a short one, which must be empty (rows there mean the API caps the page size: the run fails); other paging goes on while a next page is given.',
   },
   {
     name: 'total_path',
@@ -346,7 +352,7 @@ export const PAGINATION_FIELDS: FieldRow[] = [
     name: 'max_pages',
     type: 'number',
     description:
-      'Upper bound on the pages fetched per request sequence; a run stopped by it while more pages exist succeeds with a warning.',
+      'Upper bound on the pages fetched per request sequence; a run stopped by it while more pages exist succeeds with a warning. An incremental run it stops keeps its previous state unless its records came oldest first, and says the read was partial.',
   },
 ];
 
