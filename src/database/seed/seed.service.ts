@@ -40,7 +40,7 @@ export class SeedService implements OnApplicationBootstrap {
     if (this.demoUser.hasPublishedPassword) {
       this.logger.log(`Demo login (local use only): ${DEMO_USER.email} / ${DEMO_USER.password}`);
     } else {
-      this.logger.log(`The demo content's owner ${DEMO_USER.email} has no usable password`);
+      this.logger.log(`Demo content seeded; its owner ${DEMO_USER.email} has no usable password`);
     }
   }
 
