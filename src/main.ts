@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   bootLogger.log(await describeDatabase(database));
   const applied = await runMigrations(database.url);
   bootLogger.log(applied.length > 0 ? `Migrations: applied ${applied.length}` : 'Migrations: none pending');
-  bootLogger.debug(`Migrations applied: ${applied.join(', ')}`);
+  if (applied.length > 0) bootLogger.debug(`Migrations applied: ${applied.join(', ')}`);
 
   const app = await createApp(config, database.url, { logger });
   const server = await app.listen(config.port);
