@@ -18,6 +18,7 @@ import { spaHandlers } from './common/middleware/spa-fallback.middleware';
 import type { AppConfig } from './config/app-config';
 import { pgPool } from './database/sql';
 import { JSON_BODY_LIMIT_BYTES } from './common/body-limits';
+import { PRODUCT_NAME } from './common/product';
 import { STRIPE_WEBHOOK_PATH } from './access/payments/stripe-payment.provider';
 
 export const SESSION_COOKIE = 'dm.sid';
@@ -62,11 +63,11 @@ function contentSecurityPolicy(config: AppConfig) {
  */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   const openApi = new DocumentBuilder()
-    .setTitle('Data Marketplace API')
+    .setTitle(`${PRODUCT_NAME} API`)
     .setDescription(
       'Datasets, connectors, access, streaming and blog. Paths are relative to /api.\n\n' +
         // The page is the API's, outside the app: these links lead back into it.
-        '[← Back to DataMarket](/) · [Connector documentation](/documentation)',
+        `[← Back to ${PRODUCT_NAME}](/) · [Connector documentation](/documentation)`,
     )
     .setVersion('1.0')
     .addCookieAuth(SESSION_COOKIE)

@@ -1,19 +1,18 @@
-import { Logger, LogLevel } from '@nestjs/common';
+import { Logger, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
+import { AppLogger } from './common/logging/app-logger';
 import type { AppConfig } from './config/app-config';
-
-const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /** Creates the fully configured (not yet listening) app on an already migrated database. */
 export async function createApp(
   config: AppConfig,
   databaseUrl: string,
-  options: { logger?: false } = {},
+  options: { logger?: LoggerService | false } = {},
 ): Promise<NestExpressApplication> {
-  const logger = options.logger ?? LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1);
+  const logger = options.logger ?? new AppLogger(config.logLevel);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, databaseUrl }), {
     logger,
     bodyParser: true,

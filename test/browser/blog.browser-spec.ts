@@ -52,7 +52,7 @@ describe('the blog in a browser', () => {
     const { context, page, errors } = await openPage(browser);
     const all = await listedPosts();
     await page.goto('/blog');
-    await expectTitle(page, 'Blog · DataMarket');
+    await expectTitle(page, 'Blog · Data Marketplace');
     await expectCardTitles(
       page,
       all.map((post) => post.title),
@@ -127,7 +127,7 @@ describe('the blog in a browser', () => {
 
     const article = page.getByRole('main').getByRole('article');
     await article.getByRole('heading', { level: 1 }).filter({ hasText: before.title }).waitFor();
-    await expectTitle(page, `${before.title} · DataMarket`);
+    await expectTitle(page, `${before.title} · Data Marketplace`);
     await expect(article.locator('.MuiChip-label').first().innerText()).resolves.toBe('use_case');
     await expect(article.locator('time').innerText()).resolves.toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}$/);
     // Opening the post counted one more view.
@@ -177,7 +177,7 @@ describe('the blog in a browser', () => {
     });
     await logInThroughForm(page, DEMO.email, DEMO.password);
     await page.goto('/blog/new');
-    await expectTitle(page, 'New Blog Post · DataMarket');
+    await expectTitle(page, 'New Blog Post · Data Marketplace');
 
     // Title and slug are required.
     await page.getByRole('button', { name: 'Publish' }).click();

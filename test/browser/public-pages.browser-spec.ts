@@ -10,7 +10,7 @@ const LANDING_JS_BUDGET_BYTES = 250 * 1024;
 const LANDING = {
   path: '/',
   heading: 'Honest feedback. Real purchases. Clear evidence.',
-  title: 'DataMarket · Data marketplace and data platform',
+  title: 'Data Marketplace · Datasets and API connectors',
 };
 
 /**
@@ -21,22 +21,22 @@ const PUBLIC_SCREENS: Array<{ path: string; heading: string; title: string; shot
   [
     { ...LANDING, shot: 'landing-buyers' },
     { ...LANDING, shot: 'landing-companies', toggle: 'Companies' },
-    { path: '/about', heading: 'About us', title: 'About · DataMarket', shot: 'about' },
-    { path: '/terms', heading: 'Terms and Conditions', title: 'Terms · DataMarket', shot: 'terms' },
-    { path: '/imprint', heading: 'Imprint', title: 'Imprint · DataMarket', shot: 'imprint' },
-    { path: '/contact', heading: 'Contact us', title: 'Contact · DataMarket', shot: 'contact' },
-    { path: '/dataapps', heading: 'Data Apps', title: 'Data Apps · DataMarket', shot: 'dataapps' },
-    { path: '/use-cases', heading: 'Use Cases', title: 'Use Cases · DataMarket', shot: 'use-cases' },
+    { path: '/about', heading: 'About us', title: 'About · Data Marketplace', shot: 'about' },
+    { path: '/terms', heading: 'Terms and Conditions', title: 'Terms · Data Marketplace', shot: 'terms' },
+    { path: '/imprint', heading: 'Imprint', title: 'Imprint · Data Marketplace', shot: 'imprint' },
+    { path: '/contact', heading: 'Contact us', title: 'Contact · Data Marketplace', shot: 'contact' },
+    { path: '/dataapps', heading: 'Data Apps', title: 'Data Apps · Data Marketplace', shot: 'dataapps' },
+    { path: '/use-cases', heading: 'Use Cases', title: 'Use Cases · Data Marketplace', shot: 'use-cases' },
     {
       path: '/documentation',
       heading: 'Connector documentation',
-      title: 'Documentation · DataMarket',
+      title: 'Documentation · Data Marketplace',
       shot: 'documentation',
     },
     {
       path: '/no-such-page',
       heading: 'Page not found',
-      title: 'Page not found · DataMarket',
+      title: 'Page not found · Data Marketplace',
       shot: 'not-found',
     },
   ];
@@ -180,7 +180,7 @@ describe('public pages in a browser', () => {
     // It is no dead end: a link leads back into the app (Swagger UI opens description links in a new tab).
     const [app] = await Promise.all([
       context.waitForEvent('page'),
-      page.getByRole('link', { name: '← Back to DataMarket' }).click(),
+      page.getByRole('link', { name: '← Back to Data Marketplace' }).click(),
     ]);
     await app.waitForURL((url) => url.pathname === '/');
     await heading1(app).first().waitFor();
@@ -196,7 +196,7 @@ describe('public pages in a browser', () => {
         await heading1(page).filter({ hasText: screen.heading }).waitFor();
         if (screen.toggle) await page.getByRole('button', { name: screen.toggle, exact: true }).click();
         await expectTitle(page, screen.title);
-        await page.getByRole('banner').getByRole('link', { name: 'DataMarket home' }).waitFor();
+        await page.getByRole('banner').getByRole('link', { name: 'Data Marketplace home' }).waitFor();
         await page.getByRole('contentinfo').waitFor();
         await page.waitForLoadState('networkidle');
         await expect(page.locator('img:not([alt])').count()).resolves.toBe(0);
@@ -412,7 +412,7 @@ describe('public pages in a browser', () => {
     const { context, page } = await openPage(browser);
     await page.goto('/definitely/not/here');
     await heading1(page).filter({ hasText: 'Page not found' }).waitFor();
-    await expectTitle(page, 'Page not found · DataMarket');
+    await expectTitle(page, 'Page not found · Data Marketplace');
     await page.getByRole('link', { name: 'Go to the home page' }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await context.close();

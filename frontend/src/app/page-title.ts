@@ -1,6 +1,6 @@
 import { BRAND_NAME } from '../components/copyright';
 
-/** The browser tab text for a screen: "<Screen> · DataMarket", or just the brand for the landing page. */
+/** The browser tab text for a screen: "<Screen> · Data Marketplace"; the landing page has the brand and what it offers. */
 export function pageTitle(title?: string): string {
-  return title ? `${title} · ${BRAND_NAME}` : `${BRAND_NAME} · Data marketplace and data platform`;
+  return title ? `${title} · ${BRAND_NAME}` : `${BRAND_NAME} · Datasets and API connectors`;
 }

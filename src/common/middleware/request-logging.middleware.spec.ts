@@ -1,19 +1,26 @@
 import { Logger, LoggerService, LogLevel } from '@nestjs/common';
 import express from 'express';
 import request from 'supertest';
-import { redactUrl, requestLogging } from './request-logging.middleware';
+import { redactUrl, requestLogLevel, requestLogging } from './request-logging.middleware';
 
 describe('requestLogging', () => {
   const lines: Array<{ level: string; message: string }> = [];
   const capture: LoggerService = {
     log: (message: string) => void lines.push({ level: 'log', message }),
+    debug: (message: string) => void lines.push({ level: 'debug', message }),
     warn: (message: string) => void lines.push({ level: 'warn', message }),
     error: (message: string) => void lines.push({ level: 'error', message }),
   };
   const app = express();
   app.use(requestLogging);
-  app.get('/ok', (_request, response) => void response.json({ ok: true }));
-  app.get('/broken', (_request, response) => void response.status(500).json({ ok: false }));
+  app.get('/api/ok', (_request, response) => void response.json({ ok: true }));
+  app.get('/api/broken', (_request, response) => void response.status(500).json({ ok: false }));
+  app.get('/api/users/me', (_request, response) => void response.status(401).json({ error: 'Unauthorized' }));
+  app.get(
+    '/api/assets/mine',
+    (_request, response) => void response.status(401).json({ error: 'Unauthorized' }),
+  );
+  app.get('/assets/index-abc123.js', (_request, response) => void response.type('js').send('export {};'));
 
   async function linesAt(levels: LogLevel[], path: string) {
     lines.length = 0;
@@ -26,23 +33,61 @@ describe('requestLogging', () => {
   afterAll(() => Logger.overrideLogger(['log', 'warn', 'error']));
 
   it('writes one line per request with its id, redacted URL, status and time', async () => {
-    const { lines: written, requestId } = await linesAt(['log', 'warn', 'error'], '/ok');
+    const { lines: written, requestId } = await linesAt(['log', 'warn', 'error'], '/api/ok');
     expect(written).toHaveLength(1);
     expect(written[0].level).toBe('log');
     expect(JSON.parse(written[0].message)).toMatchObject({
       requestId,
       method: 'GET',
-      url: '/ok?api_key=[redacted]',
+      url: '/api/ok?api_key=[redacted]',
       status: 200,
     });
   });
 
   it('writes nothing for a success when only warnings are kept, and a warning for a server error', async () => {
-    expect((await linesAt(['warn', 'error'], '/ok')).lines).toEqual([]);
-    const { lines: written } = await linesAt(['warn', 'error'], '/broken');
+    expect((await linesAt(['warn', 'error'], '/api/ok')).lines).toEqual([]);
+    const { lines: written } = await linesAt(['warn', 'error'], '/api/broken');
     expect(written).toHaveLength(1);
     expect(written[0].level).toBe('warn');
-    expect(JSON.parse(written[0].message)).toMatchObject({ status: 500, url: '/broken?api_key=[redacted]' });
+    expect(JSON.parse(written[0].message)).toMatchObject({
+      status: 500,
+      url: '/api/broken?api_key=[redacted]',
+    });
+  });
+
+  it('writes a static file and the 401 of an anonymous users/me at debug only', async () => {
+    const defaultLevels: LogLevel[] = ['log', 'warn', 'error'];
+    expect((await linesAt(defaultLevels, '/assets/index-abc123.js')).lines).toEqual([]);
+    expect((await linesAt(defaultLevels, '/api/users/me')).lines).toEqual([]);
+    const debugLevels: LogLevel[] = [...defaultLevels, 'debug'];
+    expect((await linesAt(debugLevels, '/assets/index-abc123.js')).lines.map((line) => line.level)).toEqual([
+      'debug',
+    ]);
+    expect((await linesAt(debugLevels, '/api/users/me')).lines.map((line) => line.level)).toEqual(['debug']);
+  });
+
+  it('still logs a missing file and a 401 anywhere but users/me', async () => {
+    const defaultLevels: LogLevel[] = ['log', 'warn', 'error'];
+    const missing = await linesAt(defaultLevels, '/assets/gone-123.js');
+    expect(missing.lines.map((line) => line.level)).toEqual(['log']);
+    expect(JSON.parse(missing.lines[0].message)).toMatchObject({ status: 404 });
+    const refused = await linesAt(defaultLevels, '/api/assets/mine');
+    expect(refused.lines.map((line) => line.level)).toEqual(['log']);
+    expect(JSON.parse(refused.lines[0].message)).toMatchObject({ status: 401 });
+  });
+});
+
+describe('requestLogLevel', () => {
+  it('warns on a server error wherever it happens, a file of the app included', () => {
+    expect(requestLogLevel('GET', '/assets/index-abc123.js', 500)).toBe('warn');
+    expect(requestLogLevel('GET', '/api/users/me', 503)).toBe('warn');
+  });
+
+  it('treats /api itself and paths that only start like it as what they are', () => {
+    expect(requestLogLevel('GET', '/api', 404)).toBe('log');
+    expect(requestLogLevel('GET', '/apidocs.html', 200)).toBe('debug');
+    expect(requestLogLevel('GET', '/api/users/me?fresh=1', 401)).toBe('debug');
+    expect(requestLogLevel('POST', '/api/users/me', 401)).toBe('log');
   });
 });
 

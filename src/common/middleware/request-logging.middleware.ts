@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Logger } from '@nestjs/common';
+import { Logger, LogLevel } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 
 const logger = new Logger('HTTP');
@@ -44,6 +44,20 @@ function normalizedName(name: string): string {
   return decoded.toLowerCase().replace(/[^a-z]/g, '');
 }
 
+/**
+ * How loud a finished request is. Server errors warn. Files of the single-page app (everything
+ * outside /api that was found) and the 401 of `GET /api/users/me`, which the app asks on every
+ * page to learn whether someone is logged in, are routine: debug. Everything else: log.
+ */
+export function requestLogLevel(method: string, url: string, status: number): LogLevel {
+  if (status >= 500) return 'warn';
+  const path = url.split('?')[0];
+  const apiCall = path === '/api' || path.startsWith('/api/');
+  if (!apiCall && status < 400) return 'debug';
+  if (method === 'GET' && path === '/api/users/me' && status === 401) return 'debug';
+  return 'log';
+}
+
 /** Gives every request an id (X-Request-Id, echoed back) and logs one line when it finishes. */
 export function requestLogging(request: Request, response: Response, next: NextFunction): void {
   const incoming = request.header('x-request-id');
@@ -52,9 +66,9 @@ export function requestLogging(request: Request, response: Response, next: NextF
   response.setHeader('X-Request-Id', requestId);
   const started = process.hrtime.bigint();
   response.on('finish', () => {
-    const failed = response.statusCode >= 500;
+    const level = requestLogLevel(request.method, request.originalUrl, response.statusCode);
     // Built only when it will be written: a server logging warnings only skips the line of every success.
-    if (!failed && !Logger.isLevelEnabled('log')) return;
+    if (!Logger.isLevelEnabled(level)) return;
     const milliseconds = Number(process.hrtime.bigint() - started) / 1e6;
     const line = JSON.stringify({
       requestId,
@@ -63,7 +77,8 @@ export function requestLogging(request: Request, response: Response, next: NextF
       status: response.statusCode,
       ms: Math.round(milliseconds * 10) / 10,
     });
-    if (failed) logger.warn(line);
+    if (level === 'warn') logger.warn(line);
+    else if (level === 'debug') logger.debug(line);
     else logger.log(line);
   });
   next();

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sanitizeBlogHtml } from '../../blog/blog-html.sanitizer';
 import { SEED_POSTS } from '../../blog/seed/blog-seed-posts';
@@ -9,11 +9,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The demo blog, authored by the demo user; a post whose slug exists is left as it is. */
 @Injectable()
 export class BlogSeeder {
-  private readonly logger = new Logger(BlogSeeder.name);
-
   constructor(private readonly dataSource: DataSource) {}
 
-  async run(context: SeedContext): Promise<void> {
+  /** Answers how many posts this run added. */
+  async run(context: SeedContext): Promise<number> {
     let created = 0;
     for (const post of SEED_POSTS) {
       const rows: unknown[] = await this.dataSource.query(
@@ -33,6 +32,6 @@ export class BlogSeeder {
       );
       created += rows.length;
     }
-    if (created > 0) this.logger.log(`Seeded ${created} blog posts`);
+    return created;
   }
 }

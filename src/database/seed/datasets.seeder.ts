@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AssetsService } from '../../assets/assets.service';
 import { PROJECT_ROOT } from '../../common/paths';
 import type { SeedContext } from './seed-context';
@@ -160,11 +160,10 @@ export const SEED_DATASETS: SeedDataset[] = [
  */
 @Injectable()
 export class DatasetsSeeder {
-  private readonly logger = new Logger(DatasetsSeeder.name);
-
   constructor(private readonly assets: AssetsService) {}
 
-  async run(context: SeedContext): Promise<void> {
+  /** Answers how many datasets this run added. */
+  async run(context: SeedContext): Promise<number> {
     let created = 0;
     for (const dataset of SEED_DATASETS) {
       if (await this.assets.ownerHasTitle(context.demoUserId, dataset.title)) continue;
@@ -184,6 +183,6 @@ export class DatasetsSeeder {
       );
       created++;
     }
-    if (created > 0) this.logger.log(`Seeded ${created} datasets`);
+    return created;
   }
 }

@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { SEED_POSTS } from '../../blog/seed/blog-seed-posts';
+import { SEED_CONNECTORS } from '../../connectors/seed/seed-connectors';
 import { BlogSeeder } from './blog.seeder';
 import { ConnectorsSeeder } from './connectors.seeder';
-import { DatasetsSeeder } from './datasets.seeder';
+import { DatasetsSeeder, SEED_DATASETS } from './datasets.seeder';
 import { DemoUserSeeder } from './demo-user.seeder';
 import { DEMO_USER } from './seed-context';
 
@@ -29,7 +31,12 @@ export class SeedService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.isProduction) await this.demoUser.lockPublishedPassword();
     if (!this.config.seed) return;
-    await this.seed();
+    const added = await this.seed();
+    // Every seeder is idempotent, so after a seed the whole demo set is there, new or kept.
+    const contents = `${SEED_DATASETS.length} datasets, ${SEED_CONNECTORS.length} connectors, ${SEED_POSTS.length} blog posts`;
+    this.logger.log(
+      added > 0 ? `Seeded demo content: ${contents}` : `Demo content already seeded: ${contents}`,
+    );
     if (this.demoUser.hasPublishedPassword) {
       this.logger.log(`Demo login (local use only): ${DEMO_USER.email} / ${DEMO_USER.password}`);
     } else {
@@ -37,16 +44,18 @@ export class SeedService implements OnApplicationBootstrap {
     }
   }
 
-  async seed(): Promise<void> {
+  /** Answers how many datasets and blog posts were new (connectors are brought up to date every time). */
+  async seed(): Promise<number> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       await runner.query('SELECT pg_advisory_lock($1)', [SEED_LOCK_ID]);
       const demoUserId = await this.demoUser.run();
       const context = { demoUserId };
-      await this.datasets.run(context);
+      const datasetsAdded = await this.datasets.run(context);
       await this.connectors.run(context);
-      await this.blog.run(context);
+      const postsAdded = await this.blog.run(context);
+      return datasetsAdded + postsAdded;
     } finally {
       await runner.query('SELECT pg_advisory_unlock($1)', [SEED_LOCK_ID]).catch(() => undefined);
       await runner.release();

@@ -1,3 +1,4 @@
+import { PRODUCT_NAME } from '../../common/product';
 import type { MailMessage } from './mail-message';
 
 /**
@@ -16,11 +17,14 @@ export function accountExistsMail(options: { to: string; appOrigin: string }): M
       `Log in here instead: ${login}`,
       '',
       'If it was not you, you can ignore this message; your account has not changed.',
+      '',
+      `The ${PRODUCT_NAME} team`,
     ].join('\n'),
     html:
       `<p>Hello,</p>` +
       `<p>Someone (perhaps you) tried to register a new account with this email address, which already has one.</p>` +
       `<p>Log in here instead: <a href="${login}">${login}</a></p>` +
-      `<p>If it was not you, you can ignore this message; your account has not changed.</p>`,
+      `<p>If it was not you, you can ignore this message; your account has not changed.</p>` +
+      `<p>The ${PRODUCT_NAME} team</p>`,
   };
 }

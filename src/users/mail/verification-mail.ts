@@ -1,3 +1,4 @@
+import { PRODUCT_NAME } from '../../common/product';
 import type { MailMessage } from './mail-message';
 
 function escapeHtml(text: string): string {
@@ -22,11 +23,14 @@ export function verificationMail(options: {
       link,
       '',
       'If you did not register, you can ignore this message.',
+      '',
+      `The ${PRODUCT_NAME} team`,
     ].join('\n'),
     html:
       `<p>Hello ${escapeHtml(options.name)},</p>` +
       `<p>Please verify your email address by opening this link (valid for 24 hours, usable once):</p>` +
       `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
-      `<p>If you did not register, you can ignore this message.</p>`,
+      `<p>If you did not register, you can ignore this message.</p>` +
+      `<p>The ${PRODUCT_NAME} team</p>`,
   };
 }

@@ -1,5 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, WriteStream } from 'node:fs';
+import {
+  chmodSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  WriteStream,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -36,9 +44,10 @@ export async function freePort(): Promise<number> {
 export interface AppProcessOptions {
   /** Names the log file under test-artifacts/reliability/. */
   name: string;
-  databaseUrl: string;
-  /** Extra environment (SCHEDULER_ENABLED, TRUST_PROXY, ...). */
-  env?: Record<string, string>;
+  /** Unset: the app starts its embedded PostgreSQL under its data folder. */
+  databaseUrl?: string;
+  /** Extra environment (SCHEDULER_ENABLED, TRUST_PROXY, ...); undefined removes a variable. */
+  env?: Record<string, string | undefined>;
   /** Start through `npm start`, as the README does, instead of node directly; signals then go to npm. */
   viaNpm?: boolean;
 }
@@ -50,7 +59,9 @@ export interface AppProcessOptions {
 export class AppProcess {
   child?: ChildProcess;
   readonly baseUrl: string;
-  private readonly dataDir = mkdtempSync(join(tmpdir(), 'dm-reliability-data-'));
+  readonly dataDir = mkdtempSync(join(tmpdir(), 'dm-reliability-data-'));
+  /** Every line the process wrote to stdout or stderr, across restarts. */
+  readonly output: string[] = [];
   private readonly log: WriteStream;
 
   private constructor(
@@ -58,6 +69,8 @@ export class AppProcess {
     readonly port: number,
   ) {
     this.baseUrl = `http://127.0.0.1:${port}`;
+    // An embedded PostgreSQL started as root runs as a system user of its own, which must reach the folder.
+    if (!options.databaseUrl) chmodSync(this.dataDir, 0o755);
     mkdirSync(RELIABILITY_ARTIFACTS, { recursive: true });
     this.log = createWriteStream(join(RELIABILITY_ARTIFACTS, `${options.name}.log`), { flags: 'w' });
   }
@@ -104,26 +117,34 @@ export class AppProcess {
   private async launch(): Promise<void> {
     this.log.write(`\n==== start ${new Date().toISOString()}\n`);
     const [command, args] = this.options.viaNpm ? ['npm', ['start']] : [process.execPath, [MAIN]];
-    const child = spawn(command, args, {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        PORT: String(this.port),
-        DATABASE_URL: this.options.databaseUrl,
-        APP_ORIGIN: this.baseUrl,
-        DATA_DIR: this.dataDir,
-        SEED: 'false',
-        LOG_LEVEL: 'warn',
-        SCHEDULER_ENABLED: 'false',
-        CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true',
-        ...SECRETS,
-        ...this.options.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const environment: Record<string, string | undefined> = {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(this.port),
+      DATABASE_URL: this.options.databaseUrl,
+      APP_ORIGIN: this.baseUrl,
+      DATA_DIR: this.dataDir,
+      SEED: 'false',
+      LOG_LEVEL: 'warn',
+      SCHEDULER_ENABLED: 'false',
+      CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true',
+      ...SECRETS,
+      ...this.options.env,
+    };
+    const env = Object.fromEntries(
+      Object.entries(environment).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.pipe(this.log, { end: false });
     child.stderr?.pipe(this.log, { end: false });
+    for (const stream of [child.stdout, child.stderr]) {
+      let partial = '';
+      stream?.setEncoding('utf8').on('data', (chunk: string) => {
+        const lines = (partial + chunk).split('\n');
+        partial = lines.pop() ?? '';
+        this.output.push(...lines);
+      });
+    }
     this.child = child;
     await this.waitForHealth();
   }

@@ -24,7 +24,7 @@ export function ImprintPage() {
       </Typography>
       <Section id="imprint-operator" title="Operator">
         <Typography>
-          DataMarket (placeholder company name)
+          Data Marketplace (placeholder company name)
           <br />
           Example Street 1, 10115 Berlin, Germany
           <br />
