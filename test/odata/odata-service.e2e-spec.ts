@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { entitySetName } from '../../src/odata/odata-entity-set';
+import { formerEntitySetName } from '../../src/odata/odata-entity-set';
 import { ODATA_RATE_LIMIT } from '../../src/odata/odata-rate-limit';
 import { streamRateLimitKey } from '../../src/stream/api-key.guard';
 import {
@@ -82,12 +82,12 @@ describe('OData service: documents and access', () => {
       ],
     });
     datasetId = dataset.id;
-    datasetSet = entitySetName({ kind: 'asset', id: dataset.id });
+    datasetSet = formerEntitySetName({ kind: 'asset', id: dataset.id });
     const instance = await createConnectorInstance(dataSource, {
       ownerId: owner.id,
       tableSql: `SELECT gen_random_uuid() AS _run_id, now() AS _fetched_at, 'x'::text AS city`,
     });
-    instanceSet = entitySetName({ kind: 'instance', id: instance.id });
+    instanceSet = formerEntitySetName({ kind: 'instance', id: instance.id });
     const holder = await createUserWithApiKey(dataSource);
     await grantAccess(dataSource, holder.user.id, dataset.id);
     holderKey = holder.apiKey;
