@@ -134,6 +134,12 @@ export class DatasetVersionView {
 }
 
 export class AssetDetail extends AssetSummary {
+  @ApiProperty({
+    description: "The table's readable name: its OData entity set, stream link and download file name",
+    example: 'sales_2024',
+  })
+  readable_name: string;
+
   @ApiProperty({ type: () => [AssetColumnDocument] })
   columns: AssetColumn[];
 

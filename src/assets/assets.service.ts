@@ -244,6 +244,7 @@ export class AssetsService {
     );
     return {
       ...toSummary(access),
+      readable_name: asset.readableName,
       columns: asset.columns,
       licence: asset.licence,
       dictionary: asset.dictionary,
