@@ -37,7 +37,10 @@ export class ConnectorInstanceTable {
   readableName: string;
 
   @ManyToOne(() => ReadableName)
-  @JoinColumn({ name: 'readable_name', foreignKeyConstraintName: 'connector_instance_tables_readable_name_fkey' })
+  @JoinColumn({
+    name: 'readable_name',
+    foreignKeyConstraintName: 'connector_instance_tables_readable_name_fkey',
+  })
   readableNameEntry?: Relation<ReadableName>;
 
   @Index('connector_instance_tables_output_table_name_key', { unique: true })
