@@ -65,16 +65,6 @@ export class ReadableTableNames1796000000000 implements MigrationInterface {
       END $$`);
     for (const { table, title } of NAMED_TABLES) {
       await queryRunner.query(`ALTER TABLE ${table} ADD COLUMN readable_name text`);
-      await queryRunner.query(`
-        CREATE FUNCTION ${table}_readable_name() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          IF NEW.readable_name IS NULL THEN NEW.readable_name := readable_name_claim(${title}); END IF;
-          RETURN NEW;
-        END $$`);
-      await queryRunner.query(
-        `CREATE TRIGGER ${table}_readable_name BEFORE INSERT ON ${table}
-         FOR EACH ROW EXECUTE FUNCTION ${table}_readable_name()`,
-      );
       // Existing tables, oldest first, so the first of two equal titles keeps the plain name.
       await queryRunner.query(`
         DO $$
@@ -89,6 +79,22 @@ export class ReadableTableNames1796000000000 implements MigrationInterface {
       await queryRunner.query(
         `ALTER TABLE ${table} ADD CONSTRAINT ${table}_readable_name_fkey
          FOREIGN KEY (readable_name) REFERENCES readable_names(name)`,
+      );
+      // Only the database gives a name (a name sent with an insert is not taken), and never
+      // another: so no two tables of any kind can share one.
+      await queryRunner.query(`
+        CREATE FUNCTION ${table}_readable_name() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF TG_OP = 'INSERT' THEN
+            NEW.readable_name := readable_name_claim(${title});
+          ELSIF NEW.readable_name IS DISTINCT FROM OLD.readable_name THEN
+            RAISE EXCEPTION 'A readable table name never changes' USING ERRCODE = 'check_violation';
+          END IF;
+          RETURN NEW;
+        END $$`);
+      await queryRunner.query(
+        `CREATE TRIGGER ${table}_readable_name BEFORE INSERT OR UPDATE OF readable_name ON ${table}
+         FOR EACH ROW EXECUTE FUNCTION ${table}_readable_name()`,
       );
     }
   }
