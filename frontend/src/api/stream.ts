@@ -24,7 +24,7 @@ export function generalStreamUrl(apiKey: string, format: StreamFormat = 'json', 
   return buildStreamUrl('', { apiKey, format, origin });
 }
 
-/** GET stream/data/{assetId}?api_key=: every row of one dataset. */
+/** GET stream/data/{reference}?api_key=: every row of one dataset, by its readable name (or its id). */
 export function datasetStreamUrl(
   assetId: string,
   apiKey: string,
