@@ -96,6 +96,7 @@ export class Asset {
   @Column({ name: 'readable_name', type: 'text', update: false })
   readableName: string;
 
+  /** Declares the foreign key to the names ever given; never loaded. */
   @ManyToOne(() => ReadableName)
   @JoinColumn({ name: 'readable_name', foreignKeyConstraintName: 'assets_readable_name_fkey' })
   readableNameEntry?: Relation<ReadableName>;

@@ -36,6 +36,7 @@ export class ConnectorInstanceTable {
   @Column({ name: 'readable_name', type: 'text', update: false })
   readableName: string;
 
+  /** Declares the foreign key to the names ever given; never loaded. */
   @ManyToOne(() => ReadableName)
   @JoinColumn({
     name: 'readable_name',

@@ -91,6 +91,7 @@ export class ConnectorInstance {
   @Column({ name: 'readable_name', type: 'text', update: false })
   readableName: string;
 
+  /** Declares the foreign key to the names ever given; never loaded. */
   @ManyToOne(() => ReadableName)
   @JoinColumn({ name: 'readable_name', foreignKeyConstraintName: 'connector_instances_readable_name_fkey' })
   readableNameEntry?: Relation<ReadableName>;
