@@ -900,6 +900,11 @@ export interface components {
       owned: boolean;
       /** @description 0 means free */
       price: number;
+      /**
+       * @description The table's readable name: its OData entity set, stream link and download file name
+       * @example sales_2024
+       */
+      readable_name: string;
       row_count: number;
       source: string;
       /** @description Users other than the owner holding the dataset */

@@ -141,10 +141,14 @@ export function StreamTab({ data }: { data: ManageData }) {
               <Box key={asset.id}>
                 <Typography sx={{ fontWeight: 600, mb: 0.5 }}>{asset.title}</Typography>
                 <Stack spacing={1}>
-                  <CopyLink label={`${asset.title} JSON link`} url={datasetStreamUrl(asset.id, keyInLinks)} />
+                  <TableName name={asset.readable_name} subject={asset.title} />
+                  <CopyLink
+                    label={`${asset.title} JSON link`}
+                    url={datasetStreamUrl(asset.readable_name, keyInLinks)}
+                  />
                   <CopyLink
                     label={`${asset.title} CSV link`}
-                    url={datasetStreamUrl(asset.id, keyInLinks, 'csv')}
+                    url={datasetStreamUrl(asset.readable_name, keyInLinks, 'csv')}
                   />
                 </Stack>
               </Box>
