@@ -27,6 +27,12 @@ export class AssetSummary {
   @ApiProperty()
   title: string;
 
+  @ApiProperty({
+    description: "The table's readable name: its OData entity set, stream link and download file name",
+    example: 'sales_2024',
+  })
+  readable_name: string;
+
   @ApiProperty()
   description: string;
 

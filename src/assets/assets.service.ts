@@ -17,6 +17,7 @@ export const DEFAULT_PAGE_SIZE = 100;
 interface CatalogueRow {
   id: string;
   title: string;
+  readable_name: string;
   description: string;
   category: string;
   keywords: string[];
@@ -34,7 +35,7 @@ interface CatalogueRow {
 }
 
 function catalogueColumns(gate: AccessGate): string {
-  return `asset.id, asset.title, asset.description, asset.category, asset.keywords,
+  return `asset.id, asset.title, asset.readable_name, asset.description, asset.category, asset.keywords,
   asset.price::float8 AS price, asset.currency, asset.is_public, asset.image, asset.subscriber_count,
   asset.source, asset.author, asset.row_count::float8 AS row_count, asset.created_at,
   ${gate.datasetCondition('owned', 'asset', '$1')} AS owned,
@@ -46,6 +47,7 @@ function rowToSummary(row: CatalogueRow): AssetSummary {
     id: row.id,
     type: 'dataset',
     title: row.title,
+    readable_name: row.readable_name,
     description: row.description,
     category: row.category,
     keywords: row.keywords,
@@ -69,6 +71,7 @@ function toSummary({ asset, owned, held }: DatasetAccess): AssetSummary {
   return rowToSummary({
     id: asset.id,
     title: asset.title,
+    readable_name: asset.readableName,
     description: asset.description,
     category: asset.category,
     keywords: asset.keywords,

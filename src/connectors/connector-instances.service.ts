@@ -121,6 +121,7 @@ export class ConnectorInstancesService {
               {
                 operationId: null,
                 tableName: instance.outputTableName,
+                readableName: instance.readableName,
                 streamReference: `instance-${instance.id}`,
               },
             ],

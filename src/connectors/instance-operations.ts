@@ -15,6 +15,8 @@ export interface InstanceTarget {
   /** null: the spec's first operation (or a connector without a spec). */
   operationId: string | null;
   tableName: string;
+  /** The table's readable name (readable-name.ts), which stream links and OData take too. */
+  readableName: string;
   /** What the stream links take: `instance-<instanceId>` for the instance table, `table-<id>` for a further one. */
   streamReference: string;
 }
@@ -99,6 +101,7 @@ export function instanceTargets(
     {
       operationId: primaryOperationId(connector, instance),
       tableName: instance.outputTableName,
+      readableName: instance.readableName,
       streamReference: `instance-${instance.id}`,
     },
     ...[...further]
@@ -106,6 +109,7 @@ export function instanceTargets(
       .map((table) => ({
         operationId: table.operationId,
         tableName: table.outputTableName,
+        readableName: table.readableName,
         streamReference: `table-${table.id}`,
       })),
   ];

@@ -17,6 +17,12 @@ export class InstanceTableView {
   @ApiProperty()
   output_table_name: string;
 
+  @ApiProperty({
+    description: "The table's readable name: its OData entity set, stream link and download file name",
+    example: 'weather_daily',
+  })
+  readable_name: string;
+
   @ApiProperty({ description: 'The {reference} of the stream links and OData: instance-<id> or table-<id>' })
   stream_reference: string;
 }
@@ -65,6 +71,12 @@ export class InstanceView {
 
   @ApiProperty()
   output_table_name: string;
+
+  @ApiProperty({
+    description: "Readable name of the instance's own table: its OData entity set, stream link and file name",
+    example: 'weather_daily',
+  })
+  readable_name: string;
 
   @ApiProperty({
     type: [String],
@@ -124,10 +136,12 @@ export function toInstanceView(
     body_template: instance.bodyTemplate,
     operation_id: instance.operationId ?? null,
     output_table_name: instance.outputTableName,
+    readable_name: instance.readableName,
     operation_ids: extra.targets.flatMap((target) => (target.operationId ? [target.operationId] : [])),
     tables: extra.targets.map((target) => ({
       operation_id: target.operationId,
       output_table_name: target.tableName,
+      readable_name: target.readableName,
       stream_reference: target.streamReference,
     })),
     has_auth_data: extra.hasAuthData,

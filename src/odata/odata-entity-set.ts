@@ -72,19 +72,19 @@ function identifierFrom(text: string, fallback: string, maxLength: number): stri
 }
 
 /**
- * The entity set of a source: its kind and id only. A BI tool's saved query picks its table by
- * this name from the service document, so a renamed dataset must keep it; the title is the
- * service document's `title`. Older names (a title before the id) still resolve: only the id
- * decides what a name points to.
+ * The name an entity set had before readable names: its kind and id (`Dataset_<hex>`,
+ * `Connector_instance_<hex>`, `Connector_table_<hex>`). Saved queries still use it, so it still
+ * resolves (see sourceReferenceOf), though documents list the readable name.
  */
-export function entitySetName(source: Pick<StreamSource, 'kind' | 'id'>): string {
+export function formerEntitySetName(source: Pick<StreamSource, 'kind' | 'id'>): string {
   const hex = source.id.replace(/-/g, '').toLowerCase();
   return `${source.kind === 'asset' ? 'Dataset' : 'Connector'}_${KIND_INFIX[source.kind]}${hex}`;
 }
 
 /**
- * The stream reference (`<id>`, `instance-<id>` or `table-<id>`) an entity set name points to;
- * null when it names nothing.
+ * The stream reference (`<id>`, `instance-<id>` or `table-<id>`) a former entity set name points
+ * to; null when it names nothing. Even older names (a title before the id) resolve too: only the
+ * id decides.
  */
 export function sourceReferenceOf(entitySet: string): string | null {
   const match = ENTITY_SET_ID.exec(entitySet);
@@ -95,7 +95,9 @@ export function sourceReferenceOf(entitySet: string): string | null {
 }
 
 /**
- * The entity set of a readable source: every column as a property named by its SQL name (made a
+ * The entity set of a readable source, named by the table's readable name (a BI tool's saved
+ * query picks its table by this name, so it never changes; the title is the service document's
+ * `title`): every column as a property named by its SQL name (made a
  * valid identifier where it is not one), keyed by the hidden row id or else the row number.
  */
 export function toEntitySet(source: StreamSource): EntitySet {
@@ -112,5 +114,5 @@ export function toEntitySet(source: StreamSource): EntitySet {
     used.add(name);
     return { name, column: column.name, pgType: column.pgType, edmType: edmType(column.pgType) };
   });
-  return { name: entitySetName(source), source, properties: [key, ...properties], key };
+  return { name: source.readableName, source, properties: [key, ...properties], key };
 }

@@ -6,6 +6,7 @@ const set = toEntitySet({
   kind: 'asset',
   id: '0f8fad5b-d9cb-469f-a165-70867728950e',
   title: 'Sales',
+  readableName: 'sales',
   tableName: 'ds_sales',
   hasRowId: true,
   columns: [

@@ -63,7 +63,10 @@ export class ODataController {
 
   @Get(':entitySet/$count')
   @ApiOperation({ summary: 'Rows of an entity set that $filter keeps, as plain text' })
-  @ApiParam({ name: 'entitySet', description: 'Entity set name from the service document' })
+  @ApiParam({
+    name: 'entitySet',
+    description: 'The readable table name from the service document (former Dataset_<hex> names work too)',
+  })
   async count(
     @CurrentUser() user: AuthenticatedUser,
     @Param('entitySet') entitySet: string,
@@ -78,7 +81,10 @@ export class ODataController {
   @ApiOperation({
     summary: 'One page of an entity set: $select, $filter, $orderby, $top, $skip, $count, @odata.nextLink',
   })
-  @ApiParam({ name: 'entitySet', description: 'Entity set name from the service document' })
+  @ApiParam({
+    name: 'entitySet',
+    description: 'The readable table name from the service document (former Dataset_<hex> names work too)',
+  })
   @ApiOkResponse({ description: 'OData JSON collection' })
   async collection(
     @CurrentUser() user: AuthenticatedUser,

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { Caller } from '../access/access-gate.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { createColumnIndex, hasColumnIndex } from '../database/data-tables/data-table-ddl';
+import { isReadableName } from '../database/data-tables/readable-name';
 import { pgPool, Sql, sqlOn, transactionOn } from '../database/sql';
 import { copyOut, STREAM_SETTINGS } from '../stream/copy-out';
 import { JsonRowsEnvelope, JsonRowsTransform } from '../stream/json-array.transform';
@@ -172,9 +173,11 @@ export class ODataService {
     return sources.filter((source) => source.columns.length > 0).map(toEntitySet);
   }
 
+  /** The entity set by its readable name, else by its former name (saved queries keep working). */
   private async entitySet(caller: Caller, name: string): Promise<EntitySet> {
-    const reference = sourceReferenceOf(name);
-    const source = reference ? await this.access.findReadableSource(caller, reference) : null;
+    let source = isReadableName(name) ? await this.access.findReadableSource(caller, name) : null;
+    const formerReference = source ? null : sourceReferenceOf(name);
+    if (formerReference) source = await this.access.findReadableSource(caller, formerReference);
     if (!source || source.columns.length === 0) throw new NotFoundException(`No entity set named ${name}`);
     return toEntitySet(source);
   }

@@ -4,6 +4,7 @@ import { AccessGate, Caller } from '../access/access-gate.service';
 import { isUuid } from '../common/uuid';
 import { tableColumns, tableColumnsJson, TableColumn } from '../database/data-tables/data-table-catalog';
 import { ROW_ID_COLUMN } from '../database/data-tables/data-table-names';
+import { isReadableName } from '../database/data-tables/readable-name';
 import { sqlOn } from '../database/sql';
 import { ApiTokensService, TokenHolder } from '../users/tokens/api-tokens.service';
 import { TOKEN_SCOPES } from '../users/tokens/token-scopes';
@@ -20,6 +21,7 @@ interface SourceTable {
   kind: StreamSource['kind'];
   id: string;
   title: string;
+  readableName: string;
   tableName: string;
   /** The dataset's own column list (names and labels); none for a connector table. */
   listed?: Array<{ name: string; label?: string }>;
@@ -50,17 +52,35 @@ export class StreamAccessService {
   }
 
   /**
-   * A dataset (`<assetId>`) or connector instance table (`instance-<instanceId>`; a bare instance
-   * id works too) the user may read, with its columns; null when missing or not theirs.
+   * A table the user may read, by its readable name (`sales_2024`) or, as older links have it, a
+   * dataset id (`<assetId>`) or connector table (`instance-<instanceId>`, a bare instance id too,
+   * `table-<tableId>`), with its columns; null when missing or not theirs.
    */
   async findReadableSource(caller: Caller, reference: string): Promise<StreamSource | null> {
     const instanceReference = INSTANCE_REFERENCE.exec(reference);
     if (instanceReference) return this.ownInstance(caller, instanceReference[1]);
     const tableReference = TABLE_REFERENCE.exec(reference);
     if (tableReference) return this.ownInstanceTable(caller, tableReference[1]);
+    if (isReadableName(reference)) return this.namedSource(caller, reference);
     if (!isUuid(reference)) return null;
     const [dataset] = await this.heldDatasetSources(caller, reference);
     return dataset ?? this.ownInstance(caller, reference);
+  }
+
+  /** The table with this readable name, whichever kind it is, if the user may read it. */
+  private async namedSource(caller: Caller, readableName: string): Promise<StreamSource | null> {
+    const { rows } = await sqlOn(this.dataSource)<{ kind: StreamSource['kind']; id: string }>(
+      `SELECT 'asset' AS kind, id FROM assets WHERE readable_name = $1
+       UNION ALL SELECT 'instance', id FROM connector_instances WHERE readable_name = $1
+       UNION ALL SELECT 'table', id FROM connector_instance_tables WHERE readable_name = $1`,
+      [readableName],
+    );
+    const [named] = rows;
+    if (!named) return null;
+    if (named.kind === 'instance') return this.ownInstance(caller, named.id);
+    if (named.kind === 'table') return this.ownInstanceTable(caller, named.id);
+    const [dataset] = await this.heldDatasetSources(caller, named.id);
+    return dataset ?? null;
   }
 
   /** Every dataset the user owns or holds a grant for, oldest first, with columns. */
@@ -80,6 +100,7 @@ export class StreamAccessService {
         kind: 'instance',
         id: instance.id,
         title: instance.title,
+        readableName: instance.readableName,
         tableName: instance.outputTableName,
       })),
       ...furtherTables.map(({ instance, table }) => furtherSource(instance, table)),
@@ -98,11 +119,12 @@ export class StreamAccessService {
     const { rows } = await sqlOn(this.dataSource)<{
       id: string;
       title: string;
+      readable_name: string;
       table_name: string;
       columns: SourceTable['listed'];
       catalog: TableColumn[] | null;
     }>(
-      `SELECT asset.id, asset.title, asset.table_name, asset.columns, ${tableColumnsJson('asset.table_name')} AS catalog
+      `SELECT asset.id, asset.title, asset.readable_name, asset.table_name, asset.columns, ${tableColumnsJson('asset.table_name')} AS catalog
          FROM assets asset
         WHERE ${this.gate.datasetCondition('held', 'asset', '$1')}${assetId !== undefined ? ' AND asset.id = $2' : ''}
         ORDER BY asset.created_at, asset.id`,
@@ -110,7 +132,14 @@ export class StreamAccessService {
     );
     return rows.map((row) =>
       toSource(
-        { kind: 'asset', id: row.id, title: row.title, tableName: row.table_name, listed: row.columns },
+        {
+          kind: 'asset',
+          id: row.id,
+          title: row.title,
+          readableName: row.readable_name,
+          tableName: row.table_name,
+          listed: row.columns,
+        },
         row.catalog ?? undefined,
       ),
     );
@@ -127,7 +156,13 @@ export class StreamAccessService {
     const instance = await orMissing(this.gate.requireInstance(caller, instanceId));
     if (!instance) return null;
     const [source] = await this.withColumns([
-      { kind: 'instance', id: instance.id, title: instance.title, tableName: instance.outputTableName },
+      {
+        kind: 'instance',
+        id: instance.id,
+        title: instance.title,
+        readableName: instance.readableName,
+        tableName: instance.outputTableName,
+      },
     ]);
     return source;
   }
@@ -147,11 +182,12 @@ export class StreamAccessService {
 
 /** A table with its real columns (none when the table does not exist yet). */
 function toSource(table: SourceTable, catalog: TableColumn[] | undefined): StreamSource {
-  const { kind, id, title, tableName, listed } = table;
+  const { kind, id, title, readableName, tableName, listed } = table;
   return {
     kind,
     id,
     title,
+    readableName,
     tableName,
     columns: sourceColumns(listed, catalog),
     hasRowId: kind === 'asset' && !!catalog?.some((column) => column.name === ROW_ID_COLUMN),
@@ -164,6 +200,7 @@ function furtherSource(instance: ConnectorInstance, table: ConnectorInstanceTabl
     kind: 'table',
     id: table.id,
     title: `${instance.title} ${table.operationId}`,
+    readableName: table.readableName,
     tableName: table.outputTableName,
   };
 }

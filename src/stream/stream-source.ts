@@ -12,6 +12,8 @@ export interface StreamSource {
   kind: 'asset' | 'instance' | 'table';
   id: string;
   title: string;
+  /** The table's one readable name (readable-name.ts): OData entity set, stream link, file name. */
+  readableName: string;
   /** Table name inside the `data` schema. */
   tableName: string;
   /** Empty when the table does not exist (yet), e.g. a connector instance that never ran. */

@@ -27,9 +27,13 @@ export class StreamController {
 
   @Get('data/:sourceId')
   @ApiOperation({
-    summary: 'Every row of one dataset, or of a connector instance table (instance-<instanceId>)',
+    summary: 'Every row of one dataset or connector table, named by its readable name (e.g. sales_2024)',
   })
-  @ApiParam({ name: 'sourceId', description: 'Dataset id, or instance-<connector instance id>' })
+  @ApiParam({
+    name: 'sourceId',
+    description:
+      'The readable name; former links work too: dataset id, instance-<connector instance id>, table-<table id>',
+  })
   @ApiOkResponse({ description: 'JSON array of flat objects, or CSV with a header row' })
   async source(
     @CurrentUser() user: AuthenticatedUser,

@@ -45,7 +45,7 @@ export class StreamService {
     private readonly activity: DatasetActivityService,
   ) {}
 
-  /** Every row of one dataset or connector instance table the user may read. */
+  /** Every row of one dataset or connector instance table the user may read, downloaded as its readable name. */
   async streamSource(
     caller: Caller,
     reference: string,
@@ -55,15 +55,15 @@ export class StreamService {
     const source = await this.access.findReadableSource(caller, reference);
     if (!source) throw new NotFoundException(DATASET_NOT_FOUND);
     if (source.kind === 'asset') this.activity.countStreamRequest(source.id);
-    if (source.columns.length === 0) return this.sendEmpty(response, request.format, []);
+    if (source.columns.length === 0) return this.sendEmpty(response, request.format, [], source.readableName);
     const where = rowFilterCondition(filtersOf(request.filter, source), literalBinder);
     const page = { limit: request.limit, offset: request.offset };
     if (request.format === 'csv') {
-      await this.copy(response, sourceCsvCopy(source, page, where), 'csv', fileName(source.title), {
+      await this.copy(response, sourceCsvCopy(source, page, where), 'csv', source.readableName, {
         prefix: csvHeaderLine(source.columns.map(columnLabel)),
       });
     } else {
-      await this.copy(response, sourceJsonCopy(source, page, where), request.format, fileName(source.title));
+      await this.copy(response, sourceJsonCopy(source, page, where), request.format, source.readableName);
     }
   }
 
@@ -78,7 +78,7 @@ export class StreamService {
     const limit = Math.min(request.limit ?? rowsLeft, rowsLeft);
     const page = { limit, offset: request.offset };
     if (sources.length === 0 || limit === 0) {
-      return this.sendEmpty(response, request.format, generalCsvLabels(sources));
+      return this.sendEmpty(response, request.format, generalCsvLabels(sources), 'datasets');
     }
     if (request.format === 'csv') {
       await this.copy(response, generalCsvCopy(sources, page), 'csv', 'datasets', {
@@ -104,20 +104,26 @@ export class StreamService {
     });
   }
 
-  private sendEmpty(response: Response, format: StreamFormat, labels: string[]): void {
-    setStreamHeaders(response, format, 'datasets');
+  private sendEmpty(response: Response, format: StreamFormat, labels: string[], name: string): void {
+    setStreamHeaders(response, format, name);
     if (format === 'json') response.end('[]');
     else if (format === 'csv' && labels.length > 0) response.end(csvHeaderLine(labels));
     else response.end();
   }
 }
 
+const FILE_EXTENSIONS: Record<StreamFormat, string> = { csv: 'csv', json: 'json', ndjson: 'jsonl' };
+
+/**
+ * `name` (a readable table name, or `datasets` for the general link) names the file a browser or
+ * tool saves; it needs no escaping inside the quoted header value.
+ */
 function setStreamHeaders(response: Response, format: StreamFormat, name: string): void {
   response.status(200);
   response.setHeader('Cache-Control', 'no-store');
+  response.setHeader('Content-Disposition', `inline; filename="${name}.${FILE_EXTENSIONS[format]}"`);
   if (format === 'csv') {
     response.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    response.setHeader('Content-Disposition', `inline; filename="${name}.csv"`);
   } else if (format === 'ndjson') {
     response.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
   } else {
@@ -137,13 +143,4 @@ function filtersOf(raw: string[] | undefined, source: StreamSource): RowFilter[]
     if (error instanceof RowFilterError) throw new BadRequestException(error.message);
     throw error;
   }
-}
-
-/** A download name that is safe inside a quoted header value. */
-function fileName(title: string): string {
-  const safe = title
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
-  return safe || 'dataset';
 }

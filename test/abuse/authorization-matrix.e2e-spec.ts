@@ -6,7 +6,7 @@ import { createPost } from '../factories/blog.factory';
 import { createLoggedInUser, TestUser } from '../factories/user.factory';
 import { FakeUpstream, sendJson, startFakeUpstream } from '../connectors/support/fake-upstream';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
-import { entitySetName } from '../../src/odata/odata-entity-set';
+import { formerEntitySetName } from '../../src/odata/odata-entity-set';
 import { expectUnchanged } from './support/footprint';
 
 type Agent = TestAgent<Test>;
@@ -59,9 +59,9 @@ describe('abuse: authorisation matrix of the API', () => {
       .get(`/api/odata${path()}`)
       .query(keyOf(actor) ? { api_key: keyOf(actor) } : {})
       .then((response) => ({ status: response.status, body: { error: response.body?.error?.code } }));
-  const privateSet = () => entitySetName({ kind: 'asset', id: privateAssetId });
-  const paidSet = () => entitySetName({ kind: 'asset', id: paidAssetId });
-  const instanceSet = () => entitySetName({ kind: 'instance', id: instanceId });
+  const privateSet = () => formerEntitySetName({ kind: 'asset', id: privateAssetId });
+  const paidSet = () => formerEntitySetName({ kind: 'asset', id: paidAssetId });
+  const instanceSet = () => formerEntitySetName({ kind: 'instance', id: instanceId });
   const post = (actor: Actor, url: string, body: object = {}) =>
     agentOf(actor).post(url).set('Origin', TEST_ORIGIN).send(body);
 

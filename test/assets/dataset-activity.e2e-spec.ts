@@ -1,5 +1,5 @@
 import { DatasetActivityService } from '../../src/assets/activity/dataset-activity.service';
-import { entitySetName } from '../../src/odata/odata-entity-set';
+import { formerEntitySetName } from '../../src/odata/odata-entity-set';
 import { uploadDataset } from '../factories/asset.factory';
 import { createLoggedInUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
@@ -29,7 +29,7 @@ describe('usage: the owner’s activity view and the buyer’s purchases', () =>
     await testApp.http.get(`/api/stream/data/${id}`).query({ api_key: key }).expect(200);
     await testApp.http.get(`/api/stream/data/${id}`).query({ api_key: key, format: 'csv' }).expect(200);
     // An OData read counts once, on its first page; the pages after it and $count do not.
-    const feed = `/api/odata/${entitySetName({ kind: 'asset', id })}`;
+    const feed = `/api/odata/${formerEntitySetName({ kind: 'asset', id })}`;
     const first = await testApp.http
       .get(feed)
       .query({ api_key: key })

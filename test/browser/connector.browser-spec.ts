@@ -316,6 +316,9 @@ describe('uploading, setting up and running a connector in a browser', () => {
     const links = await page.locator('section[aria-labelledby="connector-links-heading"]').innerText();
     const tableId = /\/api\/stream\/data\/table-([0-9a-f-]{36})/.exec(links)?.[1];
     expect(tableId).toBeDefined();
+    // Each stream's table shows its readable name: the instance title and the operation.
+    const stationsName = page.getByLabel('Table name of Port Sensors and Stations stations', { exact: true });
+    await expect(stationsName.innerText()).resolves.toMatch(/^port_sensors_and_stations_stations(_[0-9]+)?$/);
     await screenshot(page, 'manage-stream-two-streams', 'phone');
     await apiAs(page, 'POST', `connectors/remove/${instance.id}`, {});
     expect(errors).toEqual([]);

@@ -156,7 +156,9 @@ describe('uploading a dataset and streaming it in a browser', () => {
     const firstKey = (await keyBox.innerText()).trim();
     const jsonLink = await streamLink(page, `${title} JSON link`);
     const csvLink = await streamLink(page, `${title} CSV link`);
-    expect(jsonLink).toContain(`/api/stream/data/${datasetId}?api_key=${firstKey}`);
+    // Links go by the table's readable name, shown beside them.
+    const tableName = await page.getByLabel(`Table name of ${title}`, { exact: true }).innerText();
+    expect(jsonLink).toContain(`/api/stream/data/${tableName}?api_key=${firstKey}`);
     expect(csvLink).toContain('format=csv');
     expect(await streamLink(page, 'general stream link')).toContain(`/api/stream/data?api_key=${firstKey}`);
     const odataLink = await streamLink(page, 'OData feed link');

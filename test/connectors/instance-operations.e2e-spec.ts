@@ -14,6 +14,7 @@ const MEMBERS = 4;
 interface TableView {
   operation_id: string | null;
   output_table_name: string;
+  readable_name: string;
   stream_reference: string;
 }
 
@@ -73,6 +74,7 @@ describe('connector instances running several operations', () => {
       id: string;
       operation_ids: string[];
       output_table_name: string;
+      readable_name: string;
       tables: TableView[];
     }>;
     return mine.find((view) => view.id === instance.id)!;
@@ -116,6 +118,9 @@ describe('connector instances running several operations', () => {
     });
     expect(view.tables[1].output_table_name).not.toBe(view.output_table_name);
     expect(view.tables[1].stream_reference).toMatch(/^table-[0-9a-f-]{36}$/);
+    // Each table its own readable name: the instance's own is the instance's, a further one adds its operation.
+    expect(view.tables[0].readable_name).toBe(view.readable_name);
+    expect(view.tables[1].readable_name).toMatch(/^[a-z][a-z0-9_]*_issues(_[0-9]+)?$/);
 
     upstream.requests.splice(0);
     const run = await runOnce(instance);
@@ -197,19 +202,28 @@ describe('connector instances running several operations', () => {
       .query({ api_key: strangerKey })
       .expect(404);
 
+    const byName = await testApp.http
+      .get(`/api/stream/data/${issues.readable_name}`)
+      .query({ api_key: ownerKey })
+      .expect(200);
+    expect(JSON.parse(byName.text)).toEqual(rows);
+    await testApp.http
+      .get(`/api/stream/data/${issues.readable_name}`)
+      .query({ api_key: strangerKey })
+      .expect(404);
+
     const service = await testApp.http.get('/api/odata').set('X-API-Key', ownerKey).expect(200);
-    const hex = issues.stream_reference.slice('table-'.length).replace(/-/g, '');
     const names = (service.body.value as Array<{ name: string }>).map((entry) => entry.name);
-    const issuesSet = names.find((name) => name.endsWith(`_table_${hex}`));
-    expect(issuesSet).toBeDefined();
-    expect(names.filter((name) => name.includes(`_instance_${instance.id.replace(/-/g, '')}`))).toHaveLength(
-      1,
-    );
+    expect(names).toEqual(expect.arrayContaining([view.readable_name, issues.readable_name]));
+    const issuesSet = issues.readable_name;
     const feed = await testApp.http.get(`/api/odata/${issuesSet}`).set('X-API-Key', ownerKey).expect(200);
     expect(feed.body.value).toHaveLength(5);
     await testApp.http.get(`/api/odata/${issuesSet}`).set('X-API-Key', strangerKey).expect(404);
+    const formerSet = `Connector_table_${issues.stream_reference.slice('table-'.length).replace(/-/g, '')}`;
+    const former = await testApp.http.get(`/api/odata/${formerSet}`).set('X-API-Key', ownerKey).expect(200);
+    expect(former.body.value).toHaveLength(5);
     const strangerService = await testApp.http.get('/api/odata').set('X-API-Key', strangerKey).expect(200);
-    expect(JSON.stringify(strangerService.body)).not.toContain(hex);
+    expect(JSON.stringify(strangerService.body)).not.toContain(issues.readable_name);
   });
 
   it('a failing operation fails the run with its name, while the others still fill their tables and count in its rows', async () => {
@@ -331,6 +345,7 @@ describe('connector instances running several operations', () => {
       {
         operation_id: 'repos',
         output_table_name: view.output_table_name,
+        readable_name: view.readable_name,
         stream_reference: `instance-${instance.id}`,
       },
     ]);

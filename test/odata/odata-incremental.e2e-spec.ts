@@ -1,5 +1,5 @@
 import { columnIndexName } from '../../src/database/data-tables/data-table-names';
-import { entitySetName, toEntitySet } from '../../src/odata/odata-entity-set';
+import { formerEntitySetName, toEntitySet } from '../../src/odata/odata-entity-set';
 import { filterValueSettings } from '../../src/odata/odata-filter-sql';
 import { pageStatement, Statement } from '../../src/odata/odata-page-sql';
 import { readQueryOptions } from '../../src/odata/odata-query-options';
@@ -43,7 +43,15 @@ describe('OData service: incremental refresh and keyset paging use indexes', () 
       label: name,
       pgType: name === 'id' ? 'int4' : name === 'day' ? 'date' : 'timestamptz',
     }));
-    return toEntitySet({ kind: 'asset', id: '', title: 'Readings', tableName, columns, hasRowId: true });
+    return toEntitySet({
+      kind: 'asset',
+      id: '',
+      title: 'Readings',
+      readableName: 'readings',
+      tableName,
+      columns,
+      hasRowId: true,
+    });
   }
 
   beforeAll(async () => {
@@ -59,7 +67,7 @@ describe('OData service: incremental refresh and keyset paging use indexes', () 
         FROM generate_series(1, ${ROWS}) i`,
     });
     tableName = dataset.tableName;
-    setName = entitySetName({ kind: 'asset', id: dataset.id });
+    setName = formerEntitySetName({ kind: 'asset', id: dataset.id });
     await app.testApp.dataSource.query(`ANALYZE data."${tableName}"`);
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { OData } from '@odata/client';
-import { entitySetName } from '../../src/odata/odata-entity-set';
+import { formerEntitySetName } from '../../src/odata/odata-entity-set';
 import {
   createConnectorInstance,
   createDataset,
@@ -58,7 +58,7 @@ describe('OData service: query options pushed down to Postgres', () => {
       rowsSql: ROWS_SQL,
     });
     tableName = dataset.tableName;
-    setName = entitySetName({ kind: 'asset', id: dataset.id });
+    setName = formerEntitySetName({ kind: 'asset', id: dataset.id });
   });
   afterAll(async () => {
     await app.close();
@@ -218,7 +218,7 @@ describe('OData service: query options pushed down to Postgres', () => {
       ownerId: owner.user.id,
       tableSql: 'SELECT i AS n FROM generate_series(1, 25) i',
     });
-    const name = entitySetName({ kind: 'instance', id: instance.id });
+    const name = formerEntitySetName({ kind: 'instance', id: instance.id });
     const client = odataClient(app.serviceRoot, owner.apiKey, { Prefer: 'odata.maxpagesize=10' });
     const { rows, pages } = await readAllPages(client, name, () => client.newOptions().filter('n gt 2'));
     expect(pages).toHaveLength(3);

@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { entitySetName } from '../../src/odata/odata-entity-set';
+import { formerEntitySetName } from '../../src/odata/odata-entity-set';
 import { ODATA_RATE_LIMIT } from '../../src/odata/odata-rate-limit';
 import { streamRateLimitKey } from '../../src/stream/api-key.guard';
 import {
@@ -53,6 +53,8 @@ describe('OData service: documents and access', () => {
   let datasetId: string;
   let datasetSet: string;
   let instanceSet: string;
+  let formerDatasetSet: string;
+  let formerInstanceSet: string;
 
   beforeAll(async () => {
     app = await startListeningApp();
@@ -82,12 +84,20 @@ describe('OData service: documents and access', () => {
       ],
     });
     datasetId = dataset.id;
-    datasetSet = entitySetName({ kind: 'asset', id: dataset.id });
+    formerDatasetSet = formerEntitySetName({ kind: 'asset', id: dataset.id });
+    [{ readable_name: datasetSet }] = await dataSource.query(
+      `SELECT readable_name FROM assets WHERE id = $1`,
+      [dataset.id],
+    );
     const instance = await createConnectorInstance(dataSource, {
       ownerId: owner.id,
       tableSql: `SELECT gen_random_uuid() AS _run_id, now() AS _fetched_at, 'x'::text AS city`,
     });
-    instanceSet = entitySetName({ kind: 'instance', id: instance.id });
+    formerInstanceSet = formerEntitySetName({ kind: 'instance', id: instance.id });
+    [{ readable_name: instanceSet }] = await dataSource.query(
+      `SELECT readable_name FROM connector_instances WHERE id = $1`,
+      [instance.id],
+    );
     const holder = await createUserWithApiKey(dataSource);
     await grantAccess(dataSource, holder.user.id, dataset.id);
     holderKey = holder.apiKey;
@@ -97,9 +107,29 @@ describe('OData service: documents and access', () => {
     await app.close();
   });
 
-  it('names an entity set by its kind and id, as a valid OData identifier', () => {
-    expect(datasetSet).toMatch(/^Dataset_[0-9a-f]{32}$/);
-    expect(instanceSet).toMatch(/^Connector_instance_[0-9a-f]{32}$/);
+  it("names an entity set by the table's readable name, made from its title", () => {
+    expect(datasetSet).toBe('meteo_2024_stations');
+    // Many suites connect a 'Weather feed': the first keeps the plain name, the others a suffix.
+    expect(instanceSet).toMatch(/^weather_feed(_[0-9]+)?$/);
+  });
+
+  it('still answers the former entity set names of saved queries, under the readable name', async () => {
+    const dataset = await app.testApp.http
+      .get(`/api/odata/${formerDatasetSet}`)
+      .set('X-API-Key', holderKey)
+      .expect(200);
+    expect(dataset.body['@odata.context']).toBe(`${app.serviceRoot}/$metadata#${datasetSet}`);
+    expect(dataset.body.value.map((row: { id: number }) => row.id)).toEqual([1, 2]);
+    const count = await app.testApp.http
+      .get(`/api/odata/${formerDatasetSet}/$count`)
+      .set('X-API-Key', holderKey)
+      .expect(200);
+    expect(count.text).toBe('2');
+    const instance = await app.testApp.http
+      .get(`/api/odata/${formerInstanceSet}`)
+      .set('X-API-Key', owner.key)
+      .expect(200);
+    expect(instance.body.value).toEqual([expect.objectContaining({ city: 'x' })]);
   });
 
   it('keeps the name when the dataset is renamed (a saved BI query picks its table by name)', async () => {
@@ -211,7 +241,13 @@ describe('OData service: documents and access', () => {
     expect(metadata.text).not.toContain(datasetSet);
     expect(metadata.text).not.toContain('measured_at');
     expect(entityTypes(metadata.text)).toEqual([]);
-    for (const path of [datasetSet, `${datasetSet}/$count`, instanceSet]) {
+    for (const path of [
+      datasetSet,
+      `${datasetSet}/$count`,
+      instanceSet,
+      formerDatasetSet,
+      formerInstanceSet,
+    ]) {
       const response = await app.testApp.http
         .get(`/api/odata/${path}`)
         .set('X-API-Key', strangerKey)

@@ -648,7 +648,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Every row of one dataset, or of a connector instance table (instance-<instanceId>) */
+    /** Every row of one dataset or connector table, named by its readable name (e.g. sales_2024) */
     get: operations['StreamController_source'];
     put?: never;
     post?: never;
@@ -919,6 +919,11 @@ export interface components {
       profile: components['schemas']['ColumnProfile'][];
       /** @description The profile describes older rows: the current ones are being profiled (seconds for large loads) */
       profile_pending: boolean;
+      /**
+       * @description The table's readable name: its OData entity set, stream link and download file name
+       * @example sales_2024
+       */
+      readable_name: string;
       row_count: number;
       source: string;
       /** @description Users other than the owner holding the dataset */
@@ -953,6 +958,11 @@ export interface components {
       owned: boolean;
       /** @description 0 means free */
       price: number;
+      /**
+       * @description The table's readable name: its OData entity set, stream link and download file name
+       * @example sales_2024
+       */
+      readable_name: string;
       row_count: number;
       source: string;
       /** @description Users other than the owner holding the dataset */
@@ -1172,6 +1182,11 @@ export interface components {
       /** @description The operation (stream); null only for a connector without a spec */
       operation_id: string | null;
       output_table_name: string;
+      /**
+       * @description The table's readable name: its OData entity set, stream link and download file name
+       * @example weather_daily
+       */
+      readable_name: string;
       /** @description The {reference} of the stream links and OData: instance-<id> or table-<id> */
       stream_reference: string;
     };
@@ -1198,6 +1213,11 @@ export interface components {
       /** @description Every operation the instance runs: the first writes output_table_name, each further one its own table */
       operation_ids: string[];
       output_table_name: string;
+      /**
+       * @description Readable name of the instance's own table: its OData entity set, stream link and file name
+       * @example weather_daily
+       */
+      readable_name: string;
       /** @description Minutes between scheduled runs; 0 means manual only */
       refresh_interval: number;
       /** @description Nested settings (groups as nested objects) */
@@ -2446,7 +2466,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Entity set name from the service document */
+        /** @description The readable table name from the service document (former Dataset_<hex> names work too) */
         entitySet: string;
       };
       cookie?: never;
@@ -2467,7 +2487,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Entity set name from the service document */
+        /** @description The readable table name from the service document (former Dataset_<hex> names work too) */
         entitySet: string;
       };
       cookie?: never;
@@ -2550,7 +2570,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description Dataset id, or instance-<connector instance id> */
+        /** @description The readable name; former links work too: dataset id, instance-<connector instance id>, table-<table id> */
         sourceId: string;
       };
       cookie?: never;

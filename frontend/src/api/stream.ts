@@ -24,14 +24,14 @@ export function generalStreamUrl(apiKey: string, format: StreamFormat = 'json', 
   return buildStreamUrl('', { apiKey, format, origin });
 }
 
-/** GET stream/data/{assetId}?api_key=: every row of one dataset. */
+/** GET stream/data/{reference}?api_key=: every row of one dataset, by its readable name (or its id). */
 export function datasetStreamUrl(
-  assetId: string,
+  reference: string,
   apiKey: string,
   format: StreamFormat = 'json',
   origin?: string,
 ): string {
-  return buildStreamUrl(`/${encodeURIComponent(assetId)}`, { apiKey, format, origin });
+  return buildStreamUrl(`/${encodeURIComponent(reference)}`, { apiKey, format, origin });
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import type { Relation } from 'typeorm';
+import { ReadableName } from '../../database/data-tables/entities/readable-name.entity';
 import { User } from '../../users/entities/user.entity';
 
 /** A column of a dataset's table: the safe SQL name, the header as uploaded, and the inferred type. */
@@ -89,6 +90,16 @@ export class Asset {
 
   @Column({ type: 'text', default: '' })
   author: string;
+
+  /** Its readable name (see readable-name.ts): given by the database on insert, never changed. */
+  @Index('assets_readable_name_key', { unique: true })
+  @Column({ name: 'readable_name', type: 'text', update: false })
+  readableName: string;
+
+  /** Declares the foreign key to the names ever given; never loaded. */
+  @ManyToOne(() => ReadableName)
+  @JoinColumn({ name: 'readable_name', foreignKeyConstraintName: 'assets_readable_name_fkey' })
+  readableNameEntry?: Relation<ReadableName>;
 
   @Index('assets_table_name_key', { unique: true })
   @Column({ name: 'table_name', type: 'text' })

@@ -8,6 +8,7 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 import type { Relation } from 'typeorm';
+import { ReadableName } from '../../database/data-tables/entities/readable-name.entity';
 import { ConnectorInstance } from './connector-instance.entity';
 
 /**
@@ -29,6 +30,19 @@ export class ConnectorInstanceTable {
 
   @Column({ name: 'operation_id', type: 'text' })
   operationId: string;
+
+  /** Its readable name (see readable-name.ts): given by the database on insert, never changed. */
+  @Index('connector_instance_tables_readable_name_key', { unique: true })
+  @Column({ name: 'readable_name', type: 'text', update: false })
+  readableName: string;
+
+  /** Declares the foreign key to the names ever given; never loaded. */
+  @ManyToOne(() => ReadableName)
+  @JoinColumn({
+    name: 'readable_name',
+    foreignKeyConstraintName: 'connector_instance_tables_readable_name_fkey',
+  })
+  readableNameEntry?: Relation<ReadableName>;
 
   @Index('connector_instance_tables_output_table_name_key', { unique: true })
   @Column({ name: 'output_table_name', type: 'text' })

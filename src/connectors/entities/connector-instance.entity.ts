@@ -12,6 +12,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import type { Relation } from 'typeorm';
+import { ReadableName } from '../../database/data-tables/entities/readable-name.entity';
 import { User } from '../../users/entities/user.entity';
 import { Connector } from './connector.entity';
 
@@ -87,6 +88,16 @@ export class ConnectorInstance {
     validators?: ResponseValidators;
     streams?: Record<string, IncrementalState>;
   } | null;
+
+  /** Its readable name (see readable-name.ts): given by the database on insert, never changed. */
+  @Index('connector_instances_readable_name_key', { unique: true })
+  @Column({ name: 'readable_name', type: 'text', update: false })
+  readableName: string;
+
+  /** Declares the foreign key to the names ever given; never loaded. */
+  @ManyToOne(() => ReadableName)
+  @JoinColumn({ name: 'readable_name', foreignKeyConstraintName: 'connector_instances_readable_name_fkey' })
+  readableNameEntry?: Relation<ReadableName>;
 
   @Index('connector_instances_output_table_name_key', { unique: true })
   @Column({ name: 'output_table_name', type: 'text' })

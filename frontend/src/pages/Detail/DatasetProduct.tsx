@@ -10,11 +10,12 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { AssetDetail, ColumnProfile } from '../../api/assets';
 import { formatBytes } from '../../features/manage/ownerRules';
+import { TableName } from '../Manage/TableName';
 import { FactList } from './FactList';
 
 /**
  * What a buyer gets, shown to everyone before they get it: rows, size, last update, licence,
- * every column with its type, description (the data dictionary) and profile, and the loads.
+ * the table's readable name, every column with its type, description (the data dictionary) and profile, and the loads.
  */
 export function DatasetProduct({ asset }: { asset: AssetDetail }) {
   const facts: Array<[string, string]> = [
@@ -36,6 +37,12 @@ export function DatasetProduct({ asset }: { asset: AssetDetail }) {
         What you get
       </Typography>
       <FactList facts={facts} label="Dataset facts" />
+      <Box sx={{ mb: 3 }}>
+        <TableName name={asset.readable_name} />
+        <Typography variant="caption" color="text.secondary">
+          The name of this table in the OData feed, stream links and downloaded files.
+        </Typography>
+      </Box>
       <Typography component="h3" variant="h6" gutterBottom>
         Data dictionary
       </Typography>

@@ -9,12 +9,15 @@ import { CopyLink } from '../Manage/CopyLink';
 
 const KEY_PLACEHOLDER = 'YOUR_API_KEY';
 
-/** For holders: downloads (CSV, JSON), the stream links and a curl / Power BI snippet. */
-export function HolderLinks({ assetId }: { assetId: string }) {
+/**
+ * For holders: downloads (CSV, JSON), the stream links and a curl / Power BI snippet, all by the
+ * table's readable name.
+ */
+export function HolderLinks({ tableName }: { tableName: string }) {
   const { user } = useSession();
   const apiKey = user?.api_key || KEY_PLACEHOLDER;
-  const json = datasetStreamUrl(assetId, apiKey);
-  const csv = datasetStreamUrl(assetId, apiKey, 'csv');
+  const json = datasetStreamUrl(tableName, apiKey);
+  const csv = datasetStreamUrl(tableName, apiKey, 'csv');
   const hasKey = Boolean(user?.api_key);
   return (
     <Paper
@@ -46,7 +49,7 @@ export function HolderLinks({ assetId }: { assetId: string }) {
         <Typography variant="subtitle2" component="h3" sx={{ pt: 1 }}>
           curl (add filter=column:operator:value to narrow the rows)
         </Typography>
-        <CopyLink label="curl command" url={`curl -o data.csv "${csv}&filter=column:gte:10"`} />
+        <CopyLink label="curl command" url={`curl -o ${tableName}.csv "${csv}&filter=column:gte:10"`} />
         <Typography variant="subtitle2" component="h3" sx={{ pt: 1 }}>
           Power BI (Get data → Blank query → Advanced editor)
         </Typography>

@@ -13,6 +13,7 @@ import { NEW_KEY_CONFIRMATION } from '../../features/manage/confirmTexts';
 import { datasetStreamUrl, generalStreamUrl, instanceStreamUrl, tableStreamUrl } from '../../api/stream';
 import { CopyLink, useCopy } from './CopyLink';
 import { odataFeedUrl } from './odataFeedUrl';
+import { TableName } from './TableName';
 import type { ManageData } from './useManageData';
 
 const KEY_PLACEHOLDER = 'YOUR_API_KEY';
@@ -140,10 +141,14 @@ export function StreamTab({ data }: { data: ManageData }) {
               <Box key={asset.id}>
                 <Typography sx={{ fontWeight: 600, mb: 0.5 }}>{asset.title}</Typography>
                 <Stack spacing={1}>
-                  <CopyLink label={`${asset.title} JSON link`} url={datasetStreamUrl(asset.id, keyInLinks)} />
+                  <TableName name={asset.readable_name} subject={asset.title} />
+                  <CopyLink
+                    label={`${asset.title} JSON link`}
+                    url={datasetStreamUrl(asset.readable_name, keyInLinks)}
+                  />
                   <CopyLink
                     label={`${asset.title} CSV link`}
-                    url={datasetStreamUrl(asset.id, keyInLinks, 'csv')}
+                    url={datasetStreamUrl(asset.readable_name, keyInLinks, 'csv')}
                   />
                 </Stack>
               </Box>
@@ -166,6 +171,7 @@ export function StreamTab({ data }: { data: ManageData }) {
                       Stream {instance.tables[0].operation_id}
                     </Typography>
                   )}
+                  <TableName name={instance.readable_name} subject={instance.title} />
                   <CopyLink
                     label={`${instance.title} JSON link`}
                     url={instanceStreamUrl(instance.id, keyInLinks)}
@@ -179,6 +185,10 @@ export function StreamTab({ data }: { data: ManageData }) {
                       <Typography variant="body2" color="text.secondary">
                         Stream {table.operation_id}
                       </Typography>
+                      <TableName
+                        name={table.readable_name}
+                        subject={`${instance.title} ${table.operation_id}`}
+                      />
                       <CopyLink
                         label={`${instance.title} ${table.operation_id} JSON link`}
                         url={tableStreamUrl(table.stream_reference, keyInLinks)}
