@@ -292,7 +292,8 @@ describe('connector instances running several operations', () => {
     );
     const stagings = view.tables.map((table) => stagingTableName(table.output_table_name, run.id));
     for (const staging of stagings) await testApp.dataSource.query(`CREATE TABLE data."${staging}" (x int)`);
-    expect(await testApp.app.get(ConnectorRunsService).recoverAbandoned()).toBeGreaterThanOrEqual(1);
+    // An app starting on the shared test database meanwhile may recover it first; the outcome is the same.
+    await testApp.app.get(ConnectorRunsService).recoverAbandoned();
     for (const staging of stagings) expect(await tableExists(staging)).toBe(false);
     const [after] = await testApp.dataSource.query(`SELECT status FROM connector_runs WHERE id = $1`, [
       run.id,

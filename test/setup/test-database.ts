@@ -6,13 +6,68 @@ import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 
 export interface TestDatabase {
   url: string;
+  /** Drops the database within DROP_BOUND_MS; never throws (what it could not drop is reaped later). */
   drop(): Promise<void>;
 }
+
+/** First key of the advisory lock a process holds while a test database of its own is in use. */
+export const IN_USE_LOCK_NAMESPACE = 727_100_104;
+/** Written on every test database created on a server: the reaper drops no database without it. */
+export const THROW_AWAY_COMMENT = 'data-marketplace throw-away test database';
+/**
+ * Longest a drop may take. Since PostgreSQL 15, DROP DATABASE waits until every backend of the
+ * server, in any database, has acknowledged it, and a backend inside another database's
+ * COPY FROM STDIN does so only when its client sends more. A drop held up that way is given up and
+ * the database left for the reaper.
+ */
+export const DROP_BOUND_MS = 5_000;
+/** Databases one reaping drops at most; the rest wait for the next start. */
+const REAP_AT_ONCE = 20;
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
+}
+
+/** DROP … WITH (FORCE) within the bound; answers whether the database is gone. */
+async function dropWithinBound(client: Client, name: string): Promise<boolean> {
+  try {
+    await client.query(`SET statement_timeout = ${DROP_BOUND_MS}`);
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    return true;
+  } catch (error) {
+    process.stderr.write(`Test database ${name} left for the next run to drop: ${String(error)}\n`);
+    return false;
+  }
+}
+
+/**
+ * A database on a shared server, with a connection of its own that holds the in-use lock from
+ * before the database exists until its drop has been tried: while that lock is held no reaper,
+ * of this run or of a concurrent one, touches the database.
+ */
+async function createOnServer(adminUrl: string, name: string): Promise<TestDatabase> {
+  const holder = new Client({ connectionString: adminUrl, application_name: 'test-database-holder' });
+  // A lost connection only lets the database be reaped early; it must not crash the test process.
+  holder.on('error', (error) => process.stderr.write(`Test database ${name} holder: ${error.message}\n`));
+  await holder.connect();
+  try {
+    await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', [IN_USE_LOCK_NAMESPACE, name]);
+    await holder.query(`CREATE DATABASE "${name}"`);
+    await holder.query(`COMMENT ON DATABASE "${name}" IS '${THROW_AWAY_COMMENT}'`);
+  } catch (error) {
+    await dropWithinBound(holder, name);
+    await holder.end().catch(() => undefined);
+    throw error;
+  }
+  return {
+    url: withDatabase(adminUrl, name),
+    drop: async () => {
+      await dropWithinBound(holder, name);
+      await holder.end().catch(() => undefined);
+    },
+  };
 }
 
 /**
@@ -24,21 +79,7 @@ export async function createTestDatabase(prefix = 'dm_test'): Promise<TestDataba
   // Inside a test worker the embedded server of the global setup is reused (TEST_SERVER_URL):
   // a worker cannot load the embedded-postgres package, an ES module, under jest.
   const adminUrl = process.env.DATABASE_URL ?? process.env.TEST_SERVER_URL;
-  if (adminUrl) {
-    const admin = new Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    return {
-      url: withDatabase(adminUrl, name),
-      drop: async () => {
-        const client = new Client({ connectionString: adminUrl });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await client.end();
-      },
-    };
-  }
+  if (adminUrl) return createOnServer(adminUrl, name);
   const folder = mkdtempSync(join(tmpdir(), 'dm-test-pg-'));
   // When run as root the server runs as a separate system user, which must reach the folder.
   chmodSync(folder, 0o755);
@@ -50,4 +91,62 @@ export async function createTestDatabase(prefix = 'dm_test'): Promise<TestDataba
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** At the start of a run on a shared server: reaps what earlier runs left there, and says so. */
+export async function reapBeforeRun(adminUrl: string | undefined): Promise<void> {
+  if (!adminUrl) return;
+  const reaped = await reapLeftoverTestDatabases(adminUrl);
+  if (reaped.length > 0)
+    process.stdout.write(`Dropped ${reaped.length} test database(s) left by earlier runs\n`);
+}
+
+/**
+ * Drops the test databases earlier runs left on the server (a drop given up at its bound, a run
+ * killed before its teardown): only databases carrying the throw-away comment whose in-use lock
+ * nobody holds, so a concurrent run's databases are never touched. Answers the names it dropped;
+ * never throws.
+ */
+export async function reapLeftoverTestDatabases(adminUrl: string): Promise<string[]> {
+  const lister = new Client({ connectionString: adminUrl });
+  let names: string[];
+  try {
+    await lister.connect();
+    const { rows } = await lister.query<{ datname: string }>(
+      `SELECT d.datname FROM pg_database d
+        WHERE shobj_description(d.oid, 'pg_database') = $1
+          AND NOT EXISTS (
+            SELECT 1 FROM pg_locks l
+             WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+               AND l.classid = $2::int4::oid AND l.objid = hashtext(d.datname)::oid)
+        ORDER BY d.oid LIMIT $3`,
+      [THROW_AWAY_COMMENT, IN_USE_LOCK_NAMESPACE, REAP_AT_ONCE],
+    );
+    names = rows.map((row) => row.datname);
+  } catch (error) {
+    process.stderr.write(`Could not look for leftover test databases: ${String(error)}\n`);
+    return [];
+  } finally {
+    await lister.end().catch(() => undefined);
+  }
+  const dropped = await Promise.all(names.map((name) => reapOne(adminUrl, name)));
+  return names.filter((_, index) => dropped[index]);
+}
+
+/** Takes the database's in-use lock first, so two runs starting at once never drop it twice. */
+async function reapOne(adminUrl: string, name: string): Promise<boolean> {
+  const client = new Client({ connectionString: adminUrl, application_name: 'test-database-reaper' });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
+      [IN_USE_LOCK_NAMESPACE, name],
+    );
+    return rows[0].locked && (await dropWithinBound(client, name));
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
