@@ -102,32 +102,42 @@ export async function reapBeforeRun(adminUrl: string | undefined): Promise<void>
 }
 
 /**
- * Drops the test databases earlier runs left on the server (a drop given up at its bound, a run
- * killed before its teardown): only databases carrying the throw-away comment whose in-use lock
- * nobody holds, so a concurrent run's databases are never touched. Answers the names it dropped;
- * never throws.
+ * The test databases earlier runs left on the server (a drop given up at its bound, a run killed
+ * before its teardown): only databases carrying the throw-away comment whose in-use lock nobody
+ * holds, so a concurrent run's databases are never among them.
  */
-export async function reapLeftoverTestDatabases(adminUrl: string): Promise<string[]> {
-  const lister = new Client({ connectionString: adminUrl });
-  let names: string[];
+export async function leftoverTestDatabases(adminUrl: string): Promise<string[]> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
   try {
-    await lister.connect();
-    const { rows } = await lister.query<{ datname: string }>(
+    const { rows } = await client.query<{ datname: string }>(
       `SELECT d.datname FROM pg_database d
         WHERE shobj_description(d.oid, 'pg_database') = $1
           AND NOT EXISTS (
             SELECT 1 FROM pg_locks l
              WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
                AND l.classid = $2::int4::oid AND l.objid = hashtext(d.datname)::oid)
-        ORDER BY d.oid LIMIT $3`,
-      [THROW_AWAY_COMMENT, IN_USE_LOCK_NAMESPACE, REAP_AT_ONCE],
+        ORDER BY d.oid`,
+      [THROW_AWAY_COMMENT, IN_USE_LOCK_NAMESPACE],
     );
-    names = rows.map((row) => row.datname);
+    return rows.map((row) => row.datname);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Drops the leftover test databases, each within DROP_BOUND_MS (all at once, so a server held up
+ * by another database costs one bound, and what is still held up waits for the next start).
+ * Answers the names it dropped; never throws.
+ */
+export async function reapLeftoverTestDatabases(adminUrl: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = (await leftoverTestDatabases(adminUrl)).slice(0, REAP_AT_ONCE);
   } catch (error) {
     process.stderr.write(`Could not look for leftover test databases: ${String(error)}\n`);
     return [];
-  } finally {
-    await lister.end().catch(() => undefined);
   }
   const dropped = await Promise.all(names.map((name) => reapOne(adminUrl, name)));
   return names.filter((_, index) => dropped[index]);
