@@ -73,7 +73,8 @@ export async function createTestAppOn(url: string, overrides: Record<string, str
   };
 }
 
-async function closeWithinBound(app: NestExpressApplication): Promise<void> {
+/** Closes the app, or gives up waiting after CLOSE_BOUND_MS. */
+export async function closeWithinBound(app: NestExpressApplication): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const outlasted = new Promise<'outlasted'>((resolve) => {
     timer = setTimeout(() => resolve('outlasted'), CLOSE_BOUND_MS);

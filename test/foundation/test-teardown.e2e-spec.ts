@@ -1,3 +1,4 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import {
   createTestDatabase,
@@ -6,6 +7,7 @@ import {
   TestDatabase,
   THROW_AWAY_COMMENT,
 } from '../setup/test-database';
+import { CLOSE_BOUND_MS, closeWithinBound } from '../support/test-app';
 
 function serverUrl(): string {
   const url = process.env.DATABASE_URL ?? process.env.TEST_SERVER_URL;
@@ -84,5 +86,23 @@ describe('test databases: bounded drop and the reaper', () => {
     await inUse.drop();
     const stillThere = await exists(nameOf(inUse));
     expect(!stillThere || (await leftoverTestDatabases(serverUrl())).includes(nameOf(inUse))).toBe(true);
+  });
+});
+
+describe('test apps: bounded close', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('stops waiting for an app that never finishes closing once the bound has passed', async () => {
+    jest.useFakeTimers();
+    const neverCloses = {
+      close: () => new Promise<void>(() => undefined),
+    } as unknown as NestExpressApplication;
+    let finished = false;
+    const closing = closeWithinBound(neverCloses).then(() => (finished = true));
+    await jest.advanceTimersByTimeAsync(CLOSE_BOUND_MS - 1);
+    expect(finished).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    await closing;
+    expect(finished).toBe(true);
   });
 });
