@@ -1,12 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
-import {
-  createTestDatabase,
-  leftoverTestDatabases,
-  reapLeftoverTestDatabases,
-  TestDatabase,
-  THROW_AWAY_COMMENT,
-} from '../setup/test-database';
+import { leftoverTestDatabases, reapLeftoverTestDatabases } from '../setup/leftover-test-databases';
+import { createTestDatabase, TestDatabase, THROW_AWAY_COMMENT } from '../setup/test-database';
 import { CLOSE_BOUND_MS, closeWithinBound } from '../support/test-app';
 
 function serverUrl(): string {

@@ -1,5 +1,6 @@
 import { runMigrations } from '../../src/database/migrate';
-import { createTestDatabase, reapBeforeRun, TestDatabase } from './test-database';
+import { reapBeforeRun } from './leftover-test-databases';
+import { createTestDatabase, TestDatabase } from './test-database';
 
 declare global {
   var testDatabase: TestDatabase | undefined;

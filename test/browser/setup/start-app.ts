@@ -3,7 +3,8 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createTestDatabase, reapBeforeRun, TestDatabase } from '../../setup/test-database';
+import { reapBeforeRun } from '../../setup/leftover-test-databases';
+import { createTestDatabase, TestDatabase } from '../../setup/test-database';
 
 declare global {
   var browserApp: { process: ChildProcess; database: TestDatabase } | undefined;

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../../../src/database/embedded-postgres';
-import { reapBeforeRun } from '../../setup/test-database';
+import { reapBeforeRun } from '../../setup/leftover-test-databases';
 
 declare global {
   var reliabilityPostgres: { stop(): Promise<void> } | undefined;
