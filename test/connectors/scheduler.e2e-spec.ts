@@ -7,7 +7,7 @@ import { createConnector, simpleSpec } from '../factories/connector.factory';
 import { createUser } from '../factories/user.factory';
 import { runMigrations } from '../../src/database/migrate';
 import { createTestDatabase, TestDatabase } from '../setup/test-database';
-import { createTestApp, createTestAppOn, TestApp, testDatabaseUrl } from '../support/test-app';
+import { createTestAppOn, TestApp } from '../support/test-app';
 import { FakeUpstream, sendJson, startFakeUpstream } from './support/fake-upstream';
 
 /** Inserts an instance (with its table) straight into the database. */
@@ -175,8 +175,17 @@ async function holdLivenessLock(url: string, runnerId: string): Promise<{ releas
 }
 
 describe('connectors: runs left behind by a dead process', () => {
+  // A database of its own: an app starting on the shared one recovers dead runs too, and would do it
+  // while this test is still setting them up.
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('dm_recovery');
+    await runMigrations(database.url);
+  });
+  afterAll(() => database?.drop());
+
   it('are marked failed when an app process starts, while runs of live processes stay running however old their heartbeat', async () => {
-    const setup = await createTestApp();
+    const setup = await createTestAppOn(database.url);
     const owner = await createUser(setup.dataSource);
     const connector = await createConnector(setup.dataSource);
     const suffix = Math.random().toString(36).slice(2);
@@ -186,6 +195,10 @@ describe('connectors: runs left behind by a dead process', () => {
       alive: `alive-${suffix}`,
       aliveButStarved: `alive-but-starved-${suffix}`,
     };
+    // Live processes hold their locks before their runs exist, as ConnectorRunsService does.
+    const locks = await Promise.all(
+      [runners.alive, runners.aliveButStarved].map((runnerId) => holdLivenessLock(database.url, runnerId)),
+    );
     const insertRun = async (runnerId: string, heartbeatAgo: string) => {
       const instanceId = await insertInstance(setup, connector.id, owner.id, 0, null);
       const [run] = await setup.dataSource.query(
@@ -202,11 +215,6 @@ describe('connectors: runs left behind by a dead process', () => {
     const alive = await insertRun(runners.alive, '1 second');
     // A process starved of CPU misses its heartbeats, but still holds its lock: its run goes on.
     const aliveButStarved = await insertRun(runners.aliveButStarved, '9 minutes');
-    const locks = await Promise.all(
-      [runners.alive, runners.aliveButStarved].map((runnerId) =>
-        holdLivenessLock(testDatabaseUrl(), runnerId),
-      ),
-    );
     // What a dead process left half-written: the run's staging table beside the instance's table.
     const [{ output_table_name: deadTable }] = await setup.dataSource.query(
       `SELECT output_table_name FROM connector_instances WHERE id = $1`,
@@ -218,7 +226,7 @@ describe('connectors: runs left behind by a dead process', () => {
     );
     await setup.close();
 
-    const restarted = await createTestApp();
+    const restarted = await createTestAppOn(database.url);
     try {
       const statusOf = async (run: { id: string }) =>
         (
@@ -243,9 +251,6 @@ describe('connectors: runs left behind by a dead process', () => {
       );
       expect(leftover).toEqual([]);
     } finally {
-      await restarted.dataSource.query(`DELETE FROM connector_runs WHERE id = ANY($1)`, [
-        [alive.id, aliveButStarved.id],
-      ]);
       await Promise.all(locks.map((lock) => lock.release()));
       await restarted.close();
     }
