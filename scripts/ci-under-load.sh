@@ -58,6 +58,7 @@ long_copy() {
   echo "== COPY running in database $LOAD_DB (bursts every ${COPY_PAUSE_SECONDS}s)"
 }
 
+echo "== logs in $WORK"
 busy_cores
 long_copy
 
