@@ -236,7 +236,7 @@ describe('reliability: the app killed with SIGKILL in the middle of writes', () 
         );
         return runs.every((run) => run && run.status !== 'running') ? (runs as RunRow[]) : undefined;
       },
-      // Far below the one-minute heartbeat fallback: the lock alone must have told.
+      // The restarted process recovers as it starts, before it answers: nothing to wait for but that.
       10_000,
       250,
     );

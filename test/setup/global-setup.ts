@@ -1,4 +1,5 @@
 import { runMigrations } from '../../src/database/migrate';
+import { reapBeforeRun } from './leftover-test-databases';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 declare global {
@@ -7,6 +8,7 @@ declare global {
 
 /** One throw-away, migrated database for the whole run; workers read its URL from the env. */
 export default async function globalSetup(): Promise<void> {
+  await reapBeforeRun(process.env.DATABASE_URL);
   const database = await createTestDatabase();
   await runMigrations(database.url);
   globalThis.testDatabase = database;

@@ -10,6 +10,12 @@ import { runMigrations } from '../../src/database/migrate';
 import { createTestDatabase } from '../setup/test-database';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
+/**
+ * Longest a test app may take to close. Closing waits for runs in flight and the pool's
+ * connections, which can drag on when the machine is starved; a teardown must never be why a run
+ * fails, and what is left open ends with the test process (or its database's drop).
+ */
+export const CLOSE_BOUND_MS = 10_000;
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -63,8 +69,21 @@ export async function createTestAppOn(url: string, overrides: Record<string, str
     dataSource: app.get(DataSource),
     http: request(server),
     agent: () => request.agent(server),
-    close: () => app.close(),
+    close: () => closeWithinBound(app),
   };
+}
+
+/** Closes the app, or gives up waiting after CLOSE_BOUND_MS. */
+export async function closeWithinBound(app: NestExpressApplication): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const outlasted = new Promise<'outlasted'>((resolve) => {
+    timer = setTimeout(() => resolve('outlasted'), CLOSE_BOUND_MS);
+  });
+  const outcome = await Promise.race([app.close().then(() => 'closed' as const), outlasted]).finally(() =>
+    clearTimeout(timer),
+  );
+  if (outcome === 'outlasted')
+    process.stderr.write(`A test app took over ${CLOSE_BOUND_MS} ms to close; left behind\n`);
 }
 
 /**

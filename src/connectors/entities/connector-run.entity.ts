@@ -70,7 +70,10 @@ export class ConnectorRun {
   @Column({ name: 'runner_id', type: 'text', nullable: true })
   runnerId: string | null;
 
-  /** Refreshed while the run is alive; a stale heartbeat means its process died. */
+  /**
+   * Refreshed while the run's process runs it, for people diagnosing a hung process; whether the
+   * process is alive is told by its liveness lock, never by this (a starved process misses beats).
+   */
   @Column({ name: 'heartbeat_at', type: 'timestamptz', nullable: true })
   heartbeatAt: Date | null;
 }

@@ -28,11 +28,6 @@ import { RUNNER_ALIVE_SQL, RunnerLiveness } from './runner-liveness';
 
 export const RUN_IN_PROGRESS = 'A run is already in progress for this connector';
 const HEARTBEAT_MS = 10_000;
-/**
- * A running run whose heartbeat is older than this belongs to a process that died, even if its
- * liveness lock looks held (a fallback; the lock usually tells much sooner).
- */
-export const STALE_AFTER_SECONDS = 60;
 const INTERRUPTED = 'Run interrupted: the process running it stopped before it finished';
 
 /** Run Now's answer: the finished run, or the id of a run still going after the wait. */
@@ -50,8 +45,8 @@ export interface RunRequest {
 
 /**
  * Starts, executes and records connector runs. A partial unique index allows one running run
- * per instance; runs carry this process's runner id, whose liveness lock and heartbeat let the
- * next process that looks mark the runs of a dead process failed.
+ * per instance; runs carry this process's runner id, whose liveness lock lets the next process
+ * that looks mark the runs of a dead process failed.
  */
 @Injectable()
 export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplicationShutdown {
@@ -199,8 +194,10 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
   }
 
   /**
-   * Marks failed every running run whose process is gone (its liveness lock released, or its
-   * heartbeat stale), and drops its staging table. This process's own runs are alive by definition.
+   * Marks failed every running run whose process is gone (its liveness lock released), and drops
+   * its staging tables. This process's own runs are alive by definition. The heartbeat's age is no
+   * evidence: a process starved of CPU misses beats while its runs go on, whereas the lock goes
+   * only with the process's database connection.
    */
   async recoverAbandoned(): Promise<number> {
     // Wrapped in a CTE so the driver answers the rows (a bare UPDATE answers [rows, count]).
@@ -209,14 +206,13 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
          UPDATE connector_runs r SET status = 'failed', finished_at = now(), error = $1
          FROM connector_instances i
          WHERE r.instance_id = i.id AND r.status = 'running'
-           AND (coalesce(r.heartbeat_at, r.started_at) < now() - make_interval(secs => $2)
-                OR (r.runner_id IS DISTINCT FROM $3 AND NOT ${RUNNER_ALIVE_SQL}))
+           AND r.runner_id IS DISTINCT FROM $2 AND NOT ${RUNNER_ALIVE_SQL}
          RETURNING r.id, r.instance_id, i.output_table_name)
        SELECT f.id, array_prepend(f.output_table_name,
                 ARRAY(SELECT t.output_table_name FROM connector_instance_tables t WHERE t.instance_id = f.instance_id)
               ) AS table_names
        FROM failed f`,
-      [INTERRUPTED, STALE_AFTER_SECONDS, this.runnerId],
+      [INTERRUPTED, this.runnerId],
     );
     for (const row of rows)
       for (const tableName of row.table_names)
@@ -330,6 +326,11 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     return { override, settings: prepared.settings, authData: prepared.authData };
   }
 
+  /**
+   * Every 10 s while runs go on: takes the liveness lock again if its connection was lost, and
+   * stamps the runs' heartbeat, which only tells a person a hung process (old heartbeat, lock still
+   * held) from a busy one; liveness is never judged by it.
+   */
   private startHeartbeat(): void {
     if (this.heartbeat) return;
     this.heartbeat = setInterval(() => {

@@ -6,7 +6,7 @@ import { AppModule } from '../../../src/app.module';
 import { configureApp } from '../../../src/app.setup';
 import { ConnectorEngine } from '../../../src/connectors/engine/connector-engine';
 import { DEFAULT_ENGINE_LIMITS } from '../../../src/connectors/engine/engine-limits';
-import { testConfig, testDatabaseUrl, TestApp } from '../../support/test-app';
+import { closeWithinBound, testConfig, testDatabaseUrl, TestApp } from '../../support/test-app';
 
 /**
  * The whole app with private networks refused, except for one host name exempted by the engine's
@@ -38,7 +38,7 @@ export async function createTestAppExempting(host: string): Promise<TestApp> {
     http: request(server),
     agent: () => request.agent(server),
     close: async () => {
-      await app.close();
+      await closeWithinBound(app);
       engine.destroy();
     },
   };

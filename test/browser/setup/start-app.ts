@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { reapBeforeRun } from '../../setup/leftover-test-databases';
 import { createTestDatabase, TestDatabase } from '../../setup/test-database';
 
 declare global {
@@ -46,6 +47,7 @@ export default async function startApp(): Promise<void> {
     throw new Error('Build the app first: npm run build (npm run test:e2e does it)');
   }
   mkdirSync(ARTIFACTS, { recursive: true });
+  await reapBeforeRun(process.env.DATABASE_URL);
   const database = await createTestDatabase('dm_browser');
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../../../src/database/embedded-postgres';
+import { reapBeforeRun } from '../../setup/leftover-test-databases';
 
 declare global {
   var reliabilityPostgres: { stop(): Promise<void> } | undefined;
@@ -12,7 +13,7 @@ declare global {
  * one, an embedded PostgreSQL in a temporary folder plays that server for the whole run.
  */
 export default async function globalSetup(): Promise<void> {
-  if (process.env.DATABASE_URL) return;
+  if (process.env.DATABASE_URL) return reapBeforeRun(process.env.DATABASE_URL);
   const folder = mkdtempSync(join(tmpdir(), 'dm-reliability-pg-'));
   // When run as root the server runs as a separate system user, which must reach the folder.
   chmodSync(folder, 0o755);
