@@ -1,7 +1,7 @@
 import { get, IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, createGunzip, gunzipSync } from 'node:zlib';
-import { entitySetName } from '../../src/odata/odata-entity-set';
+import { formerEntitySetName } from '../../src/odata/odata-entity-set';
 import { ListeningApp, startListeningApp } from '../odata/odata.support';
 import { createDataset, createUserWithApiKey, TestColumn } from '../stream/stream.factory';
 
@@ -51,7 +51,7 @@ describe('API answers compressed for clients that accept it', () => {
       rowsSql: ROWS_SQL,
     });
     datasetId = dataset.id;
-    setName = entitySetName({ kind: 'asset', id: dataset.id });
+    setName = formerEntitySetName({ kind: 'asset', id: dataset.id });
     // Enough public datasets that the catalogue's JSON is worth compressing.
     for (let index = 0; index < 8; index++) {
       await createDataset(app.testApp.dataSource, {

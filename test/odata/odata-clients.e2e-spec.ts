@@ -1,7 +1,7 @@
 import { get, IncomingMessage } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
-import { entitySetName } from '../../src/odata/odata-entity-set';
+import { formerEntitySetName } from '../../src/odata/odata-entity-set';
 import {
   createConnectorInstance,
   createDataset,
@@ -81,7 +81,7 @@ describe('OData clients: exact big numbers, form-encoded options and Power BI', 
       columns: BIG_COLUMNS,
       rowsSql: BIG_ROWS_SQL,
     });
-    bigSet = entitySetName({ kind: 'asset', id: big.id });
+    bigSet = formerEntitySetName({ kind: 'asset', id: big.id });
     bigTable = big.tableName;
     const bi = await createDataset(dataSource, {
       ownerId: owner.user.id,
@@ -90,13 +90,16 @@ describe('OData clients: exact big numbers, form-encoded options and Power BI', 
       columns: BI_COLUMNS,
       rowsSql: BI_ROWS_SQL,
     });
-    biSet = entitySetName({ kind: 'asset', id: bi.id });
+    // Power BI reads the entity set the service document lists: the dataset's readable name.
+    [{ readable_name: biSet }] = await dataSource.query(`SELECT readable_name FROM assets WHERE id = $1`, [
+      bi.id,
+    ]);
     biTable = bi.tableName;
     const instance = await createConnectorInstance(dataSource, {
       ownerId: owner.user.id,
       tableSql: `SELECT n::int8 AS reading FROM generate_series(9007199254740993, 9007199254740995) n`,
     });
-    connectorSet = entitySetName({ kind: 'instance', id: instance.id });
+    connectorSet = formerEntitySetName({ kind: 'instance', id: instance.id });
   });
   afterAll(async () => {
     await app.close();

@@ -1,6 +1,6 @@
 import type { Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { entitySetName } from '../../src/odata/odata-entity-set';
+import { formerEntitySetName } from '../../src/odata/odata-entity-set';
 import { sha256Hex } from '../../src/common/crypto/secret-box';
 import { MAX_TOKENS_PER_USER } from '../../src/users/tokens/api-tokens.service';
 import { uploadDataset } from '../factories/asset.factory';
@@ -26,7 +26,9 @@ describe('named API tokens (users/tokens)', () => {
   const stream = (token: string) =>
     testApp.http.get(`/api/stream/data/${datasetId}`).query({ api_key: token });
   const odata = (token: string) =>
-    testApp.http.get(`/api/odata/${entitySetName({ kind: 'asset', id: datasetId })}`).set('X-API-Key', token);
+    testApp.http
+      .get(`/api/odata/${formerEntitySetName({ kind: 'asset', id: datasetId })}`)
+      .set('X-API-Key', token);
 
   it('creates a token shown once, stores only its hash, and lists it with name, scopes and hint', async () => {
     const created = await create(owner.agent, {
