@@ -44,7 +44,11 @@ export function readSkipToken(token: string | undefined): PagePosition {
   return { lastKey: match[1], emitted: Number(match[2]) };
 }
 
-/** The value a property answers with: times without zone as UTC, anything without a JSON form as text. */
+/**
+ * The value a property answers with: anything without a JSON form as text, and times without
+ * zone at offset zero. Edm.DateTimeOffset is the only date-time OData has; at +00:00 its digits
+ * are the wall clock as written, which Power Query keeps (it only shifts on an explicit ToLocal).
+ */
 function outputExpression(property: EntityProperty): string {
   const column = `${TABLE_ALIAS}.${quoteIdentifier(property.column!)}`;
   if (property.pgType === 'timestamp') return `(${column} AT TIME ZONE 'UTC')`;

@@ -289,7 +289,8 @@ export class CsvScanner {
       start++;
       stop--;
     }
-    // Empty (quoted or not) is NULL: COPY runs with FORCE_NULL on every column.
+    // Empty says nothing of the type: NULL unquoted, and quoted an empty string, which only a text
+    // column keeps (COPY runs with FORCE_NULL on the typed ones).
     if (stop <= start) return;
     const tooLong = stop - start > MAX_TYPED_LENGTH;
     this.narrow(column, tooLong ? 0 : valueKinds(bytes, start, stop), bytes, start, stop, false);
