@@ -94,7 +94,7 @@ describe('CsvScanner', () => {
     expect(scan('true,\nfalse,\n').types).toEqual(['boolean', 'text']);
   });
 
-  it('treats empty and quoted-empty values as NULL for typing', () => {
+  it('lets neither empty nor quoted-empty values decide a type', () => {
     expect(scan('1,""\n,2\n').types).toEqual(['integer', 'integer']);
   });
 
