@@ -21,14 +21,7 @@ export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
 /** The column types a filter can meet (the dataset column types of the grid). */
 export type FilterColumnType =
-  | 'integer'
-  | 'numeric'
-  | 'boolean'
-  | 'date'
-  | 'timestamp'
-  | 'timestamptz'
-  | 'text'
-  | 'jsonb';
+  'integer' | 'numeric' | 'boolean' | 'date' | 'timestamp' | 'timestamptz' | 'text' | 'jsonb';
 
 export interface FilterColumn {
   name: string;
