@@ -210,6 +210,28 @@ describe('connector table writer', () => {
     ]);
   });
 
+  it('a run replacing rows by key keeps the text fetched of the rows it leaves', async () => {
+    const table = await newTable();
+    const run = (records: Record<string, unknown>[]) =>
+      writer.write({
+        tableName: table,
+        runId: randomUUID(),
+        override: false,
+        primaryKey: ['id'],
+        pages: pagesOf(records),
+      });
+    await run([
+      { id: 1, at: '2024-03-10T09:30:00+02:00' },
+      { id: 2, at: '2024-03-11T09:30:00+02:00' },
+    ]);
+    await run([{ id: 1, at: 'unknown' }]);
+    const rows = await testApp.dataSource.query(`SELECT id, at FROM data."${table}" ORDER BY id`);
+    expect(rows).toEqual([
+      { id: '1', at: 'unknown' },
+      { id: '2', at: '2024-03-11T09:30:00+02:00' },
+    ]);
+  });
+
   it('tags rows with their iteration value in a _<key> column', async () => {
     const table = await newTable();
     async function* iterated(): AsyncGenerator<FetchedPage> {
