@@ -157,6 +157,18 @@ describe('CsvScanner', () => {
       );
     });
 
+    it('takes times with and without offset into a timestamptz column, only naive ones into a timestamp one', () => {
+      const columns: ScannerOptions['expected'] = [
+        { label: 'Instant', type: 'timestamptz' },
+        { label: 'Local', type: 'timestamp' },
+      ];
+      const naive = '2025-11-17 05:11:07';
+      expect(scan(`2025-11-17T05:11:07Z,${naive}\n${naive},${naive}\n`, { expected: columns }).rows).toBe(2);
+      expect(rejection(() => scan(`${naive},2025-11-17T05:11:07+02:00\n`, { expected: columns }))).toBe(
+        'Column "Local" expects timestamp, but line 2 has "2025-11-17T05:11:07+02:00"',
+      );
+    });
+
     it('takes any value into a text column', () => {
       const columns: ScannerOptions['expected'] = [
         { label: 'Note', type: 'text' },

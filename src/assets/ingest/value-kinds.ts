@@ -173,8 +173,9 @@ export function columnTypeFor(kinds: number, sawValue: boolean): AssetColumn['ty
 }
 
 /**
- * The kind every value stored in a column of `type` must have, as the upload judges values; 0
- * for text, which takes any value.
+ * The kinds a value stored in a column of `type` may have (one of them), as the upload judges
+ * values; 0 for text, which takes any value. A timestamptz column also takes times without
+ * offset, read in UTC: columns typed before such times made timestamp columns hold them.
  */
 export function kindNeededBy(type: AssetColumn['type']): number {
   switch (type) {
@@ -189,7 +190,7 @@ export function kindNeededBy(type: AssetColumn['type']): number {
     case 'timestamp':
       return KIND_TIMESTAMP;
     case 'timestamptz':
-      return KIND_TIMESTAMPTZ;
+      return KIND_TIMESTAMP | KIND_TIMESTAMPTZ;
     default:
       return 0;
   }
