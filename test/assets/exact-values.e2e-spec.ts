@@ -85,6 +85,21 @@ describe('exact values: empty is not null, naive timestamps stay naive', () => {
     expect(await rowsOf(id)).toEqual(ROWS);
   });
 
+  it('filters a naive column by the digits written and refuses an offset it would drop', async () => {
+    const filtered = await agent
+      .get(`/api/assets/${id}/data`)
+      .query({ filter: 'seen_at:gte:2025-11-17 05:11:07.758' })
+      .expect(200);
+    expect(filtered.body.rows.map((row: { id: number }) => row.id)).toEqual([1, 3]);
+    const refused = await agent
+      .get(`/api/assets/${id}/data`)
+      .query({ filter: 'seen_at:gte:2025-11-17T05:11:07Z' })
+      .expect(400);
+    expect(refused.body.message).toBe(
+      'Filter on "seen_at": "2025-11-17T05:11:07Z" is not a date or time without offset (ISO 8601).',
+    );
+  });
+
   it('profiles empty strings apart from nulls', async () => {
     const detail = await agent.get(`/api/assets/${id}`).expect(200);
     const note = detail.body.profile.find((column: { name: string }) => column.name === 'note');
