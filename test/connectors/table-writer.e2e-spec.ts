@@ -210,6 +210,29 @@ describe('connector table writer', () => {
     ]);
   });
 
+  it('appending timestamps alters no column once their text is kept, so a reader never holds it up', async () => {
+    const table = await newTable();
+    const run = (at: string) =>
+      writer.write({ tableName: table, runId: randomUUID(), override: false, pages: pagesOf([{ at }]) });
+    await run('2024-03-10T09:30:00+02:00');
+    const reader = testApp.dataSource.createQueryRunner();
+    await reader.connect();
+    await reader.startTransaction();
+    await reader.query(`SELECT count(*) FROM data."${table}"`);
+    try {
+      // An ALTER TABLE would wait for the reader's lock until it ends.
+      const heldUp = new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('held up by a reader')), 3000),
+      );
+      await Promise.race([run('2024-03-11T09:30:00+02:00'), heldUp]);
+    } finally {
+      await reader.rollbackTransaction();
+      await reader.release();
+    }
+    const rows = await testApp.dataSource.query(`SELECT at::text FROM data."${table}" ORDER BY _fetched_at`);
+    expect(rows).toHaveLength(2);
+  });
+
   it('a run replacing rows by key keeps the text fetched of the rows it leaves', async () => {
     const table = await newTable();
     const run = (records: Record<string, unknown>[]) =>

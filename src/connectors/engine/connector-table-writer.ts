@@ -16,6 +16,7 @@ import {
   quoteIdentifier,
   RUN_ID_COLUMN,
   stagingTableName,
+  WRITTEN_TEXT_SUFFIX,
   writtenTextColumn,
 } from '../../database/data-tables/data-table-names';
 import {
@@ -146,8 +147,12 @@ export class ConnectorTableWriter {
       await this.requireInstance(sql, tableName);
       await createConnectorTable(sql, tableName, { ifNotExists: true });
       await lockForAppend(sql, tableName);
+      const stored = await columnsOf(sql, tableName, true);
+      const storedNames = new Set(stored.map((column) => column.name));
       const existing = new Map(
-        (await columnsOf(sql, tableName)).map((column) => [column.name, pgTypeToColumnType(column.pgType)]),
+        stored
+          .filter((column) => !column.name.endsWith(WRITTEN_TEXT_SUFFIX))
+          .map((column) => [column.name, pgTypeToColumnType(column.pgType)]),
       );
       const changes: ColumnChange[] = [];
       const systemColumns = [RUN_ID_COLUMN, FETCHED_AT_COLUMN].map(quoteIdentifier);
@@ -157,8 +162,10 @@ export class ConnectorTableWriter {
         if (!state.type) continue;
         const current = existing.get(state.name) ?? null;
         const merged = widen(current, state.type)!;
-        // A timestamptz column stays one too: the table may predate the text kept beside it.
-        if (merged !== current || merged === 'timestamptz')
+        // A table from before the text kept beside timestamps gets it (only then: any ALTER locks
+        // readers out until the append commits).
+        const lacksWrittenText = merged === 'timestamptz' && !storedNames.has(writtenTextColumn(state.name));
+        if (merged !== current || lacksWrittenText)
           changes.push({ name: state.name, from: current, to: merged });
         targets.push(quoteIdentifier(state.name));
         selects.push(stagedValue(state.name, state.type, merged));
