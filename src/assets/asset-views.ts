@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import type { AssetColumn, ColumnProfile } from './entities/asset.entity';
 
-const COLUMN_TYPES = ['integer', 'numeric', 'boolean', 'date', 'timestamptz', 'text', 'jsonb'];
+const COLUMN_TYPES = ['integer', 'numeric', 'boolean', 'date', 'timestamp', 'timestamptz', 'text', 'jsonb'];
 
 /** A column of a dataset's table, as the OpenAPI document describes it (the shape of AssetColumn). */
 @ApiSchema({ name: 'AssetColumn' })
@@ -94,8 +94,11 @@ class ColumnProfileDocument implements ColumnProfile {
   @ApiProperty()
   name: string;
 
-  @ApiProperty({ description: 'Share of empty values, 0 to 1' })
+  @ApiProperty({ description: 'Share of NULLs (no value), 0 to 1' })
   nullShare: number;
+
+  @ApiPropertyOptional({ description: 'Text only: share of empty strings, 0 to 1 (not counted as NULLs)' })
+  emptyStringShare?: number;
 
   @ApiProperty()
   distinctCount: number;

@@ -52,7 +52,11 @@ function numberAsString(property: EntityProperty, ieee754Compatible: boolean): b
   return ieee754Compatible && STRING_NUMBER_TYPES.has(property.edmType);
 }
 
-/** The value a property answers with: times without zone as UTC, anything without a JSON form as text. */
+/**
+ * The value a property answers with: anything without a JSON form as text, and times without
+ * zone at offset zero. Edm.DateTimeOffset is the only date-time OData has; at +00:00 its digits
+ * are the wall clock as written, which Power Query keeps (it only shifts on an explicit ToLocal).
+ */
 function outputExpression(property: EntityProperty, ieee754Compatible: boolean): string {
   const column = `${TABLE_ALIAS}.${quoteIdentifier(property.column!)}`;
   if (property.pgType === 'timestamp') return `(${column} AT TIME ZONE 'UTC')`;

@@ -17,7 +17,9 @@ export const JSON_LINES_COPY_OPTIONS = `(FORMAT csv, DELIMITER E'\\x02', QUOTE E
 
 /**
  * Column value as CSV text that spreadsheets read well: booleans as true/false (not t/f) and
- * timestamps in ISO 8601 (the session runs in UTC, so they end in +00:00).
+ * timestamps in ISO 8601 (with a zone they end in +00:00, the session runs in UTC; without one
+ * they carry no offset, the wall clock as written). COPY writes an empty string `""` and NULL as
+ * nothing, so the two stay apart.
  */
 export function csvExpression(column: SourceColumn): string {
   const identifier = quoteIdentifier(column.name);

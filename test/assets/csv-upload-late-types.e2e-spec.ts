@@ -16,11 +16,12 @@ const FILLER_ROWS = 250_000;
  * A file whose first FILLER_ROWS rows all fit integer (and date) columns, followed by `lastRows`:
  * the values that decide the types only arrive after the sample.
  */
-function lateCsv(lastRows: string[], laterColumnFilled = false): Buffer {
+function lateCsv(lastRows: string[], laterColumn: 'empty' | 'filled' | 'quoted empty' = 'empty'): Buffer {
   const lines = ['id,amount,code,day,later'];
   for (let row = 1; row <= FILLER_ROWS; row++) {
     const day = `2024-01-${String((row % 28) + 1).padStart(2, '0')}`;
-    lines.push(`${row},${row % 1000},${(row % 90) + 10},${day},${laterColumnFilled ? row : ''}`);
+    const later = laterColumn === 'filled' ? row : laterColumn === 'quoted empty' ? '""' : '';
+    lines.push(`${row},${row % 1000},${(row % 90) + 10},${day},${later}`);
   }
   return Buffer.from([...lines, ...lastRows].join('\n') + '\n');
 }
@@ -110,6 +111,17 @@ describe('POST assets/upload-csv: types decided by values after the first 4 MB',
     expect(loaded.count).toBe(FILLER_ROWS + 2);
     expect(loaded.first).toMatchObject({ later: null });
     expect(loaded.last).toMatchObject({ later: null });
+  });
+
+  it('stores quoted empty fields as NULL in columns typed after the sample or on the second pass', async () => {
+    // `later` holds only "" in the sample and is typed late; `amount` needs the text pass.
+    const loaded = await ingest(
+      lateCsv(['250001,2.75,42,2024-02-29,12', '250002,"",43,2024-03-01,""'], 'quoted empty'),
+    );
+    expect(loaded.types).toMatchObject({ amount: 'numeric', later: 'integer' });
+    expect(loaded.first).toMatchObject({ amount: 1, later: null });
+    expect(loaded.last).toMatchObject({ amount: null, later: null });
+    expect(loaded.count).toBe(FILLER_ROWS + 2);
   });
 
   it('leaves only the column with a late impossible date as text', async () => {

@@ -140,12 +140,12 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
       ]);
     });
 
-    it('stores empty values (quoted or not) as NULL and ignores blank lines', async () => {
-      const { rows, columns } = await ingest('a,b,c\n1,,x\n,"",\n\n3,4,\n');
+    it('stores an unquoted empty field as NULL, a quoted one as "" in text (NULL in numbers), and ignores blank lines', async () => {
+      const { rows, columns } = await ingest('a,b,c\n1,,x\n,"",""\n\n3,4,\n');
       expect(columns.map((column) => column.type)).toEqual(['integer', 'integer', 'text']);
       expect(rows).toEqual([
         { a: 1, b: null, c: 'x' },
-        { a: null, b: null, c: null },
+        { a: null, b: null, c: '' },
         { a: 3, b: 4, c: null },
       ]);
     });
@@ -167,13 +167,13 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
       expect(rows).toEqual([{ unit_price: 1, unit_price_2: 2, c_2024: 3, column_4: 4, select: 5 }]);
     });
 
-    it('infers integer, numeric, boolean, date, timestamptz and text columns', async () => {
+    it('infers integer, numeric, boolean, date, timestamp, timestamptz and text columns', async () => {
       const { columns, rows } = await ingest(
         [
-          'count,ratio,active,day,seen_at,code,label',
-          '1,0.5,true,2024-01-31,2024-01-31T10:00:00Z,007,a',
-          '-2,3,no,2024-02-29,2024-02-29 12:30:00+02:00,008,b',
-          ',1e3,,,,,',
+          'count,ratio,active,day,seen_at,local_at,code,label',
+          '1,0.5,true,2024-01-31,2024-01-31T10:00:00Z,2024-01-31 10:00,007,a',
+          '-2,3,no,2024-02-29,2024-02-29 12:30:00+02:00,2024-02-29T12:30:00.5,008,b',
+          ',1e3,,,,,,',
         ].join('\n'),
       );
       expect(Object.fromEntries(columns.map((column) => [column.name, column.type]))).toEqual({
@@ -182,6 +182,7 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
         active: 'boolean',
         day: 'date',
         seen_at: 'timestamptz',
+        local_at: 'timestamp',
         code: 'text',
         label: 'text',
       });
@@ -191,6 +192,7 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
         active: false,
         day: '2024-02-29',
         seen_at: '2024-02-29T10:30:00+00:00',
+        local_at: '2024-02-29T12:30:00.5',
         code: '008',
         label: 'b',
       });

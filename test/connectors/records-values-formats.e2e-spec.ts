@@ -154,15 +154,16 @@ describe('connector records: exact values, types, names and formats', () => {
     expect(upstream.requests.map((request) => request.url.searchParams.get('page'))).toEqual(['1', '2', '3']);
   });
 
-  it('reads CSV with a header row: numbers exact, empty fields null, text quoted with commas', async () => {
-    body = 'id,name,score,active\n1798765432109876543,"Smith, Jane",1.5,true\n2,Bob,,false\n';
+  it('reads CSV with a header row: numbers as written, empty fields null, "" empty text, text quoted with commas', async () => {
+    body = 'id,name,score,active\n1798765432109876543,"Smith, Jane",1.5,true\n2,,,false\n3,"",12.50,true\n';
     contentType = 'text/csv';
     const instance = await connect(testApp, spec({ format: { type: 'csv' } }));
     await runToEnd(instance);
     contentType = 'application/json';
     expect(await rowsOf(testApp, instance.id)).toEqual([
       { id: '1798765432109876543', name: 'Smith, Jane', score: '1.5', active: 'true' },
-      { id: '2', name: 'Bob', score: null, active: 'false' },
+      { id: '2', name: null, score: null, active: 'false' },
+      { id: '3', name: '', score: '12.50', active: 'true' },
     ]);
     expect(await columnTypesOf(testApp, instance.id)).toMatchObject({ id: 'numeric', active: 'boolean' });
   });

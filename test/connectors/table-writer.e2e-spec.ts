@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConnectorTableWriter } from '../../src/connectors/engine/connector-table-writer';
 import type { FetchedPage } from '../../src/connectors/engine/run-plan';
+import { columnsOf as columnsOfCatalog } from '../../src/database/data-tables/data-table-catalog';
 import { createConnectorTable, dropTable } from '../../src/database/data-tables/data-table-ddl';
 import { sqlOn } from '../../src/database/sql';
 import { createConnector } from '../factories/connector.factory';
@@ -142,6 +143,115 @@ describe('connector table writer', () => {
     expect(rows).toEqual([
       { code: '1', flag: 'true', info: 5 },
       { code: 'A-7', flag: 'maybe', info: { deep: 1 } },
+    ]);
+  });
+
+  it('widening timestamps to text keeps each value as fetched, within a run and across runs', async () => {
+    const table = await newTable();
+    const written = ['2024-03-10T09:30:00+02:00', '2024-03-10 07:30Z', '2024-03-10T07:30:00.5-00:00'];
+    await writer.write({
+      tableName: table,
+      runId: randomUUID(),
+      override: false,
+      pages: pagesOf(
+        [{ at: written[0], within: '2024-01-02' }],
+        [{ at: written[1], within: written[0] }],
+        [{ at: written[2], within: 'not a time' }],
+      ),
+    });
+    // Readers see the instants; the text beside them is no column of theirs.
+    const [typed] = await testApp.dataSource.query(
+      `SELECT to_json(at) #>> '{}' AS at FROM data."${table}" ORDER BY _fetched_at, ctid LIMIT 1`,
+    );
+    expect(typed.at).toBe('2024-03-10T07:30:00+00:00');
+    const readerColumns = await columnsOfCatalog(sqlOn(testApp.dataSource), table);
+    expect(readerColumns.map((column) => column.name).sort()).toEqual([
+      '_fetched_at',
+      '_run_id',
+      'at',
+      'within',
+    ]);
+    await writer.write({
+      tableName: table,
+      runId: randomUUID(),
+      override: false,
+      pages: pagesOf([{ at: 'yesterday', within: null }]),
+    });
+    expect(await columnsOf(table)).toEqual({
+      _run_id: 'uuid',
+      _fetched_at: 'timestamp with time zone',
+      at: 'text',
+      within: 'text',
+    });
+    const rows = await testApp.dataSource.query(
+      `SELECT at, within FROM data."${table}" ORDER BY _fetched_at, ctid`,
+    );
+    expect(rows).toEqual([
+      { at: written[0], within: '2024-01-02' },
+      { at: written[1], within: written[0] },
+      { at: written[2], within: 'not a time' },
+      { at: 'yesterday', within: null },
+    ]);
+  });
+
+  it('keeps the text fetched when a date column meets timestamps and the column later widens to text', async () => {
+    const table = await newTable();
+    const run = (records: Record<string, unknown>[]) =>
+      writer.write({ tableName: table, runId: randomUUID(), override: false, pages: pagesOf(records) });
+    await run([{ day: '2024-01-02' }]);
+    await run([{ day: '2024-01-03T06:00:00+01:00' }]);
+    expect(await columnsOf(table)).toMatchObject({ day: 'timestamp with time zone' });
+    await run([{ day: 'soon' }]);
+    const rows = await testApp.dataSource.query(`SELECT day FROM data."${table}" ORDER BY _fetched_at, ctid`);
+    expect(rows.map((row: { day: string }) => row.day)).toEqual([
+      '2024-01-02',
+      '2024-01-03T06:00:00+01:00',
+      'soon',
+    ]);
+  });
+
+  it('appending timestamps alters no column once their text is kept, so a reader never holds it up', async () => {
+    const table = await newTable();
+    const run = (at: string) =>
+      writer.write({ tableName: table, runId: randomUUID(), override: false, pages: pagesOf([{ at }]) });
+    await run('2024-03-10T09:30:00+02:00');
+    const reader = testApp.dataSource.createQueryRunner();
+    await reader.connect();
+    await reader.startTransaction();
+    await reader.query(`SELECT count(*) FROM data."${table}"`);
+    try {
+      // An ALTER TABLE would wait for the reader's lock until it ends.
+      const heldUp = new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('held up by a reader')), 3000),
+      );
+      await Promise.race([run('2024-03-11T09:30:00+02:00'), heldUp]);
+    } finally {
+      await reader.rollbackTransaction();
+      await reader.release();
+    }
+    const rows = await testApp.dataSource.query(`SELECT at::text FROM data."${table}" ORDER BY _fetched_at`);
+    expect(rows).toHaveLength(2);
+  });
+
+  it('a run replacing rows by key keeps the text fetched of the rows it leaves', async () => {
+    const table = await newTable();
+    const run = (records: Record<string, unknown>[]) =>
+      writer.write({
+        tableName: table,
+        runId: randomUUID(),
+        override: false,
+        primaryKey: ['id'],
+        pages: pagesOf(records),
+      });
+    await run([
+      { id: 1, at: '2024-03-10T09:30:00+02:00' },
+      { id: 2, at: '2024-03-11T09:30:00+02:00' },
+    ]);
+    await run([{ id: 1, at: 'unknown' }]);
+    const rows = await testApp.dataSource.query(`SELECT id, at FROM data."${table}" ORDER BY id`);
+    expect(rows).toEqual([
+      { id: '1', at: 'unknown' },
+      { id: '2', at: '2024-03-11T09:30:00+02:00' },
     ]);
   });
 

@@ -870,7 +870,7 @@ export interface components {
       /** @description Column name in the table */
       name: string;
       /** @enum {string} */
-      type: 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamptz' | 'text' | 'jsonb';
+      type: 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamp' | 'timestamptz' | 'text' | 'jsonb';
     };
     AssetData: {
       columns: components['schemas']['AssetColumn'][];
@@ -1030,12 +1030,14 @@ export interface components {
     };
     ColumnProfile: {
       distinctCount: number;
+      /** @description Text only: share of empty strings, 0 to 1 (not counted as NULLs) */
+      emptyStringShare?: number;
       /** @description Numbers and dates: the largest value */
       max?: (number | string) | null;
       /** @description Numbers and dates: the smallest value */
       min?: (number | string) | null;
       name: string;
-      /** @description Share of empty values, 0 to 1 */
+      /** @description Share of NULLs (no value), 0 to 1 */
       nullShare: number;
       /** @description Text and booleans: the most frequent values */
       topValues?: components['schemas']['TopValue'][];

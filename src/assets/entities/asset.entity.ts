@@ -17,14 +17,16 @@ import { User } from '../../users/entities/user.entity';
 export interface AssetColumn {
   name: string;
   label: string;
-  type: 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamptz' | 'text' | 'jsonb';
+  type: 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamp' | 'timestamptz' | 'text' | 'jsonb';
 }
 
 /** What the load found in one column, shown to buyers before they get the data. */
 export interface ColumnProfile {
   name: string;
-  /** Share of empty values, 0..1. */
+  /** Share of NULLs (no value), 0..1. */
   nullShare: number;
+  /** Text only: share of empty strings (`""` in the file), 0..1; never counted as NULLs. */
+  emptyStringShare?: number;
   distinctCount: number;
   /** Numbers and dates only: the smallest and largest value, as JSON renders them. */
   min?: number | string | null;

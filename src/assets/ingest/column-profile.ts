@@ -7,11 +7,18 @@ export const TOP_VALUES = 5;
 /** Longest value text a profile keeps (a long free-text cell would only bloat the catalogue row). */
 const MAX_VALUE_CHARS = 80;
 
-const RANGED: ReadonlySet<AssetColumn['type']> = new Set(['integer', 'numeric', 'date', 'timestamptz']);
+const RANGED: ReadonlySet<AssetColumn['type']> = new Set([
+  'integer',
+  'numeric',
+  'date',
+  'timestamp',
+  'timestamptz',
+]);
 const COUNTED: ReadonlySet<AssetColumn['type']> = new Set(['text', 'boolean']);
 
 /**
- * The profile of every column of a loaded table: share of empty values, distinct count, min/max
+ * The profile of every column of a loaded table: share of NULLs (and of empty strings in text),
+ * distinct count, min/max
  * for numbers and dates, the most frequent values for text and booleans. One scan for the
  * counts and ranges of all columns, one grouped query per text column. Runs inside the load's
  * transaction, so the profile always describes the rows that commit with it.
@@ -31,6 +38,8 @@ export async function profileTable(
       `count(${name}) AS c${index}_filled`,
       `count(DISTINCT ${distinctOf}) AS c${index}_distinct`,
     ];
+    // An empty string is a value, not a missing one: counted apart from the NULLs.
+    if (column.type === 'text') selects.push(`count(*) FILTER (WHERE ${name} = '') AS c${index}_empty`);
     if (RANGED.has(column.type)) {
       // JSON renders numbers as numbers and dates in ISO form, exactly as the grid shows them.
       selects.push(`to_json(min(${name})) AS c${index}_min`, `to_json(max(${name})) AS c${index}_max`);
@@ -50,6 +59,9 @@ export async function profileTable(
       nullShare: total === 0 ? 0 : (total - filled) / total,
       distinctCount: Number(summary[`c${index}_distinct`]),
     };
+    if (column.type === 'text') {
+      profile.emptyStringShare = total === 0 ? 0 : Number(summary[`c${index}_empty`]) / total;
+    }
     if (RANGED.has(column.type)) {
       profile.min = (summary[`c${index}_min`] as number | string | null) ?? null;
       profile.max = (summary[`c${index}_max`] as number | string | null) ?? null;

@@ -205,7 +205,7 @@ export class CsvIngestService {
     const rowCount = await copyInto(
       client,
       tableName,
-      copyFormat(header),
+      copyFormat(header, columns),
       () => scanned(chunks, scanner),
       columns,
     );
@@ -271,7 +271,7 @@ export class CsvIngestService {
     }
     let rowCount: number;
     try {
-      rowCount = await copyInto(client, tableName, copyFormat(header), dataBytes);
+      rowCount = await copyInto(client, tableName, copyFormat(header, guessed), dataBytes);
     } catch (error) {
       if (!isTypeMismatch(error)) throw error;
       await client.query('ROLLBACK TO SAVEPOINT typed_copy');
@@ -308,7 +308,7 @@ export class CsvIngestService {
       type: 'text' as const,
     }));
     await createTable(client, tableName, textColumns, 'unlogged');
-    const rowCount = await copyInto(client, tableName, copyFormat(header), () =>
+    const rowCount = await copyInto(client, tableName, copyFormat(header, textColumns), () =>
       scanned(spool.read(), scanner),
     );
     const columns = this.columnsFrom(header, scanner);
@@ -359,8 +359,14 @@ async function* withFirst(first: Buffer, chunks: AsyncIterator<Buffer>): AsyncGe
   for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
 }
 
-function copyFormat(header: ParsedHeader): CopyFormat {
-  return { names: header.names, delimiter: header.delimiter, headerLines: header.location.lines };
+/** How COPY reads the file into a table with these columns. */
+function copyFormat(header: ParsedHeader, columns: AssetColumn[]): CopyFormat {
+  return {
+    names: header.names,
+    delimiter: header.delimiter,
+    headerLines: header.location.lines,
+    typedNames: columns.filter((column) => column.type !== 'text').map((column) => column.name),
+  };
 }
 
 /** The bytes COPY should receive from `chunks`, each chunk scanned on the way; checks the end. */

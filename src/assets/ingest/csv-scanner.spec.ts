@@ -94,7 +94,7 @@ describe('CsvScanner', () => {
     expect(scan('true,\nfalse,\n').types).toEqual(['boolean', 'text']);
   });
 
-  it('treats empty and quoted-empty values as NULL for typing', () => {
+  it('lets neither empty nor quoted-empty values decide a type', () => {
     expect(scan('1,""\n,2\n').types).toEqual(['integer', 'integer']);
   });
 
@@ -154,6 +154,18 @@ describe('CsvScanner', () => {
       ];
       expect(rejection(() => scan('"a\nb\nc",2024-01-05\nd,soon\n', { expected: columns }))).toBe(
         'Column "Day" expects date, but line 5 has "soon"',
+      );
+    });
+
+    it('takes times with and without offset into a timestamptz column, only naive ones into a timestamp one', () => {
+      const columns: ScannerOptions['expected'] = [
+        { label: 'Instant', type: 'timestamptz' },
+        { label: 'Local', type: 'timestamp' },
+      ];
+      const naive = '2025-11-17 05:11:07';
+      expect(scan(`2025-11-17T05:11:07Z,${naive}\n${naive},${naive}\n`, { expected: columns }).rows).toBe(2);
+      expect(rejection(() => scan(`${naive},2025-11-17T05:11:07+02:00\n`, { expected: columns }))).toBe(
+        'Column "Local" expects timestamp, but line 2 has "2025-11-17T05:11:07+02:00"',
       );
     });
 

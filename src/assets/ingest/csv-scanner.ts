@@ -289,7 +289,8 @@ export class CsvScanner {
       start++;
       stop--;
     }
-    // Empty (quoted or not) is NULL: COPY runs with FORCE_NULL on every column.
+    // Empty says nothing of the type: NULL unquoted, and quoted an empty string, which only a text
+    // column keeps (COPY runs with FORCE_NULL on the typed ones).
     if (stop <= start) return;
     const tooLong = stop - start > MAX_TYPED_LENGTH;
     this.narrow(column, tooLong ? 0 : valueKinds(bytes, start, stop), bytes, start, stop, false);
@@ -298,7 +299,7 @@ export class CsvScanner {
 
   /**
    * Keeps the kinds the column's values so far and this one (bytes[start, stop)) share; loading
-   * into a dataset's columns, a value that leaves its column no kind is refused on the spot.
+   * into a dataset's columns, a value of no kind its column takes is refused on the spot.
    */
   private narrow(
     column: number,
@@ -309,8 +310,12 @@ export class CsvScanner {
     cut: boolean,
   ): void {
     const left = this.kinds[column] & kinds;
-    this.kinds[column] = left;
-    if (left === 0 && this.expected) {
+    if (!this.expected) {
+      this.kinds[column] = left;
+      return;
+    }
+    // A dataset's column keeps every kind its type takes: each value is judged on its own.
+    if (left === 0) {
       const raw = Buffer.from(bytes.buffer, bytes.byteOffset + start, stop - start);
       throw valueMisfit(this.expected[column], this.recordStartLine, unquoted(raw, cut), cut);
     }

@@ -22,6 +22,11 @@ export interface CopyFormat {
   delimiter: Delimiter;
   /** Physical lines the header takes, added to COPY's line numbers in messages. */
   headerLines: number;
+  /**
+   * Columns of a type other than text in the table COPY fills. A quoted empty field (`""`) is an
+   * empty string, as COPY reads it, except in these: an empty string is no number, date or boolean.
+   */
+  typedNames: string[];
 }
 
 /** A dataset table: the hidden row id, which keeps file order, then the file's columns. */
@@ -46,16 +51,11 @@ export async function copyInto(
   dataBytes: () => AsyncGenerator<Buffer>,
   columns?: AssetColumn[],
 ): Promise<number> {
-  const columnList = file.names.map(quoteIdentifier).join(', ');
   const delimiter = file.delimiter === '\t' ? `E'\\t'` : `'${file.delimiter}'`;
+  const forceNull =
+    file.typedNames.length > 0 ? `, FORCE_NULL (${file.typedNames.map(quoteIdentifier).join(', ')})` : '';
   const copy = client.query(
-    copyFrom(
-      copyFromStdin(
-        tableName,
-        file.names,
-        `FORMAT csv, DELIMITER ${delimiter}, NULL '', FORCE_NULL (${columnList})`,
-      ),
-    ),
+    copyFrom(copyFromStdin(tableName, file.names, `FORMAT csv, DELIMITER ${delimiter}${forceNull}`)),
   );
   try {
     await pipeline(dataBytes, copy);
@@ -84,7 +84,8 @@ export async function convertColumnTypes(
     const sqlType = sqlTypeFor(column.type);
     return {
       retypeColumn: { name: column.name, sqlType },
-      using: `${quoteIdentifier(column.name)}::${sqlType}`,
+      // Loaded as text, a quoted empty field is an empty string; in a typed column it is NULL.
+      using: `NULLIF(${quoteIdentifier(column.name)}, '')::${sqlType}`,
     };
   };
   await client.query('SAVEPOINT retype_all');

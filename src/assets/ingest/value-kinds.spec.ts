@@ -5,6 +5,7 @@ import {
   KIND_INTEGER,
   KIND_NUMERIC,
   KIND_TIMESTAMP,
+  KIND_TIMESTAMPTZ,
   valueKinds,
 } from './value-kinds';
 
@@ -40,18 +41,26 @@ describe('valueKinds', () => {
     expect(kindsOf(text)).toBe(KIND_BOOLEAN);
   });
 
-  it('reads an ISO date as date (which also fits a timestamp)', () => {
-    expect(kindsOf('2024-02-29')).toBe(KIND_DATE | KIND_TIMESTAMP);
+  it('reads an ISO date as date (which also fits either kind of timestamp)', () => {
+    expect(kindsOf('2024-02-29')).toBe(KIND_DATE | KIND_TIMESTAMP | KIND_TIMESTAMPTZ);
   });
 
-  it.each([
-    '2024-02-29T10:15',
-    '2024-02-29 10:15:30',
-    '2024-02-29T10:15:30.123Z',
-    '2024-02-29T10:15:30+02:00',
-    '2024-02-29 10:15:30-0530',
-  ])('reads %p as a timestamp', (text) => {
-    expect(kindsOf(text)).toBe(KIND_TIMESTAMP);
+  it.each(['2024-02-29T10:15', '2024-02-29 10:15:30', '2025-11-17 05:11:07.758'])(
+    'reads %p (no offset) as a timestamp without zone',
+    (text) => {
+      expect(kindsOf(text)).toBe(KIND_TIMESTAMP);
+    },
+  );
+
+  it.each(['2024-02-29T10:15:30.123Z', '2024-02-29T10:15:30+02:00', '2024-02-29 10:15:30-0530'])(
+    'reads %p (with an offset) as a timestamp with zone',
+    (text) => {
+      expect(kindsOf(text)).toBe(KIND_TIMESTAMPTZ);
+    },
+  );
+
+  it('leaves a column mixing naive and offset timestamps no timestamp kind', () => {
+    expect(kindsOf('2024-02-29 10:15:30') & kindsOf('2024-02-29T10:15:30Z')).toBe(0);
   });
 
   it.each([
@@ -77,8 +86,9 @@ describe('columnTypeFor', () => {
     expect(columnTypeFor(KIND_INTEGER | KIND_NUMERIC, true)).toBe('integer');
     expect(columnTypeFor(KIND_NUMERIC, true)).toBe('numeric');
     expect(columnTypeFor(KIND_BOOLEAN, true)).toBe('boolean');
-    expect(columnTypeFor(KIND_DATE | KIND_TIMESTAMP, true)).toBe('date');
-    expect(columnTypeFor(KIND_TIMESTAMP, true)).toBe('timestamptz');
+    expect(columnTypeFor(KIND_DATE | KIND_TIMESTAMP | KIND_TIMESTAMPTZ, true)).toBe('date');
+    expect(columnTypeFor(KIND_TIMESTAMP, true)).toBe('timestamp');
+    expect(columnTypeFor(KIND_TIMESTAMPTZ, true)).toBe('timestamptz');
     expect(columnTypeFor(0, true)).toBe('text');
   });
 

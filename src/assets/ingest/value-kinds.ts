@@ -8,8 +8,12 @@ export const KIND_INTEGER = 1;
 export const KIND_NUMERIC = 2;
 export const KIND_BOOLEAN = 4;
 export const KIND_DATE = 8;
+/** A date and time as written, without an offset (a wall clock, zone unknown). */
 export const KIND_TIMESTAMP = 16;
-export const KIND_ALL = KIND_INTEGER | KIND_NUMERIC | KIND_BOOLEAN | KIND_DATE | KIND_TIMESTAMP;
+/** A date and time with an offset or Z: an instant. */
+export const KIND_TIMESTAMPTZ = 32;
+export const KIND_ALL =
+  KIND_INTEGER | KIND_NUMERIC | KIND_BOOLEAN | KIND_DATE | KIND_TIMESTAMP | KIND_TIMESTAMPTZ;
 
 const SPACE = 0x20;
 const PLUS = 0x2b;
@@ -98,35 +102,38 @@ function isIsoDate(bytes: Uint8Array, start: number): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 
-/** HH:MM[:SS[.fff]] then optional Z or +HH[:MM] / -HHMM, ending exactly at `end`. */
-function isTimeWithZone(bytes: Uint8Array, start: number, end: number): boolean {
+/**
+ * HH:MM[:SS[.fff]] then optional Z or +HH[:MM] / -HHMM, ending exactly at `end`: KIND_TIMESTAMP
+ * without an offset, KIND_TIMESTAMPTZ with one, 0 for anything else.
+ */
+function timeKinds(bytes: Uint8Array, start: number, end: number): number {
   const hour = twoDigits(bytes, start);
-  if (hour < 0 || hour > 23 || bytes[start + 2] !== COLON) return false;
+  if (hour < 0 || hour > 23 || bytes[start + 2] !== COLON) return 0;
   const minute = twoDigits(bytes, start + 3);
-  if (minute < 0 || minute > 59) return false;
+  if (minute < 0 || minute > 59) return 0;
   let position = start + 5;
   if (bytes[position] === COLON) {
     const second = twoDigits(bytes, position + 1);
-    if (second < 0 || second > 60) return false;
+    if (second < 0 || second > 60) return 0;
     position += 3;
     if (bytes[position] === DOT) {
       position++;
       const fractionStart = position;
       while (position < end && isDigit(bytes[position])) position++;
-      if (position === fractionStart) return false;
+      if (position === fractionStart) return 0;
     }
   }
-  if (position === end) return true;
-  if (bytes[position] === UPPER_Z) return position + 1 === end;
-  if (bytes[position] !== PLUS && bytes[position] !== MINUS) return false;
+  if (position === end) return KIND_TIMESTAMP;
+  if (bytes[position] === UPPER_Z) return position + 1 === end ? KIND_TIMESTAMPTZ : 0;
+  if (bytes[position] !== PLUS && bytes[position] !== MINUS) return 0;
   position++;
   const zoneHour = twoDigits(bytes, position);
-  if (zoneHour < 0 || zoneHour > 14) return false;
+  if (zoneHour < 0 || zoneHour > 14) return 0;
   position += 2;
-  if (position === end) return true;
+  if (position === end) return KIND_TIMESTAMPTZ;
   if (bytes[position] === COLON) position++;
   const zoneMinute = twoDigits(bytes, position);
-  return zoneMinute >= 0 && zoneMinute <= 59 && position + 2 === end;
+  return zoneMinute >= 0 && zoneMinute <= 59 && position + 2 === end ? KIND_TIMESTAMPTZ : 0;
 }
 
 /**
@@ -142,11 +149,11 @@ export function valueKinds(bytes: Uint8Array, start: number, end: number): numbe
   const first = bytes[start];
   if (isDigit(first) || first === MINUS || first === PLUS || first === DOT) {
     if (length >= 10 && isDigit(first) && bytes[start + 4] === MINUS && isIsoDate(bytes, start)) {
-      if (length === 10) return KIND_DATE | KIND_TIMESTAMP;
+      // A date fits either kind of timestamp column (midnight); naive and offset values mixed
+      // share no kind, so such a column stays text, each value as written.
+      if (length === 10) return KIND_DATE | KIND_TIMESTAMP | KIND_TIMESTAMPTZ;
       const separator = bytes[start + 10];
-      return (separator === UPPER_T || separator === SPACE) && isTimeWithZone(bytes, start + 11, end)
-        ? KIND_TIMESTAMP
-        : 0;
+      return separator === UPPER_T || separator === SPACE ? timeKinds(bytes, start + 11, end) : 0;
     }
     return numberKinds(bytes, start, end);
   }
@@ -160,13 +167,15 @@ export function columnTypeFor(kinds: number, sawValue: boolean): AssetColumn['ty
   if (kinds & KIND_NUMERIC) return 'numeric';
   if (kinds & KIND_BOOLEAN) return 'boolean';
   if (kinds & KIND_DATE) return 'date';
-  if (kinds & KIND_TIMESTAMP) return 'timestamptz';
+  if (kinds & KIND_TIMESTAMP) return 'timestamp';
+  if (kinds & KIND_TIMESTAMPTZ) return 'timestamptz';
   return 'text';
 }
 
 /**
- * The kind every value stored in a column of `type` must have, as the upload judges values; 0
- * for text, which takes any value.
+ * The kinds a value stored in a column of `type` may have (one of them), as the upload judges
+ * values; 0 for text, which takes any value. A timestamptz column also takes times without
+ * offset, read in UTC: columns typed before such times made timestamp columns hold them.
  */
 export function kindNeededBy(type: AssetColumn['type']): number {
   switch (type) {
@@ -178,8 +187,10 @@ export function kindNeededBy(type: AssetColumn['type']): number {
       return KIND_BOOLEAN;
     case 'date':
       return KIND_DATE;
-    case 'timestamptz':
+    case 'timestamp':
       return KIND_TIMESTAMP;
+    case 'timestamptz':
+      return KIND_TIMESTAMP | KIND_TIMESTAMPTZ;
     default:
       return 0;
   }

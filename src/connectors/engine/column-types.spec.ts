@@ -1,5 +1,5 @@
 import { LosslessNumber } from 'lossless-json';
-import { csvField, textKind } from './column-types';
+import { castExpression, csvField, textKind } from './column-types';
 
 describe('column types', () => {
   it('takes only real calendar days as dates', () => {
@@ -44,5 +44,19 @@ describe('column types', () => {
     expect(csvField(7, 'text')).toBe('7');
     expect(csvField('', 'text')).toBe('""');
     expect(csvField(null, 'text')).toBe('');
+  });
+});
+
+describe('castExpression', () => {
+  it('turns a timestamptz column into its text as fetched, in UTC only where none was kept', () => {
+    const utc = `to_char("at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+    expect(castExpression('"at"', 'timestamptz', 'text', '"at#written"')).toBe(
+      `COALESCE("at#written", ${utc})`,
+    );
+    expect(castExpression('"at"', 'timestamptz', 'jsonb', '"at#written"')).toBe(
+      `to_jsonb(COALESCE("at#written", ${utc}))`,
+    );
+    expect(castExpression('"at"', 'timestamptz', 'text')).toBe(utc);
+    expect(castExpression('"n"', 'numeric', 'text', '"ignored"')).toBe('"n"::text');
   });
 });

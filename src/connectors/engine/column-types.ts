@@ -63,13 +63,24 @@ export function widen(current: ColumnType | null, next: ColumnType | null): Colu
   return 'text';
 }
 
-/** The SQL converting a column of type `from` into `to`. */
-export function castExpression(column: string, from: ColumnType, to: ColumnType): string {
+/**
+ * The SQL converting a column of type `from` into `to`. `writtenText`: for a timestamptz column,
+ * the column holding its values' text as fetched, which is what they become as text (a value
+ * without one, stored before such columns were kept, is written in UTC).
+ */
+export function castExpression(
+  column: string,
+  from: ColumnType,
+  to: ColumnType,
+  writtenText?: string,
+): string {
   if (from === to) return column;
-  if (to === 'jsonb') return `to_jsonb(${column})`;
+  const utcText = `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  const asText =
+    from === 'timestamptz' ? (writtenText ? `COALESCE(${writtenText}, ${utcText})` : utcText) : undefined;
+  if (to === 'jsonb') return `to_jsonb(${asText ?? column})`;
   if (to === 'timestamptz') return `(${column}::timestamp AT TIME ZONE 'UTC')`;
-  if (from === 'timestamptz') return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-  return `${column}::text`;
+  return asText ?? `${column}::text`;
 }
 
 /** The writer's type for a column Postgres already has (pg_type.typname). */

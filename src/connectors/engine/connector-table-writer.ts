@@ -2,7 +2,6 @@ import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { columnsOf } from '../../database/data-tables/data-table-catalog';
 import {
-  alterTable,
   createColumnIndex,
   createConnectorTable,
   createStagingTable,
@@ -10,7 +9,6 @@ import {
   dropTable,
   lockForAppend,
   swapTable,
-  TableChange,
 } from '../../database/data-tables/data-table-ddl';
 import {
   dataTable,
@@ -18,6 +16,8 @@ import {
   quoteIdentifier,
   RUN_ID_COLUMN,
   stagingTableName,
+  WRITTEN_TEXT_SUFFIX,
+  writtenTextColumn,
 } from '../../database/data-tables/data-table-names';
 import {
   LONG_WORK_LIMITS_MS,
@@ -27,8 +27,9 @@ import {
   sqlOn,
   transactionOn,
 } from '../../database/sql';
+import { applyColumnChanges, ColumnChange } from './column-changes';
 import { castExpression, ColumnType, pgTypeToColumnType, widen } from './column-types';
-import { columnChange, ColumnState, RunColumns } from './record-columns';
+import { ColumnState, RunColumns } from './record-columns';
 import type { FetchedPage } from './run-plan';
 import { copyPagesInto } from './staging-copy';
 
@@ -158,10 +159,14 @@ export class ConnectorTableWriter {
       await this.requireInstance(sql, tableName);
       await createConnectorTable(sql, tableName, { ifNotExists: true });
       await lockForAppend(sql, tableName);
+      const stored = await columnsOf(sql, tableName, true);
+      const storedNames = new Set(stored.map((column) => column.name));
       const existing = new Map(
-        (await columnsOf(sql, tableName)).map((column) => [column.name, pgTypeToColumnType(column.pgType)]),
+        stored
+          .filter((column) => !column.name.endsWith(WRITTEN_TEXT_SUFFIX))
+          .map((column) => [column.name, pgTypeToColumnType(column.pgType)]),
       );
-      const changes: TableChange[] = [];
+      const changes: ColumnChange[] = [];
       const systemColumns = [RUN_ID_COLUMN, FETCHED_AT_COLUMN].map(quoteIdentifier);
       const selects: string[] = [...systemColumns];
       const targets: string[] = [...systemColumns];
@@ -169,11 +174,19 @@ export class ConnectorTableWriter {
         if (!state.type) continue;
         const current = existing.get(state.name) ?? null;
         const merged = widen(current, state.type)!;
-        if (merged !== current) changes.push(columnChange(state.name, current, merged));
+        // A table from before the text kept beside timestamps gets it (only then: any ALTER locks
+        // readers out until the append commits).
+        const lacksWrittenText = merged === 'timestamptz' && !storedNames.has(writtenTextColumn(state.name));
+        if (merged !== current || lacksWrittenText)
+          changes.push({ name: state.name, from: current, to: merged });
         targets.push(quoteIdentifier(state.name));
-        selects.push(castExpression(quoteIdentifier(state.name), state.type, merged));
+        selects.push(stagedValue(state.name, state.type, merged));
+        if (merged === 'timestamptz') {
+          targets.push(quoteIdentifier(writtenTextColumn(state.name)));
+          selects.push(stagedWrittenText(state.name, state.type));
+        }
       }
-      await alterTable(sql, tableName, changes);
+      await applyColumnChanges(sql, tableName, changes);
       if (!keyColumns) {
         await sql(
           `INSERT INTO ${dataTable(tableName)} (${targets.join(', ')}) SELECT ${selects.join(', ')} FROM ${dataTable(staging)}`,
@@ -205,7 +218,7 @@ export class ConnectorTableWriter {
       .map((name) => {
         const state = byName.get(name)!;
         const target = widen(existing.get(name) ?? null, state.type)!;
-        return `t.${quoteIdentifier(name)} = ${castExpression(`s.${quoteIdentifier(name)}`, state.type!, target)}`;
+        return `t.${quoteIdentifier(name)} = ${stagedValue(name, state.type!, target, 's.')}`;
       })
       .join(' AND ');
     await sql(`DELETE FROM ${dataTable(tableName)} t USING ${dataTable(staging)} s WHERE ${same}`);
@@ -218,4 +231,16 @@ export class ConnectorTableWriter {
        WHERE _keep = 1 ORDER BY _position`,
     );
   }
+}
+
+/** A staged column's value in the target's type; as text, a timestamp is the text fetched. */
+function stagedValue(name: string, from: ColumnType, to: ColumnType, alias = ''): string {
+  const writtenText =
+    from === 'timestamptz' ? `${alias}${quoteIdentifier(writtenTextColumn(name))}` : undefined;
+  return castExpression(`${alias}${quoteIdentifier(name)}`, from, to, writtenText);
+}
+
+/** The text fetched of a staged value going into a timestamptz column: a day's is the day itself. */
+function stagedWrittenText(name: string, from: ColumnType): string {
+  return from === 'timestamptz' ? quoteIdentifier(writtenTextColumn(name)) : `${quoteIdentifier(name)}::text`;
 }

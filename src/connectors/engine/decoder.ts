@@ -76,10 +76,17 @@ export function decodeJsonLines(response: HttpResponse, where: string): unknown 
 
 const CSV_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
-/** A CSV field as a value: empty is null, numbers exact, true/false booleans, the rest text. */
-function csvValue(text: string): unknown {
-  if (text === '') return null;
-  if (CSV_NUMBER.test(text)) return exactNumber(text);
+/**
+ * A CSV field as a value, as COPY would read it: empty is null, quoted empty (`""`) an empty
+ * string; numbers exact, true/false booleans, the rest text. A number a double would write
+ * otherwise (`12.50`, `1e3`) keeps its digits as written.
+ */
+function csvValue(text: string, quoted: boolean): unknown {
+  if (text === '') return quoted ? '' : null;
+  if (CSV_NUMBER.test(text)) {
+    const number = Number(text);
+    return String(number) === text ? number : new LosslessNumber(text);
+  }
   if (text === 'true' || text === 'false') return text === 'true';
   return text;
 }
@@ -93,7 +100,7 @@ export function decodeCsv(response: HttpResponse, where: string, delimiter = ','
       delimiter,
       skip_empty_lines: true,
       relax_column_count: false,
-      cast: (value, context) => (context.header ? value : csvValue(value)),
+      cast: (value, context) => (context.header ? value : csvValue(value, context.quoting)),
     }) as unknown[];
   } catch (error) {
     throw new ConnectorFetchError(

@@ -9,17 +9,16 @@ describe('run columns', () => {
       { id: 2, createdAt: '2024-01-02T00:00:00Z', note: null },
     ]);
     expect(changes).toEqual([
-      { addColumn: { name: 'id', sqlType: 'numeric' } },
-      { addColumn: { name: 'created_at', sqlType: 'timestamptz' } },
+      { name: 'id', from: null, to: 'numeric' },
+      { name: 'created_at', from: null, to: 'timestamptz' },
     ]);
-    // A key only ever null has a name but no column yet.
+    // A key only ever null has a name but no column yet; a timestamp's text as fetched is kept too.
     expect(columns.typed()).toEqual([
       { key: 'id', name: 'id', type: 'numeric' },
       { key: 'createdAt', name: 'created_at', type: 'timestamptz' },
+      { key: 'createdAt', name: 'created_at#written', type: 'text' },
     ]);
-    expect(columns.changesFor([{ id: 3, note: 'x' }])).toEqual([
-      { addColumn: { name: 'note', sqlType: 'text' } },
-    ]);
+    expect(columns.changesFor([{ id: 3, note: 'x' }])).toEqual([{ name: 'note', from: null, to: 'text' }]);
   });
 
   it('widens a text column only for objects, and never a jsonb one', () => {
@@ -35,7 +34,7 @@ describe('run columns', () => {
       ]),
     ).toEqual([]);
     expect(columns.changesFor([{ value: 'still text' }, { value: { nested: 1 } }])).toEqual([
-      { retypeColumn: { name: 'value', sqlType: 'jsonb' }, using: 'to_jsonb("value")' },
+      { name: 'value', from: 'text', to: 'jsonb' },
     ]);
     expect(columns.changesFor([{ value: 7 }, { value: [1] }, { value: 'x' }])).toEqual([]);
     expect(columns.typed()).toEqual([{ key: 'value', name: 'value', type: 'jsonb' }]);
@@ -45,14 +44,9 @@ describe('run columns', () => {
     const columns = new RunColumns(new Set());
     columns.changesFor([{ day: '2024-01-01' }]);
     expect(columns.changesFor([{ day: '2024-01-02T10:00:00Z' }])).toEqual([
-      {
-        retypeColumn: { name: 'day', sqlType: 'timestamptz' },
-        using: `("day"::timestamp AT TIME ZONE 'UTC')`,
-      },
+      { name: 'day', from: 'date', to: 'timestamptz' },
     ]);
-    expect(columns.changesFor([{ day: 'soon' }])[0]).toMatchObject({
-      retypeColumn: { name: 'day', sqlType: 'text' },
-    });
+    expect(columns.changesFor([{ day: 'soon' }])).toEqual([{ name: 'day', from: 'timestamptz', to: 'text' }]);
   });
 
   it('keeps a column name the table already has, and answers the primary key columns', () => {

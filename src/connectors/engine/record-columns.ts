@@ -1,11 +1,11 @@
 import { isLosslessNumber } from 'lossless-json';
-import type { TableChange } from '../../database/data-tables/data-table-ddl';
 import {
   FETCHED_AT_COLUMN,
-  quoteIdentifier,
   RUN_ID_COLUMN,
+  writtenTextColumn,
 } from '../../database/data-tables/data-table-names';
-import { castExpression, ColumnType, kindOf, legacyColumnName, safeColumnName, widen } from './column-types';
+import type { ColumnChange } from './column-changes';
+import { ColumnType, kindOf, legacyColumnName, safeColumnName, widen } from './column-types';
 
 /** The records of a run lack a primary_key field the spec declares. */
 export class MissingKeyError extends Error {}
@@ -43,7 +43,7 @@ export class RunColumns {
    * only ever widen (a join on a lattice), so the scan starts from the column's type and skips
    * what cannot change it: every value of a jsonb column, and all but objects in a text column.
    */
-  changesFor(rows: Record<string, unknown>[]): TableChange[] {
+  changesFor(rows: Record<string, unknown>[]): ColumnChange[] {
     const wanted = new Map<string, ColumnType | null>();
     for (const row of rows) {
       for (const key in row) {
@@ -57,7 +57,7 @@ export class RunColumns {
         if (kind !== current && kind !== null) wanted.set(key, widen(current, kind));
       }
     }
-    const changes: TableChange[] = [];
+    const changes: ColumnChange[] = [];
     for (const [key, target] of wanted) {
       let state = this.byKey.get(key);
       if (!state) {
@@ -68,17 +68,24 @@ export class RunColumns {
         this.byKey.set(key, state);
       }
       if (target === state.type || target === null) continue;
-      changes.push(columnChange(state.name, state.type, target));
+      changes.push({ name: state.name, from: state.type, to: target });
       state.type = target;
     }
     return changes;
   }
 
-  /** The columns with a type (keys only ever null have none), in first-seen order. */
+  /**
+   * The columns with a type (keys only ever null have none), in first-seen order; a timestamptz
+   * column is followed by the one keeping its values' text as fetched.
+   */
   typed(): CopyColumn[] {
     const typed: CopyColumn[] = [];
-    for (const [key, state] of this.byKey)
-      if (state.type) typed.push({ key, name: state.name, type: state.type });
+    for (const [key, state] of this.byKey) {
+      if (!state.type) continue;
+      typed.push({ key, name: state.name, type: state.type });
+      if (state.type === 'timestamptz')
+        typed.push({ key, name: writtenTextColumn(state.name), type: 'text' });
+    }
     return typed;
   }
 
@@ -96,12 +103,6 @@ export class RunColumns {
 function textColumnKind(value: unknown): ColumnType | null {
   if (value === null || value === undefined) return null;
   return typeof value === 'object' && !isLosslessNumber(value) ? 'jsonb' : 'text';
-}
-
-/** Adds a column of type `to`, or widens one of type `from` to it. */
-export function columnChange(name: string, from: ColumnType | null, to: ColumnType): TableChange {
-  if (from === null) return { addColumn: { name, sqlType: to } };
-  return { retypeColumn: { name, sqlType: to }, using: castExpression(quoteIdentifier(name), from, to) };
 }
 
 /**

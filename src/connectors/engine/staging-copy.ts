@@ -2,8 +2,9 @@ import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { alterTable, copyFromStdin, insertDefaultRows } from '../../database/data-tables/data-table-ddl';
+import { copyFromStdin, insertDefaultRows } from '../../database/data-tables/data-table-ddl';
 import { sqlOn } from '../../database/sql';
+import { applyColumnChanges } from './column-changes';
 import { csvField } from './column-types';
 import { CopyColumn, RunColumns, withIteration } from './record-columns';
 import type { FetchedPage } from './run-plan';
@@ -29,7 +30,7 @@ export async function copyPagesInto(
       const changes = columns.changesFor(rows);
       if (changes.length > 0 || !copy) {
         await copy?.finish();
-        await alterTable(sqlOn(client), staging, changes);
+        await applyColumnChanges(sqlOn(client), staging, changes);
         const typed = columns.typed();
         copy = typed.length > 0 ? openCopy(client, staging, typed) : undefined;
       }

@@ -129,12 +129,17 @@ export async function lockForAppend(sql: Sql, tableName: string): Promise<void> 
 
 /** One change of an ALTER TABLE; several are applied together, in one table rewrite. */
 export type TableChange =
-  { addColumn: ColumnDefinition } | { retypeColumn: ColumnDefinition; using: string } | { setLogged: true };
+  | { addColumn: ColumnDefinition; ifNotExists?: true }
+  | { retypeColumn: ColumnDefinition; using: string }
+  | { dropColumn: string }
+  | { setLogged: true };
 
 function changeClause(change: TableChange): string {
   if ('addColumn' in change) {
-    return `ADD COLUMN ${quoteIdentifier(change.addColumn.name)} ${change.addColumn.sqlType}`;
+    const ifNotExists = change.ifNotExists ? 'IF NOT EXISTS ' : '';
+    return `ADD COLUMN ${ifNotExists}${quoteIdentifier(change.addColumn.name)} ${change.addColumn.sqlType}`;
   }
+  if ('dropColumn' in change) return `DROP COLUMN ${quoteIdentifier(change.dropColumn)}`;
   if ('retypeColumn' in change) {
     const { name, sqlType } = change.retypeColumn;
     return `ALTER COLUMN ${quoteIdentifier(name)} TYPE ${sqlType} USING ${change.using}`;

@@ -12,6 +12,17 @@ export const ROW_ID_COLUMN = '_row_id';
 /** Connector tables: the run that wrote the row, and when its page was fetched. */
 export const RUN_ID_COLUMN = '_run_id';
 export const FETCHED_AT_COLUMN = '_fetched_at';
+/**
+ * Ends the name of the column that keeps, beside a connector table's timestamptz column, each
+ * value's text as fetched: timestamptz keeps the instant but not the offset or digits written.
+ * No column name made from a record key holds `#`; readers never see these columns.
+ */
+export const WRITTEN_TEXT_SUFFIX = '#written';
+
+/** The column holding the text as fetched of timestamptz column `name`. */
+export function writtenTextColumn(name: string): string {
+  return `${name}${WRITTEN_TEXT_SUFFIX}`;
+}
 
 /** Every name we generate fits this; Postgres keeps 63 bytes of an identifier. */
 const TABLE_NAME_PATTERN = /^[a-z][a-z0-9_]{0,62}$/;

@@ -20,7 +20,8 @@ export const FILTER_OPERATORS = [
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
 /** The column types a filter can meet (the dataset column types of the grid). */
-export type FilterColumnType = 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamptz' | 'text' | 'jsonb';
+export type FilterColumnType =
+  'integer' | 'numeric' | 'boolean' | 'date' | 'timestamp' | 'timestamptz' | 'text' | 'jsonb';
 
 export interface FilterColumn {
   name: string;
@@ -47,6 +48,12 @@ const VALUE_RULES: Record<FilterColumnType, { test: (value: string) => boolean; 
       test: (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)),
       what: 'a date (YYYY-MM-DD)',
     },
+    // A wall-clock column compares wall clocks: an offset would be dropped silently, so none is taken.
+    timestamp: {
+      test: (value) =>
+        /^\d{4}-\d{2}-\d{2}([T ][\d:.]+)?$/.test(value) && !Number.isNaN(Date.parse(value.replace(' ', 'T'))),
+      what: 'a date or time without offset (ISO 8601)',
+    },
     timestamptz: {
       test: (value) =>
         /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}(:?\d{2})?)?)?$/.test(value) &&
@@ -61,6 +68,7 @@ const SQL_TYPES: Record<FilterColumnType, string> = {
   numeric: 'numeric',
   boolean: 'boolean',
   date: 'date',
+  timestamp: 'timestamp',
   timestamptz: 'timestamptz',
   text: 'text',
   jsonb: 'jsonb',

@@ -1,4 +1,5 @@
 import { parse } from 'lossless-json';
+import { WRITTEN_TEXT_SUFFIX } from '../../../src/database/data-tables/data-table-names';
 import { waitForRuns } from '../../factories/connector.factory';
 import { TEST_ORIGIN, TestApp } from '../../support/test-app';
 import type { ConnectedInstance } from './run-through-api';
@@ -26,7 +27,10 @@ export async function tableOf(testApp: TestApp, instanceId: string): Promise<str
   return row.output_table_name as string;
 }
 
-/** The table's rows (system columns left out), as text, in insertion order. */
+/**
+ * The table's rows as readers see them (system columns and the text kept beside timestamps left
+ * out), as text, in insertion order.
+ */
 export async function rowsOf(
   testApp: TestApp,
   instanceId: string,
@@ -41,21 +45,24 @@ export async function rowsOf(
     .map(({ row: text }) => parse(text, null, (digits) => digits) as Record<string, unknown>)
     .map((row) =>
       Object.fromEntries(
-        Object.entries(row).map(([key, value]) => [
-          key,
-          value === null ? null : typeof value === 'object' ? JSON.stringify(value) : String(value),
-        ]),
+        Object.entries(row)
+          .filter(([key]) => !key.endsWith(WRITTEN_TEXT_SUFFIX))
+          .map(([key, value]) => [
+            key,
+            value === null ? null : typeof value === 'object' ? JSON.stringify(value) : String(value),
+          ]),
       ),
     );
 }
 
-/** Column name -> Postgres type name of the instance's table. */
+/** Column name -> Postgres type name of the instance's table (the text kept beside timestamps left out). */
 export async function columnTypesOf(testApp: TestApp, instanceId: string): Promise<Record<string, string>> {
   const table = await tableOf(testApp, instanceId);
   const rows: Array<{ name: string; type: string }> = await testApp.dataSource.query(
     `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type
-       FROM pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped`,
-    [`data."${table}"`],
+       FROM pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped
+        AND right(a.attname, $2) <> $3`,
+    [`data."${table}"`, WRITTEN_TEXT_SUFFIX.length, WRITTEN_TEXT_SUFFIX],
   );
   return Object.fromEntries(rows.map((row) => [row.name, row.type]));
 }

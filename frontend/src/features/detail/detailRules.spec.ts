@@ -3,6 +3,7 @@ import {
   connectNeedsSetup,
   detailAction,
   detailCategory,
+  sharePercent,
   FAILED_TO_LOAD,
   isValidId,
   ITEM_NOT_FOUND,
@@ -75,5 +76,13 @@ describe('connectNeedsSetup', () => {
   it('connects directly when every required setting has a default', () => {
     expect(connectNeedsSetup([{ required: true, default: 'latest' }, { required: false }])).toBe(false);
     expect(connectNeedsSetup([{ fields: [{ required: true, default: 52.5 }] }])).toBe(false);
+  });
+});
+
+describe('sharePercent', () => {
+  it('rounds to whole percent but never shows a present share as 0%', () => {
+    expect(sharePercent(1 / 3)).toBe('33%');
+    expect(sharePercent(0.001)).toBe('<1%');
+    expect(sharePercent(0)).toBe('0%');
   });
 });

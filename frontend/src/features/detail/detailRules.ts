@@ -62,3 +62,9 @@ export function connectNeedsSetup(fields: FieldLike[] | undefined): boolean {
       ((field.required && field.default === undefined) || connectNeedsSetup(field.fields)),
   );
 }
+
+/** A profile share as a whole percent; a share that is there never reads 0%. */
+export function sharePercent(share: number): string {
+  const percent = Math.round(share * 100);
+  return percent === 0 && share > 0 ? '<1%' : `${percent}%`;
+}

@@ -15,6 +15,7 @@ describe('gridType', () => {
     expect(gridType('boolean')).toBe('boolean');
     expect(gridType('date')).toBe('date');
     expect(gridType('timestamptz')).toBe('dateTime');
+    expect(gridType('timestamp')).toBe('wallClock');
     expect(gridType('text')).toBe('string');
     expect(gridType('jsonb')).toBe('string');
     expect(gridType(undefined)).toBe('string');
@@ -56,6 +57,15 @@ describe('cellValue', () => {
     expect(cellValue('12345678901234567.891', 'number')).toBe('12345678901234567.891');
     expect(cellValue('75.0000000000000000', 'number')).toBe(75);
     expect(cellValue('not a number', 'number')).toBeNull();
+  });
+
+  it('keeps a date-time without offset as the digits sent, whatever the browser zone', () => {
+    expect(cellValue('2025-11-17T05:11:07.758', 'wallClock')).toBe('2025-11-17 05:11:07.758');
+  });
+
+  it('keeps an empty string apart from null', () => {
+    expect(cellValue('', 'string')).toBe('');
+    expect(cellValue(null, 'string')).toBeNull();
   });
 
   it('shows nested values as JSON text', () => {

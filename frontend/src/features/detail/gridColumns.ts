@@ -1,6 +1,7 @@
 /** Turning a dataset's typed columns and rows into what MUI X DataGrid wants, without React. */
 
-export type GridType = 'number' | 'boolean' | 'date' | 'dateTime' | 'string';
+/** `wallClock`: a date and time without offset, shown as written (never moved to the browser's zone). */
+export type GridType = 'number' | 'boolean' | 'date' | 'dateTime' | 'wallClock' | 'string';
 
 export interface DatasetColumn {
   name: string;
@@ -37,6 +38,8 @@ export function gridType(type: string | undefined): GridType {
       return 'date';
     case 'timestamptz':
       return 'dateTime';
+    case 'timestamp':
+      return 'wallClock';
     default:
       return 'string';
   }
@@ -52,6 +55,7 @@ const MIN_WIDTH: Record<GridType, number> = {
   boolean: 110,
   date: 130,
   dateTime: 200,
+  wallClock: 200,
 };
 
 /** Column names may be plain strings (preview of a connector table) or typed dataset columns. */
@@ -80,7 +84,10 @@ function countDigits(text: string): number {
     .replace(/0+$/, '').length;
 }
 
-/** Grid cell value for a raw JSON value: dates become Date, numeric strings numbers, objects JSON text. */
+/**
+ * Grid cell value for a raw JSON value: dates become Date, numeric strings numbers, objects JSON
+ * text, date-times without offset their text. An empty string stays '' (null is no value).
+ */
 export function cellValue(raw: unknown, type: GridType): unknown {
   if (raw === null || raw === undefined) return null;
   if (type === 'number') {
@@ -93,6 +100,8 @@ export function cellValue(raw: unknown, type: GridType): unknown {
     const date = new Date(raw as string);
     return Number.isNaN(date.getTime()) ? null : date;
   }
+  // The server sends it in ISO form without offset; a Date would read it in the browser's zone.
+  if (type === 'wallClock') return String(raw).replace('T', ' ');
   if (type === 'boolean') return raw === true || raw === 'true';
   return typeof raw === 'object' ? JSON.stringify(raw) : raw;
 }

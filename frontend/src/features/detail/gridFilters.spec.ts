@@ -32,6 +32,18 @@ describe('serverFilters', () => {
     ).toEqual(['created_at:gt:2024-09-01T10:00:00.000Z', 'day:gt:2024-09-01']);
   });
 
+  it('sends the digits picked, without offset, on a date-time column without offsets', () => {
+    // Built from local parts, as the grid's picker builds it from what was typed.
+    const picked = new Date(2025, 10, 17, 5, 11, 7);
+    expect(
+      serverFilters(
+        [{ field: 'seen_at', operator: 'onOrAfter', value: picked }],
+        new Set(),
+        new Set(['seen_at']),
+      ),
+    ).toEqual(['seen_at:gte:2025-11-17T05:11:07']);
+  });
+
   it('leaves out items without a value and operators the server does not know', () => {
     expect(
       serverFilters([

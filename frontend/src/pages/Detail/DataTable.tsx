@@ -4,6 +4,7 @@ import {
   GridColDef,
   GridFilterModel,
   GridPaginationModel,
+  GridRenderCellParams,
   GridSortModel,
   getGridBooleanOperators,
   getGridDateOperators,
@@ -41,7 +42,13 @@ export function DataTable({ label, columns, rows, loading, server, height }: Dat
     () =>
       specs.map(({ plainDigits, ...spec }) => ({
         ...spec,
+        // The grid knows no date-time without offset: its text is shown as a string.
+        type: spec.type === 'wallClock' ? 'string' : spec.type,
         ...(server?.onFilter && { filterOperators: serverOperators(spec.type) }),
+        ...(spec.type === 'string' && {
+          renderCell: (params: GridRenderCellParams) =>
+            params.value === '' ? <EmptyString /> : params.formattedValue,
+        }),
         ...((spec.type === 'number' || spec.type === 'date') && {
           valueFormatter: (value: unknown) =>
             cellText(value, { type: spec.type, plainDigits }) ?? String(value),
@@ -83,13 +90,22 @@ export function DataTable({ label, columns, rows, loading, server, height }: Dat
   );
 }
 
+/** An empty string is a value, unlike a missing one (a blank cell): shown as "" so the two differ. */
+function EmptyString() {
+  return (
+    <Box component="span" title="Empty text" aria-label="empty text" sx={{ color: 'text.secondary' }}>
+      &quot;&quot;
+    </Box>
+  );
+}
+
 /** The grid's operators for a column type, narrowed to those the server's row filters know. */
 function serverOperators(type: string | undefined) {
   const all =
     type === 'number'
       ? getGridNumericOperators()
-      : type === 'date' || type === 'dateTime'
-        ? getGridDateOperators(type === 'dateTime')
+      : type === 'date' || type === 'dateTime' || type === 'wallClock'
+        ? getGridDateOperators(type !== 'date')
         : type === 'boolean'
           ? getGridBooleanOperators()
           : getGridStringOperators();

@@ -9,6 +9,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { AssetDetail, ColumnProfile } from '../../api/assets';
+import { sharePercent } from '../../features/detail/detailRules';
 import { formatBytes } from '../../features/manage/ownerRules';
 import { TableName } from '../Manage/TableName';
 import { FactList } from './FactList';
@@ -146,6 +147,11 @@ function ProfileCell({
         aria-label={`${filled}% filled`}
         sx={{ height: 6, borderRadius: 1, mb: 0.5 }}
       />
+      {!!profile.emptyStringShare && (
+        <Typography variant="caption" component="div" color="text.secondary">
+          {sharePercent(profile.emptyStringShare)} empty text ("")
+        </Typography>
+      )}
       {profile.min !== undefined && (
         <Typography variant="caption" component="div" color="text.secondary">
           {String(profile.min ?? '—')} … {String(profile.max ?? '—')}

@@ -44,10 +44,8 @@ export function SamplePreview({ assetId }: { assetId: string }) {
   );
 }
 
-function timestampColumns(columns: DatasetColumn[] | undefined): Set<string> {
-  return new Set(
-    (columns ?? []).filter((column) => column.type === 'timestamptz').map((column) => column.name),
-  );
+function columnsOfType(columns: DatasetColumn[] | undefined, type: string): Set<string> {
+  return new Set((columns ?? []).filter((column) => column.type === type).map((column) => column.name));
 }
 
 /** With access: every row, paged and sorted by the server, with the dataset's column types. */
@@ -59,7 +57,11 @@ export function FullData({ assetId, columns }: { assetId: string; columns?: Data
     limit: pagination.pageSize,
     offset: pagination.page * pagination.pageSize,
     sort: sortParam(sort),
-    filters: serverFilters(filter.items, timestampColumns(columns)),
+    filters: serverFilters(
+      filter.items,
+      columnsOfType(columns, 'timestamptz'),
+      columnsOfType(columns, 'timestamp'),
+    ),
   });
   return (
     <Paper variant="outlined" component="section" aria-labelledby="data-heading" sx={{ p: { xs: 2, md: 3 } }}>

@@ -180,7 +180,10 @@ export function DocumentationSections() {
           Numbers are kept exactly: integers beyond 2^53 and long decimals land in numeric columns digit for
           digit. ISO-8601 text becomes a <Code>date</Code> column (2024-01-31) or a <Code>timestamptz</Code>{' '}
           column (2024-01-01T00:00:00Z; without a zone, UTC). A later value that does not fit widens the
-          column: date and timestamp to timestamptz, any other mix to text, objects and arrays to JSON.
+          column: date and timestamp to timestamptz, any other mix to text, objects and arrays to JSON. A
+          timestamp column widened to text keeps each value as fetched (2024-03-10T09:30:00+02:00 stays so).
+          In CSV answers 12.50 stays 12.50, an empty field is null and a quoted empty one (&quot;&quot;) an
+          empty string.
         </Paragraph>
         <FieldTable caption="Response formats" rows={FORMAT_FIELDS} />
         <CodeBlock label="Response format examples" code={FORMAT_EXAMPLE} />
