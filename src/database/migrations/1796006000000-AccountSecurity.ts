@@ -19,7 +19,9 @@ export class AccountSecurity1796006000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE UNIQUE INDEX password_reset_tokens_token_hash_key ON password_reset_tokens (token_hash)`,
     );
-    await queryRunner.query(`CREATE INDEX password_reset_tokens_user_id_idx ON password_reset_tokens (user_id)`);
+    await queryRunner.query(
+      `CREATE INDEX password_reset_tokens_user_id_idx ON password_reset_tokens (user_id)`,
+    );
     await queryRunner.query(`
       CREATE TABLE two_factor_credentials (
         user_id uuid PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
