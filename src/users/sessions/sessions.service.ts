@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { sqlOn } from '../../database/sql';
 import { describeBrowser } from './describe-browser';
 import type { SessionDetails } from './session-details';
 import { SessionResponse } from './session-list.response';
@@ -34,20 +35,20 @@ export class SessionsService {
 
   /** Ends one of the user's sessions; another user's session, like a missing one, is a 404. */
   async signOut(userId: string, sessionId: string): Promise<void> {
-    const ended: unknown[] = await this.dataSource.query(
-      `DELETE FROM session WHERE ${OF_USER} AND ${PUBLIC_ID} = $2 RETURNING sid`,
+    const { rowCount } = await sqlOn(this.dataSource)(
+      `DELETE FROM session WHERE ${OF_USER} AND ${PUBLIC_ID} = $2`,
       [userId, sessionId],
     );
-    if (ended.length === 0) throw new NotFoundException('Session not found');
+    if (rowCount === 0) throw new NotFoundException('Session not found');
   }
 
   /** Ends every session of the user but the one making the request; answers how many ended. */
   async signOutOthers(userId: string, currentSessionId: string): Promise<number> {
-    const ended: unknown[] = await this.dataSource.query(
-      `DELETE FROM session WHERE ${OF_USER} AND sid <> $2 RETURNING sid`,
-      [userId, currentSessionId],
-    );
-    return ended.length;
+    const { rowCount } = await sqlOn(this.dataSource)(`DELETE FROM session WHERE ${OF_USER} AND sid <> $2`, [
+      userId,
+      currentSessionId,
+    ]);
+    return rowCount;
   }
 }
 
