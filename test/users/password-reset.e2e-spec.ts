@@ -107,7 +107,9 @@ describe('forgot password (POST users/forgot-password, users/reset-password)', (
   });
 
   it('refuses an unknown token and a short new password', async () => {
-    expect((await reset('not-a-real-token', 'brand-new-password').expect(400)).body.message).toBe(INVALID_LINK);
+    expect((await reset('not-a-real-token', 'brand-new-password').expect(400)).body.message).toBe(
+      INVALID_LINK,
+    );
     const user = await createUser(testApp.dataSource);
     await forgot(user.email).expect(200);
     const short = await reset(await tokenOf(user.email), 'short').expect(400);

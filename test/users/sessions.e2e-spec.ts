@@ -102,7 +102,10 @@ describe('sessions (users/sessions)', () => {
     await tablet.get('/api/users/me').expect(401);
     await laptop.get('/api/users/me').expect(200);
     await someoneElse.get('/api/users/me').expect(200);
-    const again = await laptop.post('/api/users/sessions/sign-out-others').set('Origin', TEST_ORIGIN).expect(200);
+    const again = await laptop
+      .post('/api/users/sessions/sign-out-others')
+      .set('Origin', TEST_ORIGIN)
+      .expect(200);
     expect(again.body.message).toBe('Signed out of 0 other sessions');
   });
 
