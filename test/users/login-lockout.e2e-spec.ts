@@ -66,7 +66,7 @@ describe('login lockouts', () => {
       for (let attempt = 1; attempt <= 5; attempt++) {
         await limiter.hit(
           `login-failures:email-client:${account}:10.91.${address}.1`,
-          LOGIN_FAILURES_PER_EMAIL,
+          LOGIN_FAILURES_PER_EMAIL_AND_CLIENT,
         );
         await limiter.hit(`login-failures:email:${account}`, LOGIN_FAILURES_PER_EMAIL);
       }
