@@ -54,7 +54,7 @@ describe('two-factor sign-in (users/two-factor, users/login/two-factor)', () => 
       .post('/api/users/two-factor/enable')
       .set('Origin', TEST_ORIGIN)
       .send({ code: '000000' })
-      .expect(401);
+      .expect(400);
     expect(wrong.body.message).toBe(INVALID_CODE);
     const enabled = await agent
       .post('/api/users/two-factor/enable')
@@ -143,6 +143,18 @@ describe('two-factor sign-in (users/two-factor, users/login/two-factor)', () => 
     expect(refused.body.message).toBe('Too many wrong codes. Please try again in a few minutes.');
   });
 
+  it('limits wrong recovery codes on a key of their own, leaving app codes working', async () => {
+    const { user, agent } = await createLoggedInUser(testApp);
+    const { secret, timeStep, recoveryCodes } = await enableTwoFactor(agent);
+    const { codeStep } = await passwordStep(user);
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await codeStep({ recovery_code: `wrong-${attempt}` }).expect(401);
+    }
+    const refused = await codeStep({ recovery_code: recoveryCodes[0] }).expect(429);
+    expect(refused.body.message).toBe('Too many wrong codes. Please try again in a few minutes.');
+    await codeStep({ code: await totpAt(secret, timeStep + 1) }).expect(200);
+  });
+
   it('signs in with a recovery code once, and mails the owner that it was used', async () => {
     const { user, agent } = await createLoggedInUser(testApp);
     const { recoveryCodes } = await enableTwoFactor(agent);
@@ -165,7 +177,11 @@ describe('two-factor sign-in (users/two-factor, users/login/two-factor)', () => 
     expect((await disable({ password: 'wrong-password', code }).expect(400)).body.message).toBe(
       'Password is incorrect',
     );
-    expect((await disable({ password: user.password }).expect(401)).body.message).toBe(INVALID_CODE);
+    expect((await disable({ password: user.password }).expect(400)).body.message).toBe(INVALID_CODE);
+    expect(
+      (await disable({ password: user.password, recovery_code: 'aaaa-bbbb-cccc-dddd' }).expect(400)).body
+        .message,
+    ).toBe(INVALID_CODE);
     expect((await disable({ password: user.password, code }).expect(200)).body.message).toBe(
       'Two-factor sign-in is off',
     );

@@ -82,7 +82,10 @@ export class TwoFactorService {
   async enable(userId: string, code: string): Promise<string[]> {
     const pending = await this.credentials.findOneBy({ userId, enabledAt: IsNull() });
     if (!pending) throw new BadRequestException('Start the two-factor setup first');
-    await this.limited(userId, () => this.acceptCode(pending, code));
+    await this.limited(userId, 'code', async () => {
+      // 400, not 401: the caller is logged in, only the code is wrong.
+      if (!(await this.acceptCode(pending, code))) throw new BadRequestException(INVALID_CODE_MESSAGE);
+    });
     const codes = generateRecoveryCodes();
     await this.dataSource.transaction(async (manager) => {
       await manager.update(TwoFactorCredential, { userId }, { enabledAt: new Date() });
@@ -98,7 +101,7 @@ export class TwoFactorService {
   /** Turning it off needs the password and a code (or a recovery code). */
   async disable(userId: string, password: string, factor: SecondFactor): Promise<void> {
     const credential = await this.enabledCredential(userId);
-    await this.limited(userId, async () => {
+    await this.limited(userId, factor.recoveryCode ? 'recovery-code' : 'code', async () => {
       const user = await this.users
         .createQueryBuilder('user')
         .addSelect('user.passwordHash')
@@ -107,7 +110,7 @@ export class TwoFactorService {
       if (!(await verifyPassword(user.passwordHash, password))) {
         throw new BadRequestException('Password is incorrect');
       }
-      return this.acceptFactor(credential, factor);
+      if (!(await this.acceptFactor(credential, factor))) throw new BadRequestException(INVALID_CODE_MESSAGE);
     });
     await this.dataSource.transaction(async (manager) => {
       await manager.delete(TwoFactorRecoveryCode, { userId });
@@ -118,7 +121,11 @@ export class TwoFactorService {
   /** The second step of a login: true when a recovery code (not an app code) was used. */
   async verifyLogin(userId: string, factor: SecondFactor): Promise<{ usedRecoveryCode: boolean }> {
     const credential = await this.enabledCredential(userId);
-    const usedRecoveryCode = await this.limited(userId, () => this.acceptFactor(credential, factor));
+    const usedRecoveryCode = Boolean(factor.recoveryCode);
+    await this.limited(userId, usedRecoveryCode ? 'recovery-code' : 'code', async () => {
+      if (!(await this.acceptFactor(credential, factor)))
+        throw new UnauthorizedException(INVALID_CODE_MESSAGE);
+    });
     if (usedRecoveryCode) await this.tellRecoveryCodeUsed(userId);
     return { usedRecoveryCode };
   }
@@ -131,48 +138,43 @@ export class TwoFactorService {
 
   /**
    * Counts the attempt before the check (parallel guesses cannot slip under the limit); a
-   * success gives the user a fresh allowance.
+   * success gives the user a fresh allowance. App codes and recovery codes have a key each.
    */
-  private async limited<T>(userId: string, check: () => Promise<T>): Promise<T> {
-    const key = `two-factor-failures:user:${userId}`;
+  private async limited(userId: string, kind: 'code' | 'recovery-code', check: () => Promise<void>) {
+    const key = `two-factor-failures:${kind}:user:${userId}`;
     await this.rateLimiter.take([[key, TWO_FACTOR_FAILURES_PER_USER]], TOO_MANY_CODES_MESSAGE);
-    const result = await check();
+    await check();
     await this.rateLimiter.reset(key);
-    return result;
   }
 
-  /** Answers whether the factor was a recovery code; throws when neither kind is valid. */
-  private async acceptFactor(credential: TwoFactorCredential, factor: SecondFactor): Promise<boolean> {
-    if (factor.recoveryCode) {
-      await this.redeemRecoveryCode(credential.userId, factor.recoveryCode);
-      return true;
-    }
-    await this.acceptCode(credential, factor.code ?? '');
-    return false;
+  private acceptFactor(credential: TwoFactorCredential, factor: SecondFactor): Promise<boolean> {
+    return factor.recoveryCode
+      ? this.redeemRecoveryCode(credential.userId, factor.recoveryCode)
+      : this.acceptCode(credential, factor.code ?? '');
   }
 
   /** A code is accepted once: its time step must be newer than the last accepted one. */
-  private async acceptCode(credential: TwoFactorCredential, code: string): Promise<void> {
+  private async acceptCode(credential: TwoFactorCredential, code: string): Promise<boolean> {
     const secret = this.secretBox.open(credential.secretSealed);
     const last = credential.lastTimeStep === null ? undefined : Number(credential.lastTimeStep);
     const timeStep = await this.strategy.verify(secret, code, last);
-    if (timeStep === undefined) throw new UnauthorizedException(INVALID_CODE_MESSAGE);
+    if (timeStep === undefined) return false;
     // Conditional, so two parallel requests with the same code cannot both pass.
     const [, updated] = await this.dataSource.query(
       `UPDATE two_factor_credentials SET last_time_step = $2
         WHERE user_id = $1 AND (last_time_step IS NULL OR last_time_step < $2)`,
       [credential.userId, timeStep],
     );
-    if (updated !== 1) throw new UnauthorizedException(INVALID_CODE_MESSAGE);
+    return updated === 1;
   }
 
-  private async redeemRecoveryCode(userId: string, recoveryCode: string): Promise<void> {
+  private async redeemRecoveryCode(userId: string, recoveryCode: string): Promise<boolean> {
     const [, redeemed] = await this.dataSource.query(
       `UPDATE two_factor_recovery_codes SET used_at = now()
         WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL`,
       [userId, hashRecoveryCode(recoveryCode)],
     );
-    if (redeemed !== 1) throw new UnauthorizedException(INVALID_CODE_MESSAGE);
+    return redeemed === 1;
   }
 
   private async tellRecoveryCodeUsed(userId: string): Promise<void> {
