@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { RateLimiterService } from '../../src/common/rate-limit/rate-limiter.service';
+import { LOGIN_FAILURES_PER_EMAIL } from '../../src/users/auth/credentials.service';
 import { createLoggedInUser, createUser } from '../factories/user.factory';
 import { outboxFor } from '../factories/mail.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
@@ -136,6 +138,35 @@ describe('forgot password (POST users/forgot-password, users/reset-password)', (
     }
     const refused = await forgot(`someone-${randomUUID()}@example.test`, clientIp).expect(429);
     expect(refused.body.message).toBe('Too many requests. Please try again later.');
+  });
+
+  it('counts an unverified account as verified once the mailed link was used', async () => {
+    const user = await createUser(testApp.dataSource, { verified: false });
+    await forgot(user.email).expect(200);
+    await reset(await tokenOf(user.email), 'brand-new-password-5').expect(200);
+    await login(user.email, 'brand-new-password-5').expect(200);
+  });
+
+  it('trusts the browser that used the link: a locked account still lets it log in', async () => {
+    const user = await createUser(testApp.dataSource);
+    await forgot(user.email).expect(200);
+    const browser = testApp.agent();
+    await browser
+      .post('/api/users/reset-password')
+      .set('Origin', TEST_ORIGIN)
+      .send({ token: await tokenOf(user.email), new_password: 'brand-new-password-6' })
+      .expect(200);
+    const limiter = testApp.app.get(RateLimiterService);
+    for (let hit = 0; hit < LOGIN_FAILURES_PER_EMAIL.limit; hit++) {
+      await limiter.hit(`login-failures:email:${user.email.toLowerCase()}`, LOGIN_FAILURES_PER_EMAIL);
+    }
+    await login(user.email, 'brand-new-password-6').expect(429);
+    await browser
+      .post('/api/users/login')
+      .set('Origin', TEST_ORIGIN)
+      .set('X-Forwarded-For', randomIp())
+      .send({ email: user.email, password: 'brand-new-password-6' })
+      .expect(200);
   });
 
   it('validates the address', async () => {
