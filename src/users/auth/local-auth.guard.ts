@@ -1,4 +1,4 @@
-import { BadRequestException, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import { INVALID_CREDENTIALS_MESSAGE } from './credentials.service';
 
@@ -8,11 +8,6 @@ import { INVALID_CREDENTIALS_MESSAGE } from './credentials.service';
  */
 @Injectable()
 export class LocalAuthGuard extends AuthGuard('local') {
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
-    await super.canActivate(context);
-    return true;
-  }
-
   override handleRequest<TUser>(error: unknown, user: TUser, info: { message?: string } | undefined): TUser {
     if (error) throw error;
     // passport-local fails without calling validate when a field is missing or empty.

@@ -9,7 +9,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { FormEvent, useEffect, useState } from 'react';
+import { FormEvent, useEffect, useRef, useState } from 'react';
 import { useEnableTwoFactor, useTwoFactorSetup } from '../../api/twoFactor';
 import { failureText } from '../../api/users';
 import { useNotify } from '../../components/useNotify';
@@ -25,8 +25,14 @@ export function EnableTwoFactorDialog(props: { open: boolean; email: string; onC
   const input = loginCodeInput(code, false);
   const { mutate: startSetup, reset: resetSetup } = setup;
 
+  // Once per opening: each setup makes a new secret, and React may run an effect twice.
+  const started = useRef(false);
   useEffect(() => {
-    if (props.open) startSetup();
+    if (!props.open) started.current = false;
+    else if (!started.current) {
+      started.current = true;
+      startSetup();
+    }
   }, [props.open, startSetup]);
 
   const close = () => {
