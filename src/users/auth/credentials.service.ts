@@ -54,6 +54,9 @@ export class CredentialsService {
     const account = email.trim().toLowerCase();
     const user = await this.users.findByEmailWithPassword(email.trim());
     const device = client.trustedDevice;
+    // A browser that completed a login to this account before is no stranger: only its own
+    // allowance counts, so others' failures (on the account or from its address) cannot lock it
+    // out, and guessing through it stays capped.
     const limits: Array<[key: string, rule: RateLimitRule]> =
       user && device?.userIds.includes(user.id)
         ? [[`login-failures:device:${device.deviceId}:${account}`, LOGIN_FAILURES_PER_TRUSTED_DEVICE]]
