@@ -40,6 +40,9 @@ const esmPackages = [
   'uint8array-extras',
   '@tokenizer',
   'load-esm',
+  '@otplib',
+  '@scure',
+  '@noble',
 ];
 
 const shared = {

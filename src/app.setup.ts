@@ -15,6 +15,7 @@ import { requestLogging } from './common/middleware/request-logging.middleware';
 import { sameOriginOnly } from './common/middleware/same-origin.middleware';
 import { absoluteSessionLifetime } from './common/middleware/session-lifetime.middleware';
 import { spaHandlers } from './common/middleware/spa-fallback.middleware';
+import { refreshLastSeen } from './users/sessions/session-details';
 import type { AppConfig } from './config/app-config';
 import { pgPool } from './database/sql';
 import { JSON_BODY_LIMIT_BYTES } from './common/body-limits';
@@ -138,6 +139,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
     absoluteSessionLifetime(config.sessionLifetimeDays * ONE_DAY_MS),
     passport.initialize(),
     passport.session(),
+    refreshLastSeen,
   ];
   app.use((request: Request, response: Response, next: NextFunction) => {
     if (API_KEY_ROUTES.test(request.path)) return next();

@@ -1,29 +1,42 @@
-import { Body, Controller, HttpCode, Post, Req, Res, UnauthorizedException, UseGuards } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { SESSION_COOKIE } from '../app.setup';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { MessageResponse } from '../common/message.response';
 import { LocalAuthGuard } from './auth/local-auth.guard';
+import { SignInService } from './auth/sign-in.service';
 import { LoginDto } from './dto/login.dto';
 import { MeResponse } from './me-response';
-import { UsersService } from './users.service';
+import { TwoFactorRequiredResponse } from './two-factor/two-factor.responses';
 
 @ApiTags('users')
 @Controller('users')
 export class AuthController {
-  constructor(private readonly users: UsersService) {}
+  constructor(private readonly signIn: SignInService) {}
 
-  /** The guard checks the credentials and starts a fresh session; the body is the logged-in user. */
+  /**
+   * The guard checks the credentials; then either a fresh session starts (the body is the
+   * logged-in user) or, with two-factor sign-in on, the answer asks for a code (POST
+   * users/login/two-factor) and this browser's session waits for it, not logged in.
+   */
   @Post('login')
   @HttpCode(200)
-  @ApiOkResponse({ type: MeResponse })
+  @ApiExtraModels(MeResponse, TwoFactorRequiredResponse)
+  @ApiOkResponse({
+    schema: {
+      oneOf: [{ $ref: getSchemaPath(MeResponse) }, { $ref: getSchemaPath(TwoFactorRequiredResponse) }],
+    },
+  })
   @UseGuards(LocalAuthGuard)
-  async login(@Body() _credentials: LoginDto, @CurrentUser() user: AuthenticatedUser): Promise<MeResponse> {
-    const profile = await this.users.profile(user.id);
-    if (!profile) throw new UnauthorizedException('Please log in to continue');
-    return profile;
+  login(
+    @Body() _credentials: LoginDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<MeResponse | TwoFactorRequiredResponse> {
+    return this.signIn.afterPassword(request, response, user);
   }
 
   /** Ends the session in the store and removes the cookie; harmless when already logged out. */

@@ -9,13 +9,27 @@ import { AuthController } from './auth.controller';
 import { CredentialsService } from './auth/credentials.service';
 import { LocalStrategy } from './auth/local.strategy';
 import { SessionSerializer } from './auth/session.serializer';
+import { SignInService } from './auth/sign-in.service';
+import { TrustedDevicesService } from './auth/trusted-devices.service';
 import { EmailVerificationToken } from './entities/email-verification-token.entity';
 import { MailOutboxMessage } from './entities/mail-outbox-message.entity';
 import { User } from './entities/user.entity';
 import { MailService } from './mail/mail.service';
 import { OutboxController } from './mail/outbox.controller';
+import { PasswordResetToken } from './password-reset/entities/password-reset-token.entity';
+import { PasswordResetController } from './password-reset/password-reset.controller';
+import { PasswordResetService } from './password-reset/password-reset.service';
 import { RegistrationController } from './registration.controller';
 import { RegistrationService } from './registration.service';
+import { SessionsController } from './sessions/sessions.controller';
+import { SessionsService } from './sessions/sessions.service';
+import { TwoFactorCredential } from './two-factor/entities/two-factor-credential.entity';
+import { TwoFactorRecoveryCode } from './two-factor/entities/two-factor-recovery-code.entity';
+import { ONE_TIME_CODE_STRATEGY } from './two-factor/one-time-code.strategy';
+import { TotpStrategy } from './two-factor/totp.strategy';
+import { TwoFactorLoginController } from './two-factor/two-factor-login.controller';
+import { TwoFactorController } from './two-factor/two-factor.controller';
+import { TwoFactorService } from './two-factor/two-factor.service';
 import { UsersController } from './users.controller';
 import { SessionStateController } from './session-state.controller';
 import { ApiToken } from './entities/api-token.entity';
@@ -25,13 +39,22 @@ import { UsersService } from './users.service';
 
 /**
  * Accounts: registration with e-mail verification, passport-local login into Postgres-backed
- * sessions, personal API keys and named tokens, which the stream module's API-key guard checks.
+ * sessions (with two-factor sign-in and a list of one's sessions), password reset, personal API keys and
+ * named tokens, which the stream module's API-key guard checks.
  */
 @Module({
   imports: [
     AccessModule,
     PassportModule.register({ session: true }),
-    TypeOrmModule.forFeature([User, EmailVerificationToken, MailOutboxMessage, ApiToken]),
+    TypeOrmModule.forFeature([
+      User,
+      EmailVerificationToken,
+      MailOutboxMessage,
+      PasswordResetToken,
+      TwoFactorCredential,
+      TwoFactorRecoveryCode,
+      ApiToken,
+    ]),
   ],
   controllers: [
     RegistrationController,
@@ -41,6 +64,10 @@ import { UsersService } from './users.service';
     ApiKeyController,
     ApiTokensController,
     OutboxController,
+    PasswordResetController,
+    TwoFactorController,
+    TwoFactorLoginController,
+    SessionsController,
   ],
   providers: [
     UsersService,
@@ -52,6 +79,12 @@ import { UsersService } from './users.service';
     MailService,
     LocalStrategy,
     SessionSerializer,
+    TrustedDevicesService,
+    SignInService,
+    PasswordResetService,
+    TwoFactorService,
+    { provide: ONE_TIME_CODE_STRATEGY, useClass: TotpStrategy },
+    SessionsService,
   ],
   exports: [UsersService, ApiKeyService, ApiTokensService, MailService],
 })

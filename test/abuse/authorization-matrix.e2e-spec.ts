@@ -64,6 +64,9 @@ describe('abuse: authorisation matrix of the API', () => {
   const instanceSet = () => formerEntitySetName({ kind: 'instance', id: instanceId });
   const post = (actor: Actor, url: string, body: object = {}) =>
     agentOf(actor).post(url).set('Origin', TEST_ORIGIN).send(body);
+  /** The id the Sessions list gives the owner's own session. */
+  const ownerSessionId = async (): Promise<string> =>
+    (await owner.agent.get('/api/users/sessions').expect(200)).body[0].id;
 
   beforeAll(async () => {
     upstream = await startFakeUpstream((_request, response) =>
@@ -818,6 +821,77 @@ describe('abuse: authorisation matrix of the API', () => {
             }),
           401,
           LOGIN_REQUIRED,
+        ],
+        [
+          'GET users/sessions',
+          'visitor',
+          () => agentOf('visitor').get('/api/users/sessions'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST users/sessions/{owner’s session}/sign-out',
+          'visitor',
+          async () => post('visitor', `/api/users/sessions/${await ownerSessionId()}/sign-out`),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST users/sessions/{owner’s session}/sign-out',
+          'other',
+          async () => post('other', `/api/users/sessions/${await ownerSessionId()}/sign-out`),
+          404,
+          'Session not found',
+        ],
+        [
+          'POST users/sessions/sign-out-others',
+          'visitor',
+          () => post('visitor', '/api/users/sessions/sign-out-others'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'GET users/two-factor',
+          'visitor',
+          () => agentOf('visitor').get('/api/users/two-factor'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST users/two-factor/setup',
+          'visitor',
+          () => post('visitor', '/api/users/two-factor/setup'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST users/two-factor/enable',
+          'visitor',
+          () => post('visitor', '/api/users/two-factor/enable', { code: '123456' }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST users/two-factor/disable',
+          'visitor',
+          () => post('visitor', '/api/users/two-factor/disable', { password: 'x', code: '123456' }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST users/login/two-factor without the password step',
+          'visitor',
+          () => post('visitor', '/api/users/login/two-factor', { code: '123456' }),
+          401,
+          'Your sign-in has expired. Please log in again.',
+        ],
+        [
+          'POST users/reset-password with a made-up token',
+          'visitor',
+          () =>
+            post('visitor', '/api/users/reset-password', { token: 'made-up', new_password: 'long-enough-1' }),
+          400,
+          'This password reset link is invalid or has expired.',
         ],
         [
           'POST blog',

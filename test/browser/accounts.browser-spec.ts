@@ -102,8 +102,12 @@ describe('accounts in a browser', () => {
     await expectTitle(page, 'Profile · Data Marketplace');
     await snapshot(page, 'account', 'desktop');
 
+    // Enable 2FA opens its setup (the whole journey is in account-security.browser-spec.ts).
     await main.getByRole('button', { name: 'Enable 2FA' }).click();
-    await expectSnackbar(page, 'Two-factor authentication is coming soon.');
+    const twoFactor = page.getByRole('dialog', { name: 'Enable 2FA' });
+    await twoFactor.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+    await twoFactor.getByRole('button', { name: 'Cancel' }).click();
+    await twoFactor.waitFor({ state: 'detached' });
 
     // Change Password works: afterwards only the new password logs in.
     const newPassword = 'changed-password-2026';

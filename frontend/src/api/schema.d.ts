@@ -674,6 +674,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/users/forgot-password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['PasswordResetController_forgotPassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/users/login': {
     parameters: {
       query?: never;
@@ -684,6 +700,22 @@ export interface paths {
     get?: never;
     put?: never;
     post: operations['AuthController_login'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/users/login/two-factor': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['TwoFactorLoginController_complete'];
     delete?: never;
     options?: never;
     head?: never;
@@ -738,6 +770,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/users/reset-password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['PasswordResetController_resetPassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/users/session': {
     parameters: {
       query?: never;
@@ -748,6 +796,54 @@ export interface paths {
     get: operations['SessionStateController_session'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/users/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['SessionsController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/users/sessions/sign-out-others': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['SessionsController_signOutOthers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/users/sessions/{id}/sign-out': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['SessionsController_signOut'];
     delete?: never;
     options?: never;
     head?: never;
@@ -781,6 +877,70 @@ export interface paths {
     put?: never;
     post?: never;
     delete: operations['ApiTokensController_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/users/two-factor': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['TwoFactorController_status'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/users/two-factor/disable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['TwoFactorController_disable'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/users/two-factor/enable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['TwoFactorController_enable'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/users/two-factor/setup': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['TwoFactorController_setup'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1150,6 +1310,24 @@ export interface components {
       /** @description Rows this load brought */
       row_count: number;
     };
+    DisableTwoFactorDto: {
+      /** @example 123456 */
+      code?: string;
+      password: string;
+      /** @example k3xq-9fmz-a2pt-7wne */
+      recovery_code?: string;
+    };
+    EnableTwoFactorDto: {
+      /**
+       * @description The first code the authenticator app shows
+       * @example 123456
+       */
+      code: string;
+    };
+    ForgotPasswordDto: {
+      /** @example ada@example.com */
+      email: string;
+    };
     GenerateApiKeyDto: {
       /** @description The caller's own e-mail address */
       email: string;
@@ -1298,6 +1476,10 @@ export interface components {
       /** @description No money moved: the built-in test provider, or Stripe in test mode */
       test_mode: boolean;
     };
+    RecoveryCodesResponse: {
+      /** @description Shown this once; each works once */
+      recovery_codes: string[];
+    };
     RegisterDto: {
       /** @example ada@example.com */
       email: string;
@@ -1308,6 +1490,11 @@ export interface components {
     RemoveResult: {
       assetId: string;
       removed: boolean;
+    };
+    ResetPasswordDto: {
+      new_password: string;
+      /** @description The token from the link in the e-mail */
+      token: string;
     };
     RunFinished: {
       rowCount: number;
@@ -1417,6 +1604,18 @@ export interface components {
     SelectOptions: {
       options: components['schemas']['SelectOption'][];
     };
+    SessionResponse: {
+      /** @example Chrome 140 on Linux */
+      browser: string;
+      /** @description Whether this is the session making the request */
+      current: boolean;
+      /** @description An opaque id for signing this session out (not the session cookie) */
+      id: string;
+      /** @description The address the session was last seen from */
+      ip: string;
+      /** Format: date-time */
+      last_seen_at: string | null;
+    };
     SessionStateResponse: {
       user: components['schemas']['MeResponse'] | null;
     };
@@ -1477,6 +1676,29 @@ export interface components {
     TopValue: {
       count: number;
       value: string;
+    };
+    TwoFactorLoginDto: {
+      /** @example 123456 */
+      code?: string;
+      /** @example k3xq-9fmz-a2pt-7wne */
+      recovery_code?: string;
+    };
+    TwoFactorRequiredResponse: {
+      message: string;
+      /** @enum {boolean} */
+      two_factor_required: true;
+    };
+    TwoFactorSetupResponse: {
+      /** @example otpauth://totp/... */
+      otpauth_url: string;
+      /** @description The otpauth URL as a QR code (PNG data URL) */
+      qr_code: string;
+      /** @description The secret as text, for apps that cannot scan */
+      secret: string;
+    };
+    TwoFactorStatusResponse: {
+      enabled: boolean;
+      recovery_codes_left: number;
     };
     UpdateAssetDto: {
       /** @example Finance */
@@ -2611,6 +2833,29 @@ export interface operations {
       };
     };
   };
+  PasswordResetController_forgotPassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ForgotPasswordDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
   AuthController_login: {
     parameters: {
       query?: never;
@@ -2621,6 +2866,30 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['LoginDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            components['schemas']['MeResponse'] | components['schemas']['TwoFactorRequiredResponse'];
+        };
+      };
+    };
+  };
+  TwoFactorLoginController_complete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TwoFactorLoginDto'];
       };
     };
     responses: {
@@ -2695,6 +2964,29 @@ export interface operations {
       };
     };
   };
+  PasswordResetController_resetPassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ResetPasswordDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
   SessionStateController_session: {
     parameters: {
       query?: never;
@@ -2710,6 +3002,66 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SessionStateResponse'];
+        };
+      };
+    };
+  };
+  SessionsController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionResponse'][];
+        };
+      };
+    };
+  };
+  SessionsController_signOutOthers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
+  SessionsController_signOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The id the Sessions list gave */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
         };
       };
     };
@@ -2773,6 +3125,90 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
+  TwoFactorController_status: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TwoFactorStatusResponse'];
+        };
+      };
+    };
+  };
+  TwoFactorController_disable: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DisableTwoFactorDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
+  TwoFactorController_enable: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EnableTwoFactorDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RecoveryCodesResponse'];
+        };
+      };
+    };
+  };
+  TwoFactorController_setup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TwoFactorSetupResponse'];
         };
       };
     };

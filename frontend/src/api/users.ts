@@ -11,6 +11,8 @@ export type LoginInput = components['schemas']['LoginDto'];
 export type RegisterInput = components['schemas']['RegisterDto'];
 export type ChangePasswordInput = components['schemas']['ChangePasswordDto'];
 type MessageAnswer = components['schemas']['MessageResponse'];
+export type TwoFactorRequired = components['schemas']['TwoFactorRequiredResponse'];
+type LoginCodeInput = components['schemas']['TwoFactorLoginDto'];
 type ApiKeyAnswer = components['schemas']['ApiKeyResponse'];
 type SessionState = components['schemas']['SessionStateResponse'];
 
@@ -58,15 +60,33 @@ function invalidatePersonalData(queryClient: QueryClient) {
   );
 }
 
+/** With two-factor sign-in on, the right password answers that a code is needed (not yet logged in). */
+export function isTwoFactorRequired(answer: CurrentUser | TwoFactorRequired): answer is TwoFactorRequired {
+  return 'two_factor_required' in answer && answer.two_factor_required === true;
+}
+
+/** The user is now signed in: whatever was loaded as a visitor belongs to someone else now. */
+function signedIn(queryClient: QueryClient, user: CurrentUser) {
+  queryClient.setQueryData(userKeys.me(), user);
+  return invalidatePersonalData(queryClient);
+}
+
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: LoginInput) => api<CurrentUser>('users/login', { method: 'POST', body: input }),
-    onSuccess: (user) => {
-      queryClient.setQueryData(userKeys.me(), user);
-      // Whatever was loaded as a visitor belongs to someone else now.
-      return invalidatePersonalData(queryClient);
-    },
+    mutationFn: (input: LoginInput) =>
+      api<CurrentUser | TwoFactorRequired>('users/login', { method: 'POST', body: input }),
+    onSuccess: (answer) => (isTwoFactorRequired(answer) ? undefined : signedIn(queryClient, answer)),
+  });
+}
+
+/** The code step of a login: a code from the authenticator app or a recovery code. */
+export function useLoginCode() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: LoginCodeInput) =>
+      api<CurrentUser>('users/login/two-factor', { method: 'POST', body: input }),
+    onSuccess: (user) => signedIn(queryClient, user),
   });
 }
 

@@ -24,6 +24,8 @@ describe('route table', () => {
         '/upload',
         '/login',
         '/register',
+        '/forgot-password',
+        '/reset-password',
         '/connector-setup/:id',
         '/verify-email/:token',
         '/use-cases',

@@ -79,6 +79,16 @@ export const ROUTES: AppRoute[] = [
   },
   { path: '/login', title: 'Login', Page: lazyPage(() => import('../pages/Login/LoginPage'), 'LoginPage') },
   {
+    path: '/forgot-password',
+    title: 'Forgot Password',
+    Page: lazyPage(() => import('../pages/ForgotPassword/ForgotPasswordPage'), 'ForgotPasswordPage'),
+  },
+  {
+    path: '/reset-password',
+    title: 'Reset Password',
+    Page: lazyPage(() => import('../pages/ResetPassword/ResetPasswordPage'), 'ResetPasswordPage'),
+  },
+  {
     path: '/register',
     title: 'Register',
     Page: lazyPage(() => import('../pages/Register/RegisterPage'), 'RegisterPage'),

@@ -3,16 +3,32 @@ import { RateLimiterService, RateLimitRule } from '../../common/rate-limit/rate-
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { UsersService } from '../users.service';
 import { PASSWORD_MAX_LENGTH, verifyAgainstDecoy, verifyPassword } from './passwords';
+import type { TrustedDevice } from './trusted-devices.service';
 
 /**
- * Failed logins allowed for one e-mail address from one client before that client is refused for
- * the rest of the window. Keyed on both, so a stranger's wrong guesses never lock the owner out.
+ * Failed logins allowed for one account from one client address before that address is refused
+ * for the account for the rest of the window. Keyed on both, so a stranger's wrong guesses from
+ * elsewhere never lock the owner out.
  */
 export const LOGIN_FAILURES_PER_EMAIL_AND_CLIENT: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
-/** Failed logins allowed for one e-mail address from all clients together (guessing from many addresses). */
+/**
+ * Failed logins allowed for one account from all addresses together (guessing from many
+ * addresses). Past it, only a browser the account has logged in from before gets through.
+ */
 export const LOGIN_FAILURES_PER_EMAIL: RateLimitRule = { limit: 100, windowSeconds: 15 * 60 };
-/** Failed logins allowed per client address (guessing across many accounts). */
+/**
+ * Failed logins allowed per client address (guessing across many accounts). Past it, only
+ * browsers that have logged in to the account before get through (colleagues behind one NAT).
+ */
 export const LOGIN_FAILURES_PER_IP: RateLimitRule = { limit: 50, windowSeconds: 15 * 60 };
+/** Failed logins allowed for one account from one trusted browser (its own allowance). */
+export const LOGIN_FAILURES_PER_TRUSTED_DEVICE: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
+
+/** Who is trying to log in: the client address and the browser's trusted-device cookie, if any. */
+export interface LoginClient {
+  ip: string;
+  trustedDevice?: TrustedDevice;
+}
 
 /** Wrong e-mail and wrong password share one message so nobody can probe which accounts exist. */
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
@@ -30,21 +46,28 @@ export class CredentialsService {
     private readonly rateLimiter: RateLimiterService,
   ) {}
 
-  async authenticate(email: string, password: string, clientIp: string): Promise<AuthenticatedUser> {
+  async authenticate(email: string, password: string, client: LoginClient): Promise<AuthenticatedUser> {
     // Login runs before body validation (passport reads the body): the address must fit a key and a query.
     if (email.length > MAX_EMAIL_LENGTH || email.includes('\0')) {
       throw new BadRequestException('Please enter a valid email address');
     }
     const account = email.trim().toLowerCase();
-    const limits: Array<[key: string, rule: RateLimitRule]> = [
-      [`login-failures:email-client:${account}:${clientIp}`, LOGIN_FAILURES_PER_EMAIL_AND_CLIENT],
-      [`login-failures:email:${account}`, LOGIN_FAILURES_PER_EMAIL],
-      [`login-failures:ip:${clientIp}`, LOGIN_FAILURES_PER_IP],
-    ];
+    const user = await this.users.findByEmailWithPassword(email.trim());
+    const device = client.trustedDevice;
+    // A browser that completed a login to this account before is no stranger: only its own
+    // allowance counts, so others' failures (on the account or from its address) cannot lock it
+    // out, and guessing through it stays capped.
+    const limits: Array<[key: string, rule: RateLimitRule]> =
+      user && device?.userIds.includes(user.id)
+        ? [[`login-failures:device:${device.deviceId}:${account}`, LOGIN_FAILURES_PER_TRUSTED_DEVICE]]
+        : [
+            [`login-failures:email-client:${account}:${client.ip}`, LOGIN_FAILURES_PER_EMAIL_AND_CLIENT],
+            [`login-failures:email:${account}`, LOGIN_FAILURES_PER_EMAIL],
+            [`login-failures:ip:${client.ip}`, LOGIN_FAILURES_PER_IP],
+          ];
     // Counted before the slow check, so parallel guesses cannot all slip in under the limit.
     await this.rateLimiter.take(limits, TOO_MANY_ATTEMPTS_MESSAGE);
 
-    const user = await this.users.findByEmailWithPassword(email.trim());
     // No stored password is longer than registration allows, so a longer one fails without the
     // cost of hashing megabytes; it still counts as a failure like any wrong password.
     const withinLimit = password.length <= PASSWORD_MAX_LENGTH;
@@ -54,8 +77,8 @@ export class CredentialsService {
         : await verifyAgainstDecoy(password.slice(0, PASSWORD_MAX_LENGTH));
     if (!user || !passwordMatches) throw new UnauthorizedException(INVALID_CREDENTIALS_MESSAGE);
 
-    // The right password is no failure: this client's count starts again, and the account-wide
-    // and address-wide counts (which keep counting others) take the attempt back.
+    // The right password is no failure: this client's (or browser's) count starts again, and the
+    // account-wide and address-wide counts (which keep counting others) take the attempt back.
     await this.rateLimiter.reset(limits[0][0]);
     await Promise.all(limits.slice(1).map(([key, rule]) => this.rateLimiter.giveBack(key, rule)));
     // Told only to someone who knows the password, so it reveals nothing to a stranger.

@@ -5,6 +5,7 @@ import passport from 'passport';
 import { Strategy } from 'passport-local';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { CredentialsService } from './credentials.service';
+import { TrustedDevicesService } from './trusted-devices.service';
 
 const STRATEGY_NAME = 'local';
 
@@ -17,7 +18,10 @@ export class LocalStrategy extends PassportStrategy(Strategy, STRATEGY_NAME) imp
    */
   private static readonly open: LocalStrategy[] = [];
 
-  constructor(private readonly credentials: CredentialsService) {
+  constructor(
+    private readonly credentials: CredentialsService,
+    private readonly devices: TrustedDevicesService,
+  ) {
     super({ usernameField: 'email', passwordField: 'password', passReqToCallback: true });
     LocalStrategy.open.push(this);
   }
@@ -32,6 +36,9 @@ export class LocalStrategy extends PassportStrategy(Strategy, STRATEGY_NAME) imp
     if (typeof email !== 'string' || typeof password !== 'string') {
       throw new BadRequestException('Email and password are required');
     }
-    return this.credentials.authenticate(email, password, request.ip ?? 'unknown');
+    return this.credentials.authenticate(email, password, {
+      ip: request.ip ?? 'unknown',
+      trustedDevice: this.devices.read(request),
+    });
   }
 }

@@ -37,6 +37,10 @@ export async function footprint(dataSource: DataSource, userId: string): Promise
          JOIN connector_instances instance ON instance.id = run.instance_id
         WHERE instance.owner_id = $1 ORDER BY run.id`,
     ),
+    sessions: await query(`SELECT sid FROM session WHERE (sess -> 'passport' ->> 'user') = $1 ORDER BY sid`),
+    twoFactor: await query(
+      `SELECT secret_sealed, enabled_at, last_time_step FROM two_factor_credentials WHERE user_id = $1`,
+    ),
     posts: await query(`SELECT id, title, slug, content FROM blog_posts WHERE author_id = $1 ORDER BY id`),
     tables: await query(
       `SELECT table_name FROM information_schema.tables

@@ -6,16 +6,16 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useSession } from '../../auth/useSession';
 import { useLogoutAndGoHome } from '../../components/useLogoutAndGoHome';
-import { useNotify } from '../../components/useNotify';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { PurchasesSection } from './PurchasesSection';
 import { TokensSection } from './TokensSection';
+import { SessionsSection } from './SessionsSection';
+import { TwoFactorButton } from './TwoFactorButton';
 
-/** Profile (login required by the router): e-mail, Change Password, Enable 2FA, Logout. */
+/** Profile (login required by the router): e-mail, Change Password, Enable 2FA, Logout, sessions. */
 export function AccountPage() {
   const { user } = useSession();
   const logout = useLogoutAndGoHome();
-  const notify = useNotify();
   const [changingPassword, setChangingPassword] = useState(false);
 
   return (
@@ -32,12 +32,7 @@ export function AccountPage() {
           <Button variant="contained" onClick={() => setChangingPassword(true)}>
             Change Password
           </Button>
-          <Button
-            variant="outlined"
-            onClick={() => notify('Two-factor authentication is coming soon.', 'info')}
-          >
-            Enable 2FA
-          </Button>
+          <TwoFactorButton email={user?.email ?? ''} />
           <Button variant="outlined" color="error" onClick={() => void logout()}>
             Logout
           </Button>
@@ -45,6 +40,7 @@ export function AccountPage() {
       </Paper>
       <PurchasesSection />
       <TokensSection />
+      <SessionsSection />
       <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
     </Container>
   );

@@ -5,14 +5,18 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Navigate, Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
-import { failureText, useLogin } from '../../api/users';
+import { failureText, isTwoFactorRequired, useLogin } from '../../api/users';
 import { pathAfterLogin } from '../../auth/loginReturn';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { AuthCard } from './AuthCard';
+import { LoginCodeStep } from './LoginCodeStep';
 import { canSubmitLogin } from './loginForm';
 
-/** 'Login successful', then back to the screen that asked for a login (`next`), else /manage. */
+/**
+ * 'Login successful', then back to the screen that asked for a login (`next`), else /manage. An
+ * account with two-factor sign-in is asked for a code after the password.
+ */
 export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -24,9 +28,28 @@ export function LoginPage() {
   const destination = pathAfterLogin(params.get('next'));
   // Set on submit: the session turns 'in' before this screen has said 'Login successful'.
   const [submitted, setSubmitted] = useState(false);
+  const [codeNeeded, setCodeNeeded] = useState(false);
 
   // Someone already logged in has nothing to do here.
   if (status === 'in' && !submitted) return <Navigate to={destination} replace />;
+
+  const finish = () => {
+    notify('Login successful', 'success');
+    navigate(destination, { replace: true });
+  };
+
+  if (codeNeeded) {
+    return (
+      <LoginCodeStep
+        onDone={finish}
+        onRestart={() => {
+          setCodeNeeded(false);
+          setSubmitted(false);
+          setPassword('');
+        }}
+      />
+    );
+  }
 
   const submit = () => {
     if (!canSubmitLogin(email, password) || login.isPending) return;
@@ -34,10 +57,7 @@ export function LoginPage() {
     login.mutate(
       { email: email.trim(), password },
       {
-        onSuccess: () => {
-          notify('Login successful', 'success');
-          navigate(destination, { replace: true });
-        },
+        onSuccess: (answer) => (isTwoFactorRequired(answer) ? setCodeNeeded(true) : finish()),
         onError: (error) => {
           setSubmitted(false);
           notify(failureText(error, { fallback: 'Login failed', network: 'Error logging in' }), 'error');
@@ -74,6 +94,11 @@ export function LoginPage() {
         >
           {login.isPending ? 'Logging in…' : 'Login'}
         </Button>
+        <Typography variant="body2">
+          <Link component={RouterLink} to="/forgot-password">
+            Forgot password?
+          </Link>
+        </Typography>
         <Typography variant="body2" color="text.secondary">
           No account yet?{' '}
           <Link component={RouterLink} to="/register">

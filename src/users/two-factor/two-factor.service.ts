@@ -1,0 +1,194 @@
+import {
+  BadRequestException,
+  ConflictException,
+  Inject,
+  Injectable,
+  Logger,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { toDataURL } from 'qrcode';
+import { DataSource, IsNull, Not, Repository } from 'typeorm';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { RateLimiterService, RateLimitRule } from '../../common/rate-limit/rate-limiter.service';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { verifyPassword } from '../auth/passwords';
+import { User } from '../entities/user.entity';
+import { MailService } from '../mail/mail.service';
+import { TwoFactorCredential } from './entities/two-factor-credential.entity';
+import { TwoFactorRecoveryCode } from './entities/two-factor-recovery-code.entity';
+import { ONE_TIME_CODE_STRATEGY, type OneTimeCodeStrategy } from './one-time-code.strategy';
+import { generateRecoveryCodes, hashRecoveryCode } from './recovery-codes';
+import { recoveryCodeUsedMail } from './recovery-code-used-mail';
+
+/** Wrong codes (and recovery codes) allowed per user, like wrong passwords at login. */
+export const TWO_FACTOR_FAILURES_PER_USER: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
+export const INVALID_CODE_MESSAGE = 'Invalid code';
+export const TOO_MANY_CODES_MESSAGE = 'Too many wrong codes. Please try again in a few minutes.';
+
+/** What proves the second factor: a code from the app, or one of the recovery codes. */
+export interface SecondFactor {
+  code?: string;
+  recoveryCode?: string;
+}
+
+export interface TwoFactorSetup {
+  secret: string;
+  otpauth_url: string;
+  qr_code: string;
+}
+
+/** Two-factor sign-in: setting it up, checking codes, recovery codes, turning it off. */
+@Injectable()
+export class TwoFactorService {
+  private readonly logger = new Logger(TwoFactorService.name);
+
+  constructor(
+    @InjectRepository(TwoFactorCredential) private readonly credentials: Repository<TwoFactorCredential>,
+    @InjectRepository(TwoFactorRecoveryCode)
+    private readonly recoveryCodes: Repository<TwoFactorRecoveryCode>,
+    @InjectRepository(User) private readonly users: Repository<User>,
+    @Inject(ONE_TIME_CODE_STRATEGY) private readonly strategy: OneTimeCodeStrategy,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly secretBox: SecretBox,
+    private readonly rateLimiter: RateLimiterService,
+    private readonly mail: MailService,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  async isEnabled(userId: string): Promise<boolean> {
+    return this.credentials.exists({ where: { userId, enabledAt: Not(IsNull()) } });
+  }
+
+  async status(userId: string): Promise<{ enabled: boolean; recovery_codes_left: number }> {
+    const enabled = await this.isEnabled(userId);
+    const left = enabled ? await this.recoveryCodes.count({ where: { userId, usedAt: IsNull() } }) : 0;
+    return { enabled, recovery_codes_left: left };
+  }
+
+  /** A new secret for the user to add to their app; two-factor is on only once a code confirms it. */
+  async beginSetup(userId: string, email: string): Promise<TwoFactorSetup> {
+    if (await this.isEnabled(userId)) throw new ConflictException('Two-factor sign-in is already on');
+    const secret = this.strategy.newSecret();
+    await this.credentials.upsert(
+      { userId, secretSealed: this.secretBox.seal(secret), enabledAt: null, lastTimeStep: null },
+      ['userId'],
+    );
+    const uri = this.strategy.provisioningUri(secret, email);
+    return { secret, otpauth_url: uri, qr_code: await toDataURL(uri) };
+  }
+
+  /** Confirms the setup with a first code; answers the recovery codes, shown this once only. */
+  async enable(userId: string, code: string): Promise<string[]> {
+    const pending = await this.credentials.findOneBy({ userId, enabledAt: IsNull() });
+    if (!pending) throw new BadRequestException('Start the two-factor setup first');
+    await this.limited(userId, 'code', async () => {
+      // 400, not 401: the caller is logged in, only the code is wrong.
+      if (!(await this.acceptCode(pending, code))) throw new BadRequestException(INVALID_CODE_MESSAGE);
+    });
+    const codes = generateRecoveryCodes();
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(TwoFactorCredential, { userId }, { enabledAt: new Date() });
+      await manager.delete(TwoFactorRecoveryCode, { userId });
+      await manager.insert(
+        TwoFactorRecoveryCode,
+        codes.map((recoveryCode) => ({ userId, codeHash: hashRecoveryCode(recoveryCode) })),
+      );
+    });
+    return codes;
+  }
+
+  /** Turning it off needs the password and a code (or a recovery code). */
+  async disable(userId: string, password: string, factor: SecondFactor): Promise<void> {
+    const credential = await this.enabledCredential(userId);
+    await this.limited(userId, factor.recoveryCode ? 'recovery-code' : 'code', async () => {
+      const user = await this.users
+        .createQueryBuilder('user')
+        .addSelect('user.passwordHash')
+        .where('user.id = :userId', { userId })
+        .getOneOrFail();
+      if (!(await verifyPassword(user.passwordHash, password))) {
+        throw new BadRequestException('Password is incorrect');
+      }
+      if (!(await this.acceptFactor(credential, factor))) throw new BadRequestException(INVALID_CODE_MESSAGE);
+    });
+    await this.dataSource.transaction(async (manager) => {
+      await manager.delete(TwoFactorRecoveryCode, { userId });
+      await manager.delete(TwoFactorCredential, { userId });
+    });
+  }
+
+  /** The second step of a login: true when a recovery code (not an app code) was used. */
+  async verifyLogin(userId: string, factor: SecondFactor): Promise<{ usedRecoveryCode: boolean }> {
+    const credential = await this.enabledCredential(userId);
+    const usedRecoveryCode = Boolean(factor.recoveryCode);
+    await this.limited(userId, usedRecoveryCode ? 'recovery-code' : 'code', async () => {
+      if (!(await this.acceptFactor(credential, factor)))
+        throw new UnauthorizedException(INVALID_CODE_MESSAGE);
+    });
+    if (usedRecoveryCode) await this.tellRecoveryCodeUsed(userId);
+    return { usedRecoveryCode };
+  }
+
+  private async enabledCredential(userId: string): Promise<TwoFactorCredential> {
+    const credential = await this.credentials.findOne({ where: { userId, enabledAt: Not(IsNull()) } });
+    if (!credential) throw new BadRequestException('Two-factor sign-in is not on');
+    return credential;
+  }
+
+  /**
+   * Counts the attempt before the check (parallel guesses cannot slip under the limit); a
+   * success gives the user a fresh allowance. App codes and recovery codes have a key each.
+   */
+  private async limited(userId: string, kind: 'code' | 'recovery-code', check: () => Promise<void>) {
+    const key = `two-factor-failures:${kind}:user:${userId}`;
+    await this.rateLimiter.take([[key, TWO_FACTOR_FAILURES_PER_USER]], TOO_MANY_CODES_MESSAGE);
+    await check();
+    await this.rateLimiter.reset(key);
+  }
+
+  private acceptFactor(credential: TwoFactorCredential, factor: SecondFactor): Promise<boolean> {
+    return factor.recoveryCode
+      ? this.redeemRecoveryCode(credential.userId, factor.recoveryCode)
+      : this.acceptCode(credential, factor.code ?? '');
+  }
+
+  /** A code is accepted once: its time step must be newer than the last accepted one. */
+  private async acceptCode(credential: TwoFactorCredential, code: string): Promise<boolean> {
+    const secret = this.secretBox.open(credential.secretSealed);
+    const last = credential.lastTimeStep === null ? undefined : Number(credential.lastTimeStep);
+    const timeStep = await this.strategy.verify(secret, code, last);
+    if (timeStep === undefined) return false;
+    // Conditional, so two parallel requests with the same code cannot both pass.
+    const [, updated] = await this.dataSource.query(
+      `UPDATE two_factor_credentials SET last_time_step = $2
+        WHERE user_id = $1 AND (last_time_step IS NULL OR last_time_step < $2)`,
+      [credential.userId, timeStep],
+    );
+    return updated === 1;
+  }
+
+  private async redeemRecoveryCode(userId: string, recoveryCode: string): Promise<boolean> {
+    const [, redeemed] = await this.dataSource.query(
+      `UPDATE two_factor_recovery_codes SET used_at = now()
+        WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL`,
+      [userId, hashRecoveryCode(recoveryCode)],
+    );
+    return redeemed === 1;
+  }
+
+  private async tellRecoveryCodeUsed(userId: string): Promise<void> {
+    const user = await this.users.findOneByOrFail({ id: userId });
+    const left = await this.recoveryCodes.count({ where: { userId, usedAt: IsNull() } });
+    const message = recoveryCodeUsedMail({
+      to: user.email,
+      name: user.name,
+      appOrigin: this.config.appOrigin,
+      left,
+    });
+    // The login has happened; a mail that fails must not undo it, but the operator should know.
+    await this.mail
+      .send(message)
+      .catch((error: unknown) => this.logger.error(`Recovery-code mail failed: ${String(error)}`));
+  }
+}
