@@ -222,6 +222,8 @@ export class AssetsService {
     }
     if (query.scope === 'owned') conditions.push(this.gate.datasetCondition('owned', 'asset', '$1'));
     if (query.scope === 'accessible') conditions.push(this.gate.datasetCondition('held', 'asset', '$1'));
+    // Archived datasets leave the catalogue and its search; their holders find them under their own.
+    if (!query.scope || query.scope === 'all') conditions.push('asset.archived_at IS NULL');
     return { params, conditions, rank };
   }
 

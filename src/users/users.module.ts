@@ -10,10 +10,8 @@ import { CredentialsService } from './auth/credentials.service';
 import { LocalStrategy } from './auth/local.strategy';
 import { SessionSerializer } from './auth/session.serializer';
 import { EmailVerificationToken } from './entities/email-verification-token.entity';
-import { MailOutboxMessage } from './entities/mail-outbox-message.entity';
 import { User } from './entities/user.entity';
-import { MailService } from './mail/mail.service';
-import { OutboxController } from './mail/outbox.controller';
+import { MailModule } from './mail/mail.module';
 import { RegistrationController } from './registration.controller';
 import { RegistrationService } from './registration.service';
 import { UsersController } from './users.controller';
@@ -26,20 +24,20 @@ import { UsersService } from './users.service';
 @Module({
   imports: [
     AccessModule,
+    MailModule,
     PassportModule.register({ session: true }),
-    TypeOrmModule.forFeature([User, EmailVerificationToken, MailOutboxMessage]),
+    TypeOrmModule.forFeature([User, EmailVerificationToken]),
   ],
-  controllers: [RegistrationController, AuthController, UsersController, ApiKeyController, OutboxController],
+  controllers: [RegistrationController, AuthController, UsersController, ApiKeyController],
   providers: [
     UsersService,
     RegistrationService,
     CredentialsService,
     AccountService,
     ApiKeyService,
-    MailService,
     LocalStrategy,
     SessionSerializer,
   ],
-  exports: [UsersService, ApiKeyService, MailService],
+  exports: [UsersService, ApiKeyService, MailModule],
 })
 export class UsersModule {}

@@ -239,6 +239,12 @@ describe('payments with Stripe Checkout (the real SDK against an imitation Strip
     expect(await grantRows(buyer.user.id, paidId)).toBe(0);
     expect(await subscriberCount(paidId)).toBe(count - 1);
 
+    const notices = (await buyer.agent.get('/api/notifications').expect(200)).body;
+    expect(notices.map((notice: { kind: string }) => notice.kind)).toEqual(['refund', 'receipt']);
+    expect(notices[0].subject).toBe('Refund for Weather archive');
+    expect(notices[0].text).toContain('Your access to the dataset ended with the refund.');
+    expect(notices[1].text).toContain(`Order: ${answer.purchase.id}`);
+
     const again = await grant(buyer.agent, paidId).expect(200);
     expect(again.body).toMatchObject({ granted: false, purchase: { status: 'pending' } });
   });

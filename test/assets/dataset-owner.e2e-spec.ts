@@ -372,13 +372,24 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
   });
 
   describe('DELETE assets/{id}', () => {
-    it('removes rows, table and grants, keeps purchases, and says how many holders lost access', async () => {
+    it('removes rows, table and grants, keeps purchases of a buyer who gave it up, and says how many holders lost access', async () => {
       const id = await uploadSettled(owner.agent, { title: 'Delete me', price: '4.00' }, FIRST);
       await buyer.agent
         .post('/api/access/grant')
         .set('Origin', TEST_ORIGIN)
         .send({ assetId: id })
         .expect(200);
+      // Nobody holds it through a purchase any more, so the delete is a real one.
+      await buyer.agent
+        .post('/api/access/remove')
+        .set('Origin', TEST_ORIGIN)
+        .send({ assetId: id })
+        .expect(200);
+      const freeHolder = await createLoggedInUser(testApp);
+      await testApp.dataSource.query(
+        `INSERT INTO access_grants (user_id, asset_id, reason) VALUES ($1, $2, 'free')`,
+        [freeHolder.user.id, id],
+      );
       const [{ table_name: tableName }] = await testApp.dataSource.query(
         `SELECT table_name FROM assets WHERE id = $1`,
         [id],

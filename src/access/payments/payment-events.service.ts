@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
+import { NotificationsService } from '../../notifications/notifications.service';
 import { Sql, sqlOn } from '../../database/sql';
 import type { PurchaseStatus } from '../entities/purchase.entity';
 import { deleteGrant, insertGrant } from '../grant-rows';
@@ -65,7 +66,10 @@ function idsOf(event: Stripe.Event): EventIds {
 export class PaymentEventsService {
   private readonly logger = new Logger(PaymentEventsService.name);
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly notifications: NotificationsService,
+  ) {}
 
   /** Handles one verified event; true when it was new, false for one already handled. */
   async handle(event: Stripe.Event): Promise<boolean> {
@@ -142,6 +146,7 @@ export class PaymentEventsService {
         `UPDATE purchases SET status = 'refunded', payment_intent_id = $2, checkout_url = NULL WHERE id = $1`,
         [purchase.id, paymentIntentId],
       );
+      await this.notifications.purchaseRefunded(sql, purchase.id, false);
       this.logger.log(`Purchase ${purchase.id} completed after its refund; no access granted`);
       return;
     }
@@ -151,6 +156,7 @@ export class PaymentEventsService {
     );
     // A dataset deleted since stays paid for the record; there is nothing left to grant.
     if (purchase.asset_id) await insertGrant(sql, purchase.user_id, purchase.asset_id, 'purchase');
+    await this.notifications.purchasePaid(sql, purchase.id);
     this.logger.log(`Purchase ${purchase.id} paid through Stripe; access granted`);
   }
 
@@ -172,8 +178,11 @@ export class PaymentEventsService {
               payment_intent_id = COALESCE(payment_intent_id, $2) WHERE id = $1`,
       [purchase.id, paymentIntentId],
     );
-    if (purchase.status === 'paid' && purchase.asset_id)
-      await deleteGrant(sql, purchase.user_id, purchase.asset_id);
+    const accessRemoved =
+      purchase.status === 'paid' &&
+      !!purchase.asset_id &&
+      (await deleteGrant(sql, purchase.user_id, purchase.asset_id));
+    await this.notifications.purchaseRefunded(sql, purchase.id, accessRemoved);
     this.logger.log(`Purchase ${purchase.id} refunded through Stripe; access removed`);
   }
 
