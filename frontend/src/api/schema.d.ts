@@ -540,6 +540,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['NotificationsController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/odata': {
     parameters: {
       query?: never;
@@ -1030,6 +1046,15 @@ export interface components {
       days: components['schemas']['ActivityDay'][];
       id: string;
     };
+    DatasetArchived: {
+      /** @enum {boolean} */
+      archived: true;
+      /** @description Users other than the owner who hold the dataset and keep reading it */
+      holders_keep_access: number;
+      id: string;
+      /** @example Dataset archived: 2 holders keep access. */
+      message: string;
+    };
     DatasetRefreshed: {
       id: string;
       /** @enum {string} */
@@ -1158,6 +1183,16 @@ export interface components {
     };
     MessageResponse: {
       message: string;
+    };
+    NoticeView: {
+      /** Format: date-time */
+      created_at: string;
+      id: string;
+      /** @enum {string} */
+      kind: 'receipt' | 'refund' | 'dataset_archived';
+      subject: string;
+      /** @description The same text as the e-mail */
+      text: string;
     };
     OrderView: {
       amount: number;
@@ -1731,7 +1766,8 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DatasetRemoved'];
+          'application/json':
+            components['schemas']['DatasetRemoved'] | components['schemas']['DatasetArchived'];
         };
       };
     };
@@ -2319,6 +2355,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  NotificationsController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NoticeView'][];
+        };
       };
     };
   };

@@ -8,6 +8,7 @@ import { useSession } from '../../auth/useSession';
 import { useLogoutAndGoHome } from '../../components/useLogoutAndGoHome';
 import { useNotify } from '../../components/useNotify';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
+import { NoticesSection } from './NoticesSection';
 import { PurchasesSection } from './PurchasesSection';
 
 /** Profile (login required by the router): e-mail, Change Password, Enable 2FA, Logout. */
@@ -43,6 +44,7 @@ export function AccountPage() {
         </Stack>
       </Paper>
       <PurchasesSection />
+      <NoticesSection />
       <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
     </Container>
   );
