@@ -16,7 +16,7 @@ import { absoluteSessionLifetime } from './common/middleware/session-lifetime.mi
 import { spaHandlers } from './common/middleware/spa-fallback.middleware';
 import type { AppConfig } from './config/app-config';
 import { pgPool } from './database/sql';
-import { JSON_BODY_LIMIT_BYTES } from './common/body-limits';
+import { JSON_BODY_LIMIT_BYTES, refuseOversizedJson } from './common/body-limits';
 import { STRIPE_WEBHOOK_PATH } from './access/payments/stripe-payment.provider';
 
 export const SESSION_COOKIE = 'dm.sid';
@@ -99,6 +99,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.use(requestLogging);
   app.use(sameOriginOnly(config.appOrigin, SESSION_COOKIE));
   app.use(acceptedBodyTypes);
+  app.use(refuseOversizedJson);
   // Stripe signs the exact bytes it sends: its webhook gets the raw body, which the JSON parser then skips.
   app.useBodyParser('raw', {
     type: (request) => request.url?.split('?')[0] === STRIPE_WEBHOOK_PATH,

@@ -42,8 +42,10 @@ export function sameOriginOnly(appOrigin: string, sessionCookie: string) {
     if (SAFE_METHODS.has(request.method)) return next();
     const origin = originOf(request.header('origin')) ?? originOf(request.header('referer'));
     if (origin === allowed) return next();
-    if (origin === undefined && (carriesApiKey(request) || !fromBrowser(request, sessionCookie)))
-      return next();
+    // A key in the query string says nothing about the sender: a request with the session cookie is
+    // a browser's, and the cookie would act for it.
+    const apiKeyOnly = carriesApiKey(request) && !carriesCookie(request, sessionCookie);
+    if (origin === undefined && (apiKeyOnly || !fromBrowser(request, sessionCookie))) return next();
     const message = 'Cross-origin request refused';
     response.status(403).json({ error: message, message, statusCode: 403 });
   };
