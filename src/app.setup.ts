@@ -27,6 +27,10 @@ export const API_PREFIX = 'api';
  * loading it, touching it (a write at most every few minutes, see throttled-touch.ts) and loading
  * its user.
  */
+/** Browser features the app never uses, switched off for it and anything it could embed. */
+const PERMISSIONS_POLICY =
+  'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()';
+
 const API_KEY_ROUTES = /^\/api\/(stream|odata)(\/|$)/;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
@@ -96,6 +100,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   if (config.trustProxy) app.set('trust proxy', 1);
   app.disable('x-powered-by');
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));
+  app.use((_request: Request, response: Response, next: NextFunction) => {
+    response.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
+    next();
+  });
   app.use(requestLogging);
   app.use(sameOriginOnly(config.appOrigin, SESSION_COOKIE));
   app.use(acceptedBodyTypes);
