@@ -1,4 +1,4 @@
-import { Logger, LogLevel } from '@nestjs/common';
+import { Logger, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
@@ -11,7 +11,7 @@ const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose']
 export async function createApp(
   config: AppConfig,
   databaseUrl: string,
-  options: { logger?: false } = {},
+  options: { logger?: false | LoggerService } = {},
 ): Promise<NestExpressApplication> {
   const logger = options.logger ?? LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, databaseUrl }), {
