@@ -300,6 +300,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/config/terms': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['PublicConfigController_getTerms'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/connectors': {
     parameters: {
       query?: never;
@@ -518,6 +534,23 @@ export interface paths {
     get?: never;
     put?: never;
     post: operations['ApiKeyController_generate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/downloads/{assetId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every row of a dataset the logged-in user holds, as a CSV or JSON file */
+    get: operations['DownloadController_download'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1355,6 +1388,10 @@ export interface components {
       /** @description integer, numeric, boolean, date, timestamptz, text or jsonb */
       type: string;
     };
+    TermsResponse: {
+      /** @description The terms of use as Markdown (TERMS_FILE, else the shipped text) */
+      markdown: string;
+    };
     TestReadColumn: {
       /** @description The record field it comes from */
       field: string;
@@ -1996,6 +2033,26 @@ export interface operations {
       };
     };
   };
+  PublicConfigController_getTerms: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The terms of use shown on /terms */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TermsResponse'];
+        };
+      };
+    };
+  };
   ConnectorsController_list: {
     parameters: {
       query?: never;
@@ -2338,6 +2395,28 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ApiKeyResponse'];
         };
+      };
+    };
+  };
+  DownloadController_download: {
+    parameters: {
+      query?: {
+        format?: 'csv' | 'json';
+      };
+      header?: never;
+      path: {
+        assetId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description CSV with a header row, or a JSON array of flat objects */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
