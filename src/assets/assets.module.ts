@@ -27,6 +27,6 @@ import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
     CsvUploadInterceptor,
     OwnDatasetGuard,
   ],
-  exports: [AssetsService, AssetRowsService, AccessModule],
+  exports: [AssetsService, AssetRowsService, DatasetOwnerService, AccessModule],
 })
 export class AssetsModule {}

@@ -198,6 +198,28 @@ export class DatasetOwnerService {
     });
   }
 
+  /**
+   * For an account being deleted, inside its transaction: every dataset of the owner is deleted
+   * with its table, except those others paid for, which are archived and stay for their holders.
+   */
+  async releaseAllOf(sql: Sql, ownerId: string): Promise<{ deleted: number; archived: number }> {
+    const { rows } = await sql<{ id: string; title: string; table_name: string }>(
+      `SELECT id, title, table_name FROM assets WHERE owner_id = $1 ORDER BY created_at FOR UPDATE`,
+      [ownerId],
+    );
+    let archived = 0;
+    for (const asset of rows) {
+      if (await this.hasBuyers(sql, asset.id)) {
+        await this.archive(sql, { id: asset.id, title: asset.title, ownerId });
+        archived++;
+      } else {
+        await sql(`DELETE FROM assets WHERE id = $1`, [asset.id]);
+        await dropTable(sql, asset.table_name);
+      }
+    }
+    return { deleted: rows.length - archived, archived };
+  }
+
   /** Someone other than the owner holds the dataset because they paid for it. */
   private async hasBuyers(sql: Sql, assetId: string): Promise<boolean> {
     const { rows } = await sql(
@@ -208,7 +230,10 @@ export class DatasetOwnerService {
   }
 
   /** Takes the dataset out of the catalogue (once) and tells its holders, in the caller's transaction. */
-  private async archive(sql: Sql, asset: { id: string; title: string; ownerId: string | null }): Promise<void> {
+  private async archive(
+    sql: Sql,
+    asset: { id: string; title: string; ownerId: string | null },
+  ): Promise<void> {
     const archived = await sql(
       `UPDATE assets SET archived_at = now(), updated_at = now() WHERE id = $1 AND archived_at IS NULL`,
       [asset.id],

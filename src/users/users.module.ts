@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '../access/access.module';
+import { AssetsModule } from '../assets/assets.module';
+import { LeavingController } from './leaving/leaving.controller';
+import { LeavingService } from './leaving/leaving.service';
 import { AccountService } from './account.service';
 import { ApiKeyController } from './api-keys/api-key.controller';
 import { ApiKeyService } from './api-keys/api-key.service';
@@ -24,17 +27,19 @@ import { UsersService } from './users.service';
 @Module({
   imports: [
     AccessModule,
+    AssetsModule,
     MailModule,
     PassportModule.register({ session: true }),
     TypeOrmModule.forFeature([User, EmailVerificationToken]),
   ],
-  controllers: [RegistrationController, AuthController, UsersController, ApiKeyController],
+  controllers: [RegistrationController, AuthController, UsersController, ApiKeyController, LeavingController],
   providers: [
     UsersService,
     RegistrationService,
     CredentialsService,
     AccountService,
     ApiKeyService,
+    LeavingService,
     LocalStrategy,
     SessionSerializer,
   ],
