@@ -765,6 +765,22 @@ export interface paths {
     get: operations['UsersController_me'];
     put?: never;
     post?: never;
+    delete: operations['LeavingController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/users/me/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['LeavingController_export'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -807,6 +823,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    AccountDeleted: {
+      /** @description Datasets deleted with their data */
+      datasets_deleted: number;
+      /** @description Datasets others paid for: archived, still readable by their holders */
+      datasets_kept_for_buyers: number;
+      /** @example Account deleted. */
+      message: string;
+    };
+    AccountExport: {
+      /** Format: date-time */
+      exported_at: string;
+      profile: components['schemas']['ExportProfile'];
+      purchases: components['schemas']['AccountPurchases'];
+      tokens: components['schemas']['ExportToken'][];
+      uploads: components['schemas']['ExportUpload'][];
+    };
     AccountPurchases: {
       held: components['schemas']['HeldDatasetView'][];
       orders: components['schemas']['OrderView'][];
@@ -1115,6 +1147,37 @@ export interface components {
       mode: 'initial' | 'replace' | 'append';
       /** @description Rows this load brought */
       row_count: number;
+    };
+    DeleteAccountDto: {
+      password: string;
+    };
+    ExportProfile: {
+      /** Format: date-time */
+      created_at: string;
+      email: string;
+      email_verified: boolean;
+      id: string;
+      name: string;
+      pro_user: boolean;
+    };
+    ExportToken: {
+      /**
+       * Format: date-time
+       * @description When it ends, if it does
+       */
+      expires_at: string | null;
+      /** @enum {string} */
+      kind: 'api_key' | 'session';
+    };
+    ExportUpload: {
+      /** Format: date-time */
+      created_at: string;
+      id: string;
+      is_public: boolean;
+      price: number;
+      title: string;
+      /** @enum {string} */
+      type: 'dataset' | 'connector';
     };
     GenerateApiKeyDto: {
       /** @description The caller's own e-mail address */
@@ -2697,6 +2760,48 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MeResponse'];
+        };
+      };
+    };
+  };
+  LeavingController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DeleteAccountDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountDeleted'];
+        };
+      };
+    };
+  };
+  LeavingController_export: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountExport'];
         };
       };
     };

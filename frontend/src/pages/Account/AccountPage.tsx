@@ -8,6 +8,7 @@ import { useSession } from '../../auth/useSession';
 import { useLogoutAndGoHome } from '../../components/useLogoutAndGoHome';
 import { useNotify } from '../../components/useNotify';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
+import { LeavingSection } from './LeavingSection';
 import { NoticesSection } from './NoticesSection';
 import { PurchasesSection } from './PurchasesSection';
 
@@ -45,6 +46,7 @@ export function AccountPage() {
       </Paper>
       <PurchasesSection />
       <NoticesSection />
+      <LeavingSection />
       <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
     </Container>
   );
