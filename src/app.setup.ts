@@ -18,7 +18,7 @@ import { spaHandlers } from './common/middleware/spa-fallback.middleware';
 import { refreshLastSeen } from './users/sessions/session-details';
 import type { AppConfig } from './config/app-config';
 import { pgPool } from './database/sql';
-import { JSON_BODY_LIMIT_BYTES } from './common/body-limits';
+import { JSON_BODY_LIMIT_BYTES, refuseOversizedJson } from './common/body-limits';
 import { PRODUCT_NAME } from './common/product';
 import { STRIPE_WEBHOOK_PATH } from './access/payments/stripe-payment.provider';
 
@@ -30,6 +30,10 @@ export const API_PREFIX = 'api';
  * loading it, touching it (a write at most every few minutes, see throttled-touch.ts) and loading
  * its user.
  */
+/** Browser features the app never uses, switched off for it and anything it could embed. */
+const PERMISSIONS_POLICY =
+  'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()';
+
 const API_KEY_ROUTES = /^\/api\/(stream|odata)(\/|$)/;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
@@ -99,6 +103,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   if (config.trustProxy) app.set('trust proxy', 1);
   app.disable('x-powered-by');
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));
+  app.use((_request: Request, response: Response, next: NextFunction) => {
+    response.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
+    next();
+  });
   app.use(requestLogging);
   app.use(compressedAnswers());
   app.use(
@@ -109,6 +117,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
     }),
   );
   app.use(acceptedBodyTypes);
+  app.use(refuseOversizedJson);
   // Stripe signs the exact bytes it sends: its webhook gets the raw body, which the JSON parser then skips.
   app.useBodyParser('raw', {
     type: (request) => request.url?.split('?')[0] === STRIPE_WEBHOOK_PATH,

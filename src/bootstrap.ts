@@ -1,4 +1,4 @@
-import { Logger, LoggerService } from '@nestjs/common';
+import { Logger, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
@@ -10,7 +10,7 @@ import type { AppConfig } from './config/app-config';
 export async function createApp(
   config: AppConfig,
   databaseUrl: string,
-  options: { logger?: LoggerService | false } = {},
+  options: { logger?: false | LoggerService } = {},
 ): Promise<NestExpressApplication> {
   const logger = options.logger ?? new AppLogger(config.logLevel);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, databaseUrl }), {

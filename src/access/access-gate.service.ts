@@ -78,7 +78,8 @@ export class AccessGate {
 
   /**
    * The rule for a set of datasets as an SQL condition on `alias` (the assets table), for list
-   * queries that filter many datasets at once. `caller` is the placeholder holding the caller's
+   * queries that filter many datasets at once. `visible` is what the caller may see: public and not
+   * archived, or held. `caller` is the placeholder holding the caller's
    * id, or NULL for a visitor.
    */
   datasetCondition(scope: DatasetScope, alias: string, caller: string): string {
@@ -87,7 +88,8 @@ export class AccessGate {
        WHERE held_grant.asset_id = ${alias}.id AND held_grant.user_id = CAST(${caller} AS uuid)))`;
     if (scope === 'owned') return owns;
     if (scope === 'held') return held;
-    return `(${alias}.is_public OR ${held})`;
+    // An archived dataset stays for those who hold it, whatever its public flag says.
+    return `((${alias}.is_public AND ${alias}.archived_at IS NULL) OR ${held})`;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '../config/app-config';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { AccessGate } from './access-gate.service';
 import { AccessController } from './access.controller';
 import { GrantsService } from './grants.service';
@@ -14,6 +15,7 @@ import { StripeWebhookController } from './payments/stripe-webhook.controller';
  * (test or Stripe Checkout) and Stripe's webhook, which settles hosted checkouts.
  */
 @Module({
+  imports: [NotificationsModule],
   controllers: [AccessController, StripeWebhookController],
   providers: [
     AccessGate,

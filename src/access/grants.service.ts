@@ -3,6 +3,7 @@ import { BadRequestException, HttpException, HttpStatus, Inject, Injectable, Log
 import { DataSource, EntityManager } from 'typeorm';
 import type { Asset } from '../assets/entities/asset.entity';
 import { Sql, sqlOn } from '../database/sql';
+import { NotificationsService } from '../notifications/notifications.service';
 import { AccessGate, Caller } from './access-gate.service';
 import { AccessGrant } from './entities/access-grant.entity';
 import { Purchase } from './entities/purchase.entity';
@@ -33,6 +34,7 @@ export class GrantsService {
     private readonly dataSource: DataSource,
     private readonly gate: AccessGate,
     @Inject(PAYMENT_PROVIDER) private readonly payments: PaymentProvider,
+    private readonly notifications: NotificationsService,
   ) {
     this.checkout = new HostedCheckout(dataSource, payments);
   }
@@ -77,6 +79,7 @@ export class GrantsService {
           return null;
         }
         purchase = charged.view;
+        await this.notifications.purchasePaid(sql, purchase.id);
       }
       await insertGrant(sql, user.id, assetId, 'purchase');
       return { granted: true, already: false, assetId, reason: 'purchase', purchase } satisfies GrantResult;

@@ -202,6 +202,21 @@ export class DatasetRemoved {
   holders_lost_access: number;
 }
 
+/** DELETE assets/{id} of a dataset others paid for: archived instead, its holders keep access. */
+export class DatasetArchived {
+  @ApiProperty({ example: 'Dataset archived: 2 holders keep access.' })
+  message: string;
+
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty({ enum: [true] })
+  archived: true;
+
+  @ApiProperty({ description: 'Users other than the owner who hold the dataset and keep reading it' })
+  holders_keep_access: number;
+}
+
 /** Rows for the grid: a page of the full data, or the sample preview for callers without access. */
 export class AssetData {
   @ApiProperty({ type: () => [AssetColumnDocument] })

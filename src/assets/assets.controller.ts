@@ -18,9 +18,11 @@ import {
   ApiBody,
   ApiConsumes,
   ApiCreatedResponse,
+  ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
@@ -34,6 +36,7 @@ import {
   CategoryFacet,
   ConnectorTableRows,
   DatasetActivity,
+  DatasetArchived,
   DatasetRefreshed,
   DatasetRemoved,
   UploadedDataset,
@@ -166,11 +169,20 @@ export class AssetsController {
     return this.owner.activity(user, id);
   }
 
-  /** The owner deletes the dataset: rows, table and grants go; purchases stay in the records. */
+  /**
+   * The owner deletes the dataset: rows, table and grants go; purchases stay in the records. One
+   * that others paid for is archived instead, and its holders keep access.
+   */
   @Delete(':id')
   @UseGuards(SessionGuard)
-  @ApiOkResponse({ type: DatasetRemoved })
-  remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<DatasetRemoved> {
+  @ApiExtraModels(DatasetRemoved, DatasetArchived)
+  @ApiOkResponse({
+    schema: { oneOf: [{ $ref: getSchemaPath(DatasetRemoved) }, { $ref: getSchemaPath(DatasetArchived) }] },
+  })
+  remove(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+  ): Promise<DatasetRemoved | DatasetArchived> {
     return this.owner.remove(user, id);
   }
 

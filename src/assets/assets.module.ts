@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { DatasetActivityModule } from './activity/dataset-activity.module';
 import { AssetRowsService } from './asset-rows.service';
 import { AssetsController } from './assets.controller';
@@ -15,7 +16,7 @@ import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
  * connector table previews. Access decisions come from the AccessGate (AccessModule).
  */
 @Module({
-  imports: [AccessModule, DatasetActivityModule],
+  imports: [AccessModule, DatasetActivityModule, NotificationsModule],
   controllers: [AssetsController],
   providers: [
     AssetsService,
@@ -26,6 +27,6 @@ import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
     CsvUploadInterceptor,
     OwnDatasetGuard,
   ],
-  exports: [AssetsService, AssetRowsService, AccessModule],
+  exports: [AssetsService, AssetRowsService, DatasetOwnerService, AccessModule],
 })
 export class AssetsModule {}

@@ -112,6 +112,10 @@ function catalogueOrder(sort: CatalogueSort, rank?: string): string {
   return orders[sort];
 }
 
+function profileVisible({ asset, held }: DatasetAccess): boolean {
+  return held || Number(asset.price) <= 0;
+}
+
 /**
  * The dataset catalogue and the datasets' metadata. Which datasets a caller sees is the
  * AccessGate's decision; invisible datasets answer 404 like missing ones.
@@ -225,6 +229,8 @@ export class AssetsService {
     }
     if (query.scope === 'owned') conditions.push(this.gate.datasetCondition('owned', 'asset', '$1'));
     if (query.scope === 'accessible') conditions.push(this.gate.datasetCondition('held', 'asset', '$1'));
+    // Archived datasets leave the catalogue and its search; their holders find them under their own.
+    if (!query.scope || query.scope === 'all') conditions.push('asset.archived_at IS NULL');
     return { params, conditions, rank };
   }
 
@@ -250,8 +256,10 @@ export class AssetsService {
       columns: asset.columns,
       licence: asset.licence,
       dictionary: asset.dictionary,
-      profile: asset.profile,
-      profile_pending: isProfilePending(asset),
+      // Profiles summarise every row (top values, min and max): of a paid dataset, only holders see
+      // them; others see what the sample shows.
+      profile: profileVisible(access) ? asset.profile : [],
+      profile_pending: profileVisible(access) && isProfilePending(asset),
       byte_count: Number(asset.byteCount),
       data_updated_at: asset.dataUpdatedAt.toISOString(),
       versions: versions.map((version) => ({

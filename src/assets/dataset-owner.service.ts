@@ -4,9 +4,10 @@ import { AccessGate, subscriberCount } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { appendRows, dropTable, lockForAppend, swapTable } from '../database/data-tables/data-table-ddl';
 import { quoteIdentifier } from '../database/data-tables/data-table-names';
-import { sqlOn } from '../database/sql';
+import { Sql, sqlOn } from '../database/sql';
+import { NotificationsService } from '../notifications/notifications.service';
 import { DatasetActivityService } from './activity/dataset-activity.service';
-import type { DatasetActivity, DatasetRemoved, DatasetRefreshed } from './asset-views';
+import type { DatasetActivity, DatasetArchived, DatasetRemoved, DatasetRefreshed } from './asset-views';
 import type { UpdateAssetDto } from './dto/update-asset.dto';
 import type { AssetColumn } from './entities/asset.entity';
 import type { LoadMode } from './entities/dataset-version.entity';
@@ -43,6 +44,7 @@ export class DatasetOwnerService {
     private readonly gate: AccessGate,
     private readonly usage: DatasetActivityService,
     private readonly profiles: ColumnProfileService,
+    private readonly notifications: NotificationsService,
   ) {}
 
   /** Applies the sent fields (validated like an upload's) in one update. */
@@ -66,10 +68,17 @@ export class DatasetOwnerService {
       }
       const entries = Object.entries(changes);
       if (entries.length === 0) return;
-      const assignments = entries.map(([column], index) => `${quoteIdentifier(column)} = $${index + 2}`);
-      await sqlOn(manager)(`UPDATE assets SET ${assignments.join(', ')}, updated_at = now() WHERE id = $1`, [
+      const sql = sqlOn(manager);
+      await sql(`SELECT id FROM assets WHERE id = $1 FOR UPDATE`, [asset.id]);
+      // Unpublishing what others paid for archives it; publishing it again brings it back.
+      if (input.is_public === false && asset.isPublic && (await this.hasBuyers(sql, asset.id)))
+        await this.archive(sql, asset);
+      if (input.is_public === true) changes.archived_at = null;
+      const changed = Object.entries(changes);
+      const assignments = changed.map(([column], index) => `${quoteIdentifier(column)} = $${index + 2}`);
+      await sql(`UPDATE assets SET ${assignments.join(', ')}, updated_at = now() WHERE id = $1`, [
         asset.id,
-        ...entries.map(([, value]) => value),
+        ...changed.map(([, value]) => value),
       ]);
     });
   }
@@ -162,8 +171,9 @@ export class DatasetOwnerService {
   /**
    * Deletes the dataset, its table and every grant; purchases stay in the records (their dataset
    * link becomes empty). Answers how many subscribers (holders other than the owner) lost access.
+   * A dataset others paid for is archived instead: its holders keep reading it and are told.
    */
-  async remove(user: AuthenticatedUser, assetId: string): Promise<DatasetRemoved> {
+  async remove(user: AuthenticatedUser, assetId: string): Promise<DatasetRemoved | DatasetArchived> {
     return this.dataSource.transaction(async (manager) => {
       const sql = sqlOn(manager);
       const { asset } = await this.gate.requireDataset(user, assetId, 'own', manager);
@@ -172,11 +182,63 @@ export class DatasetOwnerService {
         `SELECT ${subscriberCount('asset')} AS holders FROM assets asset WHERE asset.id = $1`,
         [asset.id],
       );
+      const holders = rows[0].holders;
+      if (await this.hasBuyers(sql, asset.id)) {
+        await this.archive(sql, asset);
+        return {
+          message: `Dataset archived: ${holders} ${holders === 1 ? 'holder keeps' : 'holders keep'} access.`,
+          id: asset.id,
+          archived: true,
+          holders_keep_access: holders,
+        };
+      }
       await sql(`DELETE FROM assets WHERE id = $1`, [asset.id]);
       await dropTable(sql, asset.tableName);
-      const holders = rows[0].holders;
       return { message: 'Dataset deleted.', id: asset.id, holders_lost_access: holders };
     });
+  }
+
+  /**
+   * For an account being deleted, inside its transaction: every dataset of the owner is deleted
+   * with its table, except those others paid for, which are archived and stay for their holders.
+   */
+  async releaseAllOf(sql: Sql, ownerId: string): Promise<{ deleted: number; archived: number }> {
+    const { rows } = await sql<{ id: string; title: string; table_name: string }>(
+      `SELECT id, title, table_name FROM assets WHERE owner_id = $1 ORDER BY created_at FOR UPDATE`,
+      [ownerId],
+    );
+    let archived = 0;
+    for (const asset of rows) {
+      if (await this.hasBuyers(sql, asset.id)) {
+        await this.archive(sql, { id: asset.id, title: asset.title, ownerId });
+        archived++;
+      } else {
+        await sql(`DELETE FROM assets WHERE id = $1`, [asset.id]);
+        await dropTable(sql, asset.table_name);
+      }
+    }
+    return { deleted: rows.length - archived, archived };
+  }
+
+  /** Someone other than the owner holds the dataset because they paid for it. */
+  private async hasBuyers(sql: Sql, assetId: string): Promise<boolean> {
+    const { rows } = await sql(
+      `SELECT 1 FROM access_grants WHERE asset_id = $1 AND reason = 'purchase' LIMIT 1`,
+      [assetId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Takes the dataset out of the catalogue (once) and tells its holders, in the caller's transaction. */
+  private async archive(
+    sql: Sql,
+    asset: { id: string; title: string; ownerId: string | null },
+  ): Promise<void> {
+    const archived = await sql(
+      `UPDATE assets SET archived_at = now(), updated_at = now() WHERE id = $1 AND archived_at IS NULL`,
+      [asset.id],
+    );
+    if (archived.rowCount > 0) await this.notifications.datasetArchived(sql, asset);
   }
 }
 

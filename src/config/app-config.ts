@@ -8,6 +8,7 @@ import {
   DEFAULT_DATABASE_TIMEOUTS,
   DEFAULT_POOL_SIZE,
 } from '../database/data-source-options';
+import { DEFAULT_TERMS_MARKDOWN } from './default-terms';
 import { ConfigError, parseEnvironment } from './environment';
 import { PaymentsConfig, settlePayments } from './payments-config';
 
@@ -32,6 +33,8 @@ export interface AppConfig {
   maxUploadBytes: number;
   connectorAllowPrivateNetworks: boolean;
   contactFormUrl?: string;
+  /** The terms of use shown on /terms (TERMS_FILE, else the shipped text). */
+  termsMarkdown: string;
   dataDir: string;
   /** Folder of the built single-page app served from `/`. */
   webRoot: string;
@@ -47,6 +50,19 @@ export interface AppConfig {
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** The operator's terms; a start with a missing or empty file stops with a clear message. */
+function readTermsFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(resolve(path), 'utf8');
+  } catch {
+    throw new ConfigError(`Invalid configuration:\n  TERMS_FILE: cannot read ${JSON.stringify(path)}`);
+  }
+  if (!text.trim())
+    throw new ConfigError(`Invalid configuration:\n  TERMS_FILE: ${JSON.stringify(path)} is empty`);
+  return text;
+}
 
 interface LocalSecrets {
   SESSION_SECRET: string;
@@ -116,6 +132,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     maxUploadBytes: (env.MAX_UPLOAD_MB ?? 1024) * 1024 * 1024,
     connectorAllowPrivateNetworks: env.CONNECTOR_ALLOW_PRIVATE_NETWORKS ?? false,
     contactFormUrl: env.CONTACT_FORM_URL,
+    termsMarkdown: env.TERMS_FILE ? readTermsFile(env.TERMS_FILE) : DEFAULT_TERMS_MARKDOWN,
     dataDir,
     webRoot: resolve(env.WEB_ROOT ?? join(PROJECT_ROOT, 'frontend', 'dist')),
     trustProxy: env.TRUST_PROXY ?? false,

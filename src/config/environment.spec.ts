@@ -3,10 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from './app-config';
 import { ConfigError, parseEnvironment } from './environment';
+import { sessionTimeouts } from '../database/data-source-options';
 
 const freshDataDir = () => mkdtempSync(join(tmpdir(), 'dm-config-'));
 
 describe('configuration', () => {
+  it('gives up on a database that does not answer within seconds by default, for reads as for writes', () => {
+    const { databaseTimeouts } = loadConfig({ NODE_ENV: 'test', DATA_DIR: freshDataDir() });
+    const noAnswerBound = sessionTimeouts(databaseTimeouts).query_timeout;
+    expect(noAnswerBound).toBeLessThanOrEqual(databaseTimeouts.acquireMs + 1_000);
+    expect(noAnswerBound).toBeLessThanOrEqual(6_000);
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],
@@ -89,10 +97,10 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'development', ...secrets }).seed).toBe(true);
   });
 
-  it('bounds database statements, idle transactions and connection waits, 30 s / 60 s / 5 s by default', () => {
+  it('bounds database statements, idle transactions and connection waits, 5 s / 60 s / 5 s by default', () => {
     const secrets = { SESSION_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) };
     expect(loadConfig(secrets).databaseTimeouts).toEqual({
-      statementMs: 30_000,
+      statementMs: 5_000,
       idleInTransactionMs: 60_000,
       acquireMs: 5_000,
     });

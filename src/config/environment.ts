@@ -126,6 +126,11 @@ export class EnvironmentVariables {
   @IsString()
   DATA_DIR?: string;
 
+  /** A Markdown file with this deployment's terms of use, shown on /terms instead of the shipped text. */
+  @IsOptional()
+  @IsString()
+  TERMS_FILE?: string;
+
   @IsOptional()
   @IsString()
   WEB_ROOT?: string;

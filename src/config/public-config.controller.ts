@@ -12,6 +12,11 @@ export class PublicConfigResponse {
   contact_form_url: string | null;
 }
 
+export class TermsResponse {
+  @ApiProperty({ description: 'The terms of use as Markdown (TERMS_FILE, else the shipped text)' })
+  markdown: string;
+}
+
 /** Deployment settings the SPA needs and that are safe for anyone to read. Never add secrets here. */
 @ApiTags('config')
 @Controller('config')
@@ -22,5 +27,11 @@ export class PublicConfigController {
   @ApiOkResponse({ type: PublicConfigResponse, description: 'Public settings of this deployment' })
   getPublicConfig(): PublicConfigResponse {
     return { contact_form_url: this.config.contactFormUrl ?? null };
+  }
+
+  @Get('terms')
+  @ApiOkResponse({ type: TermsResponse, description: 'The terms of use shown on /terms' })
+  getTerms(): TermsResponse {
+    return { markdown: this.config.termsMarkdown };
   }
 }

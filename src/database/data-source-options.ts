@@ -14,8 +14,13 @@ export interface DatabaseTimeouts {
   acquireMs: number;
 }
 
+/**
+ * A request's statements are short (long work — uploads, streams, profiles, connector writes —
+ * sets its own limits, LONG_WORK_LIMITS_MS), so a frozen server is given up on after seconds for
+ * reads as for writes, not after half a minute.
+ */
 export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
-  statementMs: 30_000,
+  statementMs: 5_000,
   idleInTransactionMs: 60_000,
   acquireMs: 5_000,
 };

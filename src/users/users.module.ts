@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '../access/access.module';
+import { AssetsModule } from '../assets/assets.module';
+import { LeavingController } from './leaving/leaving.controller';
+import { LeavingService } from './leaving/leaving.service';
 import { AccountService } from './account.service';
 import { ApiKeyController } from './api-keys/api-key.controller';
 import { ApiKeyService } from './api-keys/api-key.service';
@@ -12,13 +15,11 @@ import { SessionSerializer } from './auth/session.serializer';
 import { SignInService } from './auth/sign-in.service';
 import { TrustedDevicesService } from './auth/trusted-devices.service';
 import { EmailVerificationToken } from './entities/email-verification-token.entity';
-import { MailOutboxMessage } from './entities/mail-outbox-message.entity';
 import { User } from './entities/user.entity';
-import { MailService } from './mail/mail.service';
-import { OutboxController } from './mail/outbox.controller';
 import { PasswordResetToken } from './password-reset/entities/password-reset-token.entity';
 import { PasswordResetController } from './password-reset/password-reset.controller';
 import { PasswordResetService } from './password-reset/password-reset.service';
+import { MailModule } from './mail/mail.module';
 import { RegistrationController } from './registration.controller';
 import { RegistrationService } from './registration.service';
 import { SessionsController } from './sessions/sessions.controller';
@@ -45,11 +46,12 @@ import { UsersService } from './users.service';
 @Module({
   imports: [
     AccessModule,
+    AssetsModule,
+    MailModule,
     PassportModule.register({ session: true }),
     TypeOrmModule.forFeature([
       User,
       EmailVerificationToken,
-      MailOutboxMessage,
       PasswordResetToken,
       TwoFactorCredential,
       TwoFactorRecoveryCode,
@@ -63,11 +65,11 @@ import { UsersService } from './users.service';
     UsersController,
     ApiKeyController,
     ApiTokensController,
-    OutboxController,
     PasswordResetController,
     TwoFactorController,
     TwoFactorLoginController,
     SessionsController,
+    LeavingController,
   ],
   providers: [
     UsersService,
@@ -76,7 +78,7 @@ import { UsersService } from './users.service';
     AccountService,
     ApiKeyService,
     ApiTokensService,
-    MailService,
+    LeavingService,
     LocalStrategy,
     SessionSerializer,
     TrustedDevicesService,
@@ -86,6 +88,6 @@ import { UsersService } from './users.service';
     { provide: ONE_TIME_CODE_STRATEGY, useClass: TotpStrategy },
     SessionsService,
   ],
-  exports: [UsersService, ApiKeyService, ApiTokensService, MailService],
+  exports: [UsersService, ApiKeyService, ApiTokensService, MailModule],
 })
 export class UsersModule {}

@@ -127,6 +127,49 @@ describe('abuse: authorisation matrix of the API', () => {
           LOGIN_REQUIRED,
         ],
         [
+          'GET users/me/export',
+          'visitor',
+          () => agentOf('visitor').get('/api/users/me/export'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        ['GET users/me/export', 'owner', () => agentOf('owner').get('/api/users/me/export'), 200],
+        [
+          'GET notifications',
+          'visitor',
+          () => agentOf('visitor').get('/api/notifications'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        ['GET notifications', 'other', () => agentOf('other').get('/api/notifications'), 200],
+        [
+          'GET downloads/{paid id}',
+          'visitor',
+          () => agentOf('visitor').get(`/api/downloads/${paidAssetId}`),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'GET downloads/{paid id}',
+          'other',
+          () => agentOf('other').get(`/api/downloads/${paidAssetId}`),
+          404,
+          'Dataset not found',
+        ],
+        [
+          'GET downloads/{paid id}',
+          'owner',
+          () => agentOf('owner').get(`/api/downloads/${paidAssetId}`),
+          200,
+        ],
+        [
+          'GET downloads/{private id}',
+          'other',
+          () => agentOf('other').get(`/api/downloads/${privateAssetId}`),
+          404,
+          'Dataset not found',
+        ],
+        [
           'GET assets/{private id}',
           'visitor',
           () => agentOf('visitor').get(`/api/assets/${privateAssetId}`),
@@ -520,6 +563,32 @@ describe('abuse: authorisation matrix of the API', () => {
   describe('writes refused to everyone but the owner change nothing', () => {
     it.each(
       matrix([
+        [
+          'DELETE users/me',
+          'visitor',
+          () => agentOf('visitor').delete('/api/users/me').set('Origin', TEST_ORIGIN).send({ password: 'x' }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'DELETE users/me with a wrong password',
+          'owner',
+          () =>
+            agentOf('owner').delete('/api/users/me').set('Origin', TEST_ORIGIN).send({ password: 'wrong' }),
+          400,
+          'Password is incorrect',
+        ],
+        [
+          'DELETE users/me from another site',
+          'owner',
+          () =>
+            agentOf('owner')
+              .delete('/api/users/me')
+              .set('Origin', 'https://evil.example')
+              .send({ password: 'correct-horse-battery' }),
+          403,
+          'Cross-origin request refused',
+        ],
         [
           'POST access/grant {private id}',
           'visitor',

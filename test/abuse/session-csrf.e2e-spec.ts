@@ -226,6 +226,19 @@ describe('abuse: sessions, CSRF and rate limits', () => {
       });
     });
 
+    it('checks the origin of a session request even when it carries ?api_key= or X-API-Key', async () => {
+      await expectUnchanged(testApp.dataSource, [victim.user.id], async () => {
+        for (const withKey of [
+          victim.agent.post('/api/access/remove').query({ api_key: 'anything' }),
+          victim.agent.post('/api/access/remove').set('X-API-Key', 'anything'),
+        ]) {
+          const response = await withKey.send({ assetId });
+          expect(response.status).toBe(403);
+          expect(response.body.error).toBe(CROSS_ORIGIN);
+        }
+      });
+    });
+
     it('lets machine clients without a session, and API-key calls, through without Origin', async () => {
       const user = await createUser(testApp.dataSource);
       await testApp.http

@@ -3,6 +3,7 @@ import type { Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { AccessGate } from '../../src/access/access-gate.service';
 import { GrantsService } from '../../src/access/grants.service';
+import { NotificationsService } from '../../src/notifications/notifications.service';
 import { uploadDataset } from '../factories/asset.factory';
 import { createLoggedInUser, TestUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
@@ -299,7 +300,12 @@ describe('GrantsService with another payment provider behind the same interface'
       }),
     };
     const gate = new AccessGate(testApp.dataSource);
-    const service = new GrantsService(testApp.dataSource, gate, declining);
+    const service = new GrantsService(
+      testApp.dataSource,
+      gate,
+      declining,
+      testApp.app.get(NotificationsService),
+    );
     const owner = await createLoggedInUser(testApp);
     const buyer = await createLoggedInUser(testApp);
     const assetId = await uploadDataset(owner.agent, { title: 'Declined', price: '7.00' });

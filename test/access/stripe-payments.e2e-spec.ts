@@ -239,8 +239,101 @@ describe('payments with Stripe Checkout (the real SDK against an imitation Strip
     expect(await grantRows(buyer.user.id, paidId)).toBe(0);
     expect(await subscriberCount(paidId)).toBe(count - 1);
 
+    const notices = (await buyer.agent.get('/api/notifications').expect(200)).body;
+    expect(notices.map((notice: { kind: string }) => notice.kind)).toEqual(['refund', 'receipt']);
+    expect(notices[0].subject).toBe('Refund for Weather archive');
+    expect(notices[0].text).toContain('Your access to the dataset ended with the refund.');
+    expect(notices[1].text).toContain(`Order: ${answer.purchase.id}`);
+
     const again = await grant(buyer.agent, paidId).expect(200);
     expect(again.body).toMatchObject({ granted: false, purchase: { status: 'pending' } });
+  });
+
+  it('remembers a full refund delivered before its completion: the completion grants nothing', async () => {
+    const { buyer, answer, sessionId } = await startCheckout();
+    const completion = stripe.complete(sessionId);
+    const refund = stripe.refund(sessionId);
+    const count = await subscriberCount(paidId);
+
+    expect((await deliverEvent(refund).expect(200)).body).toEqual({ received: true, duplicate: false });
+    await deliverEvent(completion).expect(200);
+
+    expect(await purchaseRow(answer.purchase.id)).toEqual({
+      status: 'refunded',
+      checkout_url: null,
+      payment_intent_id: stripe.session(sessionId).payment_intent,
+    });
+    expect(await grantRows(buyer.user.id, paidId)).toBe(0);
+    expect(await subscriberCount(paidId)).toBe(count);
+    expect((await buyer.agent.get('/api/access/my').expect(200)).body).toEqual([]);
+  });
+
+  it('ends a paid-then-refunded payment the same way whichever event arrives first', async () => {
+    const outcomes = [];
+    for (const refundFirst of [false, true]) {
+      const { buyer, answer, sessionId } = await startCheckout();
+      const completion = stripe.complete(sessionId);
+      const refund = stripe.refund(sessionId);
+      for (const event of refundFirst ? [refund, completion] : [completion, refund])
+        await deliverEvent(event).expect(200);
+      const { status } = await purchaseRow(answer.purchase.id);
+      outcomes.push({ status, grants: await grantRows(buyer.user.id, paidId) });
+    }
+    expect(outcomes).toEqual([
+      { status: 'refunded', grants: 0 },
+      { status: 'refunded', grants: 0 },
+    ]);
+  });
+
+  it('keeps a partial refund delivered first from blocking the later completion', async () => {
+    const { buyer, answer, sessionId } = await startCheckout();
+    const completion = stripe.complete(sessionId);
+    await deliverEvent(stripe.refund(sessionId, 100)).expect(200);
+    await deliverEvent(completion).expect(200);
+    expect(await purchaseRow(answer.purchase.id)).toMatchObject({ status: 'paid' });
+    expect(await grantRows(buyer.user.id, paidId)).toBe(1);
+  });
+
+  it('matches a refund that names our order but not a known payment intent, before the completion', async () => {
+    const { buyer, answer, sessionId } = await startCheckout();
+    const completion = stripe.complete(sessionId);
+    const refund = stripe.refund(sessionId);
+    const charge = refund.data.object as Stripe.Charge;
+    charge.metadata = { purchase_id: answer.purchase.id };
+    await deliverEvent(refund).expect(200);
+    const [recorded] = await testApp.dataSource.query(
+      `SELECT purchase_id FROM payment_events WHERE event_id = $1`,
+      [refund.id],
+    );
+    expect(recorded).toEqual({ purchase_id: answer.purchase.id });
+    await deliverEvent(completion).expect(200);
+    expect(await purchaseRow(answer.purchase.id)).toMatchObject({ status: 'refunded' });
+    expect(await grantRows(buyer.user.id, paidId)).toBe(0);
+  });
+
+  it('matches a completion by its session id when it carries no order id', async () => {
+    const { buyer, answer, sessionId } = await startCheckout();
+    const completion = stripe.complete(sessionId);
+    const session = completion.data.object as Stripe.Checkout.Session;
+    session.metadata = {};
+    session.client_reference_id = null;
+    await deliverEvent(completion).expect(200);
+    expect(await purchaseRow(answer.purchase.id)).toMatchObject({ status: 'paid' });
+    expect(await grantRows(buyer.user.id, paidId)).toBe(1);
+  });
+
+  it('grants nothing for a completion whose amount or currency differs from the order', async () => {
+    for (const change of [{ amount_total: 1 }, { currency: 'eur' }]) {
+      const { buyer, answer, sessionId } = await startCheckout();
+      const completion = stripe.complete(sessionId);
+      Object.assign(completion.data.object, change);
+      await deliverEvent(completion).expect(200);
+      expect(await purchaseRow(answer.purchase.id)).toMatchObject({
+        status: 'pending',
+        payment_intent_id: null,
+      });
+      expect(await grantRows(buyer.user.id, paidId)).toBe(0);
+    }
   });
 
   it('gives a paid dataset back without a new checkout after the buyer removed it', async () => {

@@ -88,7 +88,8 @@ describe('dataset detail: facts, dictionary, column profile; grid and stream fil
   });
 
   it('says when the profile lags the rows, and computes again one lost with its process', async () => {
-    const detailOf = async () => (await testApp.http.get(`/api/assets/${id}`).expect(200)).body;
+    // The owner reads it: a paid dataset's profile is shown to holders only.
+    const detailOf = async () => (await owner.get(`/api/assets/${id}`).expect(200)).body;
     expect((await detailOf()).profile_pending).toBe(false);
     const stored = await sql(`SELECT profile FROM assets WHERE id = $1`, [id]);
     // A load that has just committed: its own job profiles it; a view does not start another.
@@ -110,7 +111,7 @@ describe('dataset detail: facts, dictionary, column profile; grid and stream fil
   });
 
   it('computes the profile the same as SQL on the same table', async () => {
-    const detail = (await testApp.http.get(`/api/assets/${id}`).expect(200)).body;
+    const detail = (await owner.get(`/api/assets/${id}`).expect(200)).body;
     for (const column of detail.columns as Array<{ name: string; type: string }>) {
       const profile = detail.profile.find((entry: { name: string }) => entry.name === column.name);
       const [expected] = await sql(

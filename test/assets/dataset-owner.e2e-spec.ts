@@ -65,6 +65,29 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
   };
 
   describe('PATCH assets/{id}', () => {
+    it.each([
+      'title',
+      'description',
+      'category',
+      'keywords',
+      'price',
+      'is_public',
+      'source',
+      'licence',
+      'dictionary',
+    ])('answers 400 naming the field, not 500, when %s is sent as null', async (field) => {
+      const id = await uploadSettled(owner.agent, { title: `Null ${field}` }, FIRST);
+      const response = await owner.agent
+        .patch(`/api/assets/${id}`)
+        .set('Origin', TEST_ORIGIN)
+        .send({ [field]: null });
+      expect(response.status).toBe(400);
+      const named = ['title', 'price'].includes(field) ? field[0].toUpperCase() + field.slice(1) : field;
+      expect(messagesOf(response.body).join(' | ')).toContain(named);
+      const [asset] = await testApp.dataSource.query(`SELECT title FROM assets WHERE id = $1`, [id]);
+      expect(asset.title).toBe(`Null ${field}`);
+    });
+
     it('changes the sent fields with the upload’s rules and answers the detail', async () => {
       const id = await uploadSettled(owner.agent, { title: 'Before' }, FIRST);
       const response = await owner.agent
@@ -372,13 +395,24 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
   });
 
   describe('DELETE assets/{id}', () => {
-    it('removes rows, table and grants, keeps purchases, and says how many holders lost access', async () => {
+    it('removes rows, table and grants, keeps purchases of a buyer who gave it up, and says how many holders lost access', async () => {
       const id = await uploadSettled(owner.agent, { title: 'Delete me', price: '4.00' }, FIRST);
       await buyer.agent
         .post('/api/access/grant')
         .set('Origin', TEST_ORIGIN)
         .send({ assetId: id })
         .expect(200);
+      // Nobody holds it through a purchase any more, so the delete is a real one.
+      await buyer.agent
+        .post('/api/access/remove')
+        .set('Origin', TEST_ORIGIN)
+        .send({ assetId: id })
+        .expect(200);
+      const freeHolder = await createLoggedInUser(testApp);
+      await testApp.dataSource.query(
+        `INSERT INTO access_grants (user_id, asset_id, reason) VALUES ($1, $2, 'free')`,
+        [freeHolder.user.id, id],
+      );
       const [{ table_name: tableName }] = await testApp.dataSource.query(
         `SELECT table_name FROM assets WHERE id = $1`,
         [id],

@@ -227,7 +227,9 @@ describe('public pages in a browser', () => {
 
     await page.goto('/terms');
     await heading1(page).filter({ hasText: 'Terms and Conditions' }).waitFor();
-    await expect(main.innerText()).resolves.toBe('Terms and Conditions');
+    // Real terms, which sign-up asks to accept: the shipped text unless TERMS_FILE replaces it.
+    await main.getByRole('heading', { name: '1. Your account', level: 2 }).waitFor();
+    await main.getByRole('heading', { name: '2. Buying and getting datasets', level: 2 }).waitFor();
     await context.close();
   });
 

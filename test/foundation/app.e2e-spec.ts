@@ -64,6 +64,15 @@ describe('the app shell', () => {
     expect(response.headers['x-powered-by']).toBeUndefined();
   });
 
+  it('switches off browser features the app does not use (Permissions-Policy), on pages and the API', async () => {
+    for (const path of ['/api/health', '/']) {
+      const response = await testApp.http.get(path).expect(200);
+      expect(response.headers['permissions-policy']).toContain('camera=()');
+      expect(response.headers['permissions-policy']).toContain('geolocation=()');
+      expect(response.headers['permissions-policy']).toContain('microphone=()');
+    }
+  });
+
   it('echoes a well-formed incoming request id', async () => {
     const response = await testApp.http.get('/api/health').set('X-Request-Id', 'trace-42').expect(200);
     expect(response.headers['x-request-id']).toBe('trace-42');

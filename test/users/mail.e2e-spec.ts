@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+import { DataSource } from 'typeorm';
+import type { LoggerService } from '@nestjs/common';
+import request from 'supertest';
+import { createApp } from '../../src/bootstrap';
+import { createTestApp, TEST_ORIGIN, testConfig, testDatabaseUrl, TestApp } from '../support/test-app';
 import { SmtpSink } from './support/smtp-sink';
 
 const body = (email: string) => ({ name: 'Mail User', email, password: 'long-enough-password' });
@@ -75,6 +79,44 @@ describe('verification mail delivery', () => {
         .query({ email: 'anyone@example.test' })
         .expect(404);
       expect(response.body.statusCode).toBe(404);
+    });
+  });
+
+  describe('in production without SMTP_URL', () => {
+    it('never writes the verification link or its token to the log', async () => {
+      const lines: string[] = [];
+      const capture = (message: unknown, ...rest: unknown[]) =>
+        lines.push([message, ...rest].map(String).join(' '));
+      const logger: LoggerService = {
+        log: capture,
+        warn: capture,
+        error: capture,
+        debug: capture,
+        verbose: capture,
+      };
+      const app = await createApp(
+        testConfig({ NODE_ENV: 'production', LOG_LEVEL: 'verbose' }),
+        testDatabaseUrl(),
+        {
+          logger,
+        },
+      );
+      try {
+        const email = `prod-${randomUUID()}@example.test`;
+        await request(app.getHttpServer())
+          .post('/api/users/register')
+          .set('Origin', TEST_ORIGIN)
+          .send(body(email))
+          .expect(201);
+        const [kept] = await app
+          .get(DataSource)
+          .query(`SELECT text FROM mail_outbox WHERE recipient = $1`, [email]);
+        const token = /\/verify-email\/(\S+)/.exec(kept.text)![1];
+        expect(lines.some((line) => line.includes(`was not sent`) && line.includes(email))).toBe(true);
+        expect(lines.filter((line) => line.includes(token))).toEqual([]);
+      } finally {
+        await app.close();
+      }
     });
   });
 

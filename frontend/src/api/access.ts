@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { assetKeys } from './assets';
 import { api } from './client';
+import { noticeKeys } from './notifications';
 import type { components } from './schema';
 
 /** Access to datasets: Get, Buy and Remove, and how paid datasets are checked out. */
@@ -37,6 +38,8 @@ export function useAccessChange() {
           // A private dataset's category is listed only while the caller may see the dataset.
           assetKeys.categories(),
           accessKeys.purchases(),
+          // A purchase writes a receipt.
+          noticeKeys.all,
         ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ),
   });

@@ -14,6 +14,7 @@ export type UploadedDataset = components['schemas']['UploadedDataset'];
 export type UpdateAsset = components['schemas']['UpdateAssetDto'];
 export type DatasetRefreshed = components['schemas']['DatasetRefreshed'];
 export type DatasetRemoved = components['schemas']['DatasetRemoved'];
+export type DatasetArchived = components['schemas']['DatasetArchived'];
 export type DatasetActivity = components['schemas']['DatasetActivity'];
 export type ColumnProfile = components['schemas']['ColumnProfile'];
 export type DatasetVersion = components['schemas']['DatasetVersionView'];
@@ -214,7 +215,8 @@ export function useRefreshAsset(id: string) {
 export function useDeleteAsset() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<DatasetRemoved>(`assets/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) =>
+      api<DatasetRemoved | DatasetArchived>(`assets/${encodeURIComponent(id)}`, { method: 'DELETE' }),
     onSuccess: (_answer, id) => {
       queryClient.removeQueries({ queryKey: assetKeys.detail(id) });
       return Promise.all(

@@ -300,6 +300,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/config/terms': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['PublicConfigController_getTerms'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/connectors': {
     parameters: {
       query?: never;
@@ -524,6 +540,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/downloads/{assetId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every row of a dataset the logged-in user holds, as a CSV or JSON file */
+    get: operations['DownloadController_download'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/health': {
     parameters: {
       query?: never;
@@ -532,6 +565,22 @@ export interface paths {
       cookie?: never;
     };
     get: operations['HealthController_check'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['NotificationsController_list'];
     put?: never;
     post?: never;
     delete?: never;
@@ -746,6 +795,22 @@ export interface paths {
       cookie?: never;
     };
     get: operations['UsersController_me'];
+    put?: never;
+    post?: never;
+    delete: operations['LeavingController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/users/me/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['LeavingController_export'];
     put?: never;
     post?: never;
     delete?: never;
@@ -966,6 +1031,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    AccountDeleted: {
+      /** @description Datasets deleted with their data */
+      datasets_deleted: number;
+      /** @description Datasets others paid for: archived, still readable by their holders */
+      datasets_kept_for_buyers: number;
+      /** @example Account deleted. */
+      message: string;
+    };
+    AccountExport: {
+      /** Format: date-time */
+      exported_at: string;
+      profile: components['schemas']['ExportProfile'];
+      purchases: components['schemas']['AccountPurchases'];
+      tokens: components['schemas']['ExportToken'][];
+      uploads: components['schemas']['ExportUpload'][];
+    };
     AccountPurchases: {
       held: components['schemas']['HeldDatasetView'][];
       orders: components['schemas']['OrderView'][];
@@ -1282,6 +1363,15 @@ export interface components {
       days: components['schemas']['ActivityDay'][];
       id: string;
     };
+    DatasetArchived: {
+      /** @enum {boolean} */
+      archived: true;
+      /** @description Users other than the owner who hold the dataset and keep reading it */
+      holders_keep_access: number;
+      id: string;
+      /** @example Dataset archived: 2 holders keep access. */
+      message: string;
+    };
     DatasetRefreshed: {
       id: string;
       /** @enum {string} */
@@ -1310,6 +1400,9 @@ export interface components {
       /** @description Rows this load brought */
       row_count: number;
     };
+    DeleteAccountDto: {
+      password: string;
+    };
     DisableTwoFactorDto: {
       /** @example 123456 */
       code?: string;
@@ -1323,6 +1416,34 @@ export interface components {
        * @example 123456
        */
       code: string;
+    };
+    ExportProfile: {
+      /** Format: date-time */
+      created_at: string;
+      email: string;
+      email_verified: boolean;
+      id: string;
+      name: string;
+      pro_user: boolean;
+    };
+    ExportToken: {
+      /**
+       * Format: date-time
+       * @description When it ends, if it does
+       */
+      expires_at: string | null;
+      /** @enum {string} */
+      kind: 'api_key' | 'session';
+    };
+    ExportUpload: {
+      /** Format: date-time */
+      created_at: string;
+      id: string;
+      is_public: boolean;
+      price: number;
+      title: string;
+      /** @enum {string} */
+      type: 'dataset' | 'connector';
     };
     ForgotPasswordDto: {
       /** @example ada@example.com */
@@ -1438,6 +1559,16 @@ export interface components {
     };
     MessageResponse: {
       message: string;
+    };
+    NoticeView: {
+      /** Format: date-time */
+      created_at: string;
+      id: string;
+      /** @enum {string} */
+      kind: 'receipt' | 'refund' | 'dataset_archived';
+      subject: string;
+      /** @description The same text as the e-mail */
+      text: string;
     };
     OrderView: {
       amount: number;
@@ -1623,6 +1754,10 @@ export interface components {
       name: string;
       /** @description integer, numeric, boolean, date, timestamptz, text or jsonb */
       type: string;
+    };
+    TermsResponse: {
+      /** @description The terms of use as Markdown (TERMS_FILE, else the shipped text) */
+      markdown: string;
     };
     TestReadColumn: {
       /** @description The record field it comes from */
@@ -2058,7 +2193,8 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DatasetRemoved'];
+          'application/json':
+            components['schemas']['DatasetRemoved'] | components['schemas']['DatasetArchived'];
         };
       };
     };
@@ -2283,6 +2419,26 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PublicConfigResponse'];
+        };
+      };
+    };
+  };
+  PublicConfigController_getTerms: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The terms of use shown on /terms */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TermsResponse'];
         };
       };
     };
@@ -2632,6 +2788,28 @@ export interface operations {
       };
     };
   };
+  DownloadController_download: {
+    parameters: {
+      query?: {
+        format?: 'csv' | 'json';
+      };
+      header?: never;
+      path: {
+        assetId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description CSV with a header row, or a JSON array of flat objects */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   HealthController_check: {
     parameters: {
       query?: never;
@@ -2646,6 +2824,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  NotificationsController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NoticeView'][];
+        };
       };
     };
   };
@@ -2937,6 +3134,48 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MeResponse'];
+        };
+      };
+    };
+  };
+  LeavingController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DeleteAccountDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountDeleted'];
+        };
+      };
+    };
+  };
+  LeavingController_export: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountExport'];
         };
       };
     };

@@ -56,3 +56,8 @@ export function instanceStreamUrl(
 ): string {
   return buildStreamUrl(`/instance-${encodeURIComponent(instanceId)}`, { apiKey, format, origin });
 }
+
+/** GET downloads/{assetId}?format=: the browser download of a held dataset, through the session. */
+export function datasetDownloadUrl(assetId: string, format: StreamFormat): string {
+  return `/api/downloads/${encodeURIComponent(assetId)}?format=${format}`;
+}

@@ -11,6 +11,7 @@ import {
   IsString,
   MaxLength,
 } from 'class-validator';
+import { OptionalNotNull } from '../../common/decorators/optional-not-null.decorator';
 import { IsCoverImage } from '../../blog/dto/is-cover-image.validator';
 import { IsPriceAmount, toBoolean, toKeywordList, toTrimmedText } from './upload-csv.dto';
 
@@ -20,7 +21,7 @@ import { IsPriceAmount, toBoolean, toKeywordList, toTrimmedText } from './upload
  */
 export class UpdateAssetDto {
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(toTrimmedText)
   @IsString({ message: 'Title is required' })
   @IsNotEmpty({ message: 'Title is required' })
@@ -28,20 +29,20 @@ export class UpdateAssetDto {
   title?: string;
 
   @ApiPropertyOptional({ maxLength: 10_000 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(10_000)
   description?: string;
 
   @ApiPropertyOptional({ example: 'Finance', maxLength: 100 })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(toTrimmedText)
   @IsString()
   @MaxLength(100)
   category?: string;
 
   @ApiPropertyOptional({ type: [String], description: 'A list, or comma-separated text' })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(toKeywordList)
   @IsArray()
   @ArrayMaxSize(30)
@@ -53,25 +54,25 @@ export class UpdateAssetDto {
     oneOf: [{ type: 'number' }, { type: 'string' }],
     description: 'Non-negative, at most two decimals and 1,000,000; 0 means free',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsPriceAmount()
   price?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(toBoolean)
   @IsBoolean({ message: 'is_public must be true or false' })
   is_public?: boolean;
 
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(toTrimmedText)
   @IsString()
   @MaxLength(200)
   source?: string;
 
   @ApiPropertyOptional({ maxLength: 500, example: 'CC BY 4.0' })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(toTrimmedText)
   @IsString()
   @MaxLength(500)
@@ -85,7 +86,7 @@ export class UpdateAssetDto {
 
   /** Column name → description; a blank description removes it. Unknown columns are refused. */
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOptional()
+  @OptionalNotNull()
   @IsObject({ message: 'dictionary must be an object of column name to description' })
   dictionary?: Record<string, unknown>;
 }
@@ -95,7 +96,7 @@ export const REFRESH_MODES = ['replace', 'append'] as const;
 /** The text field of `POST assets/{id}/refresh` besides the file. */
 export class RefreshAssetDto {
   @ApiPropertyOptional({ enum: REFRESH_MODES, default: 'replace' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(REFRESH_MODES, { message: 'mode must be replace or append' })
   mode?: (typeof REFRESH_MODES)[number];
 }

@@ -83,6 +83,13 @@ export class Asset {
   @Column({ type: 'text', nullable: true })
   image: string | null;
 
+  /**
+   * Set when its owner deleted or unpublished it while others had paid for it: gone from the
+   * catalogue, readable by its holders and owner only.
+   */
+  @Column({ name: 'archived_at', type: 'timestamptz', nullable: true })
+  archivedAt: Date | null;
+
   /** Exactly the number of users holding access; kept in step inside the grant/remove transactions. */
   @Column({ name: 'subscriber_count', type: 'integer', default: 0 })
   subscriberCount: number;

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { isDatabaseUnavailable } from '../../database/sql';
 import { SERVICE_UNAVAILABLE_MESSAGE } from '../middleware/database-unavailable.middleware';
-import { JSON_BODY_LIMIT_TEXT } from '../body-limits';
+import { BODY_TOO_LARGE_MESSAGE } from '../body-limits';
 import { TooManyRequestsException } from '../rate-limit/too-many-requests.exception';
 
 export interface ErrorBody {
@@ -19,7 +19,7 @@ export interface ErrorBody {
 function bodyParserMessage(cause: unknown): string | undefined {
   const type = (cause as { type?: unknown } | undefined)?.type;
   if (type === 'entity.parse.failed') return 'The request body is not valid JSON.';
-  if (type === 'entity.too.large') return `The request body is too large (at most ${JSON_BODY_LIMIT_TEXT}).`;
+  if (type === 'entity.too.large') return BODY_TOO_LARGE_MESSAGE;
   return undefined;
 }
 

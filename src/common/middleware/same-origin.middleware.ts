@@ -69,8 +69,10 @@ export function sameOriginOnly({ appOrigin, sessionCookie, loopbackAliases }: Sa
     if (SAFE_METHODS.has(request.method)) return next();
     const origin = originOf(request.header('origin')) ?? originOf(request.header('referer'));
     if (origin !== undefined && accepted.has(origin)) return next();
-    if (origin === undefined && (carriesApiKey(request) || !fromBrowser(request, sessionCookie)))
-      return next();
+    // A key in the query string says nothing about the sender: a request with the session cookie is
+    // a browser's, and the cookie would act for it.
+    const apiKeyOnly = carriesApiKey(request) && !carriesCookie(request, sessionCookie);
+    if (origin === undefined && (apiKeyOnly || !fromBrowser(request, sessionCookie))) return next();
     // The path only: a query string may carry an API key.
     logger.warn(
       `Refused ${request.method} ${request.path}: Origin ${origin ?? '(none)'}, expected ${expected} (APP_ORIGIN)`,

@@ -34,7 +34,12 @@ export class MailService implements OnModuleDestroy {
       text: message.text,
       html: message.html ?? null,
     });
-    // Without SMTP the log is the only delivery channel an operator has.
+    // Production logs are read by many and kept long: the links in a mail (verification tokens)
+    // never go there. In development the log is the only delivery channel at hand.
+    if (this.config.isProduction) {
+      this.logger.warn(`No SMTP_URL set: mail "${message.subject}" to ${message.to} was not sent`);
+      return;
+    }
     this.logger.log(
       `No SMTP_URL set; mail to ${message.to} kept in the outbox:\n${message.subject}\n${message.text}`,
     );

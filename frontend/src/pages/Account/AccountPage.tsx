@@ -7,6 +7,8 @@ import { useState } from 'react';
 import { useSession } from '../../auth/useSession';
 import { useLogoutAndGoHome } from '../../components/useLogoutAndGoHome';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
+import { LeavingSection } from './LeavingSection';
+import { NoticesSection } from './NoticesSection';
 import { PurchasesSection } from './PurchasesSection';
 import { TokensSection } from './TokensSection';
 import { SessionsSection } from './SessionsSection';
@@ -41,6 +43,8 @@ export function AccountPage() {
       <PurchasesSection />
       <TokensSection />
       <SessionsSection />
+      <NoticesSection />
+      <LeavingSection />
       <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
     </Container>
   );

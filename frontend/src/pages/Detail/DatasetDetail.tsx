@@ -53,7 +53,7 @@ export function DatasetDetail({ id }: { id: string }) {
           />
           <DatasetProduct asset={asset.data} />
           {asset.data.owned && <OwnerPanel asset={asset.data} />}
-          {item.hasAccess && <HolderLinks tableName={asset.data.readable_name} />}
+          {item.hasAccess && <HolderLinks assetId={id} tableName={asset.data.readable_name} />}
           {item.hasAccess ? (
             <FullData assetId={id} columns={asset.data.columns} />
           ) : (

@@ -98,7 +98,11 @@ export function StreamTab({ data }: { data: ManageData }) {
           Steps
         </Typography>
         <Box component="ol" sx={{ pl: 3, m: 0, '& li': { mb: 1 } }}>
-          <li>Copy one of the links below (it already contains your API key).</li>
+          <li>
+            {apiKey
+              ? 'Copy one of the links below (it already contains your API key).'
+              : 'Generate your API key above, then copy one of the links below (they carry the key).'}
+          </li>
           <li>In Power BI Desktop choose Get Data, then Web.</li>
           <li>Paste the link as the URL and confirm with OK; choose Anonymous access if asked.</li>
           <li>Power BI reads the JSON (or CSV) rows; shape them in Power Query and Load.</li>

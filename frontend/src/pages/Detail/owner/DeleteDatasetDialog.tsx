@@ -1,4 +1,4 @@
-import { useDeleteAsset } from '../../../api/assets';
+import { DatasetArchived, DatasetRemoved, useDeleteAsset } from '../../../api/assets';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useNotify } from '../../../components/useNotify';
 import { ownerErrorText } from './ownerErrors';
@@ -24,7 +24,8 @@ export function DeleteDatasetDialog({ dataset, onClose, onDeleted }: Props) {
           {holders === 0
             ? 'Nobody else holds this dataset.'
             : `${holders} ${holders === 1 ? 'holder loses' : 'holders lose'} access.`}{' '}
-          Its rows, its table and every stream link go for good; purchases stay in the records.
+          Its rows, its table and every stream link go for good; purchases stay in the records. If someone
+          paid for it, it is archived instead: gone from the catalogue, still readable by its holders.
         </>
       }
       confirmLabel="Delete dataset"
@@ -35,12 +36,7 @@ export function DeleteDatasetDialog({ dataset, onClose, onDeleted }: Props) {
         if (!dataset) return;
         remove.mutate(dataset.id, {
           onSuccess: (answer) => {
-            notify(
-              answer.holders_lost_access === 0
-                ? 'Dataset deleted.'
-                : `Dataset deleted. ${answer.holders_lost_access} ${answer.holders_lost_access === 1 ? 'holder' : 'holders'} lost access.`,
-              'success',
-            );
+            notify(deletedText(answer), 'success');
             onClose();
             onDeleted?.();
           },
@@ -49,4 +45,13 @@ export function DeleteDatasetDialog({ dataset, onClose, onDeleted }: Props) {
       }}
     />
   );
+}
+
+/** The server's answer in words: a dataset others paid for was archived, not deleted. */
+function deletedText(answer: DatasetRemoved | DatasetArchived): string {
+  if ('archived' in answer) return answer.message;
+  const lost = answer.holders_lost_access;
+  return lost === 0
+    ? 'Dataset deleted.'
+    : `Dataset deleted. ${lost} ${lost === 1 ? 'holder' : 'holders'} lost access.`;
 }

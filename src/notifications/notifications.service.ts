@@ -1,0 +1,96 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import type { Sql } from '../database/sql';
+import type { NoticeKind } from './entities/notification.entity';
+import { archivedNotice, NoticeText, OrderFacts, receiptNotice, refundNotice } from './notice-texts';
+import type { NoticeView } from './notice-view';
+
+interface OrderRow {
+  user_id: string;
+  id: string;
+  title: string;
+  amount: string;
+  currency: string;
+  asset_id: string | null;
+}
+
+/**
+ * Turns what happened (a purchase paid, a refund, a dataset archived) into notices for the users
+ * concerned. Each method writes on the connection of the change it reports, inside its
+ * transaction: the notice exists exactly when the change does. NotificationMailer e-mails them.
+ */
+@Injectable()
+export class NotificationsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The buyer's receipt for a paid order. */
+  async purchasePaid(sql: Sql, purchaseId: string): Promise<void> {
+    const order = await this.order(sql, purchaseId);
+    await this.add(sql, order.user_id, 'receipt', receiptNotice(this.config.appOrigin, this.facts(order)));
+  }
+
+  /** The buyer's notice that a full refund went through, and whether it took their access away. */
+  async purchaseRefunded(sql: Sql, purchaseId: string, accessRemoved: boolean): Promise<void> {
+    const order = await this.order(sql, purchaseId);
+    const notice = refundNotice(this.config.appOrigin, this.facts(order), accessRemoved);
+    await this.add(sql, order.user_id, 'refund', notice);
+  }
+
+  /** A notice to every holder (the owner aside) of a dataset its owner archived. */
+  async datasetArchived(
+    sql: Sql,
+    dataset: { id: string; title: string; ownerId: string | null },
+  ): Promise<void> {
+    const notice = archivedNotice(this.config.appOrigin, dataset);
+    await sql(
+      `INSERT INTO notifications (user_id, kind, subject, text)
+       SELECT holder.user_id, 'dataset_archived', $3, $4 FROM access_grants holder
+        WHERE holder.asset_id = $1 AND holder.user_id IS DISTINCT FROM $2::uuid`,
+      [dataset.id, dataset.ownerId, notice.subject, notice.text],
+    );
+  }
+
+  /** The user's notices, newest first. */
+  async forUser(userId: string): Promise<NoticeView[]> {
+    const rows: Array<{ id: string; kind: NoticeKind; subject: string; text: string; created_at: Date }> =
+      await this.dataSource.query(
+        `SELECT id, kind, subject, text, created_at FROM notifications
+          WHERE user_id = $1 ORDER BY created_at DESC, id LIMIT 200`,
+        [userId],
+      );
+    return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
+  }
+
+  private async add(sql: Sql, userId: string, kind: NoticeKind, notice: NoticeText): Promise<void> {
+    await sql(`INSERT INTO notifications (user_id, kind, subject, text) VALUES ($1, $2, $3, $4)`, [
+      userId,
+      kind,
+      notice.subject,
+      notice.text,
+    ]);
+  }
+
+  private async order(sql: Sql, purchaseId: string): Promise<OrderRow> {
+    const { rows } = await sql<OrderRow>(
+      `SELECT user_id, id, title, amount::text AS amount, currency, asset_id FROM purchases WHERE id = $1`,
+      [purchaseId],
+    );
+    if (!rows[0]) throw new Error(`No purchase ${purchaseId}`);
+    return rows[0];
+  }
+
+  private facts(order: OrderRow): OrderFacts {
+    return {
+      orderId: order.id,
+      title: order.title,
+      amount: order.amount,
+      currency: order.currency,
+      at: new Date(),
+      assetId: order.asset_id,
+    };
+  }
+}

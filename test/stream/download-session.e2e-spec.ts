@@ -1,0 +1,44 @@
+import { uploadDataset } from '../factories/asset.factory';
+import { createLoggedInUser } from '../factories/user.factory';
+import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+
+describe('GET downloads/{assetId}: downloads through the session, no API key needed', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+  afterAll(() => testApp.close());
+
+  it('lets a buyer without an API key download CSV and JSON right after buying', async () => {
+    const owner = await createLoggedInUser(testApp);
+    const buyer = await createLoggedInUser(testApp);
+    const id = await uploadDataset(owner.agent, { title: 'Fresh purchase', price: '4.00' });
+    await buyer.agent.post('/api/access/grant').set('Origin', TEST_ORIGIN).send({ assetId: id }).expect(200);
+    expect((await buyer.agent.get('/api/users/me').expect(200)).body.api_key).toBeFalsy();
+
+    const csv = await buyer.agent.get(`/api/downloads/${id}`).expect(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.text).toBe('name,amount\nalpha,1\nbeta,2\ngamma,3\n');
+    const json = await buyer.agent.get(`/api/downloads/${id}`).query({ format: 'json' }).expect(200);
+    expect(JSON.parse(json.text)).toEqual([
+      { name: 'alpha', amount: 1 },
+      { name: 'beta', amount: 2 },
+      { name: 'gamma', amount: 3 },
+    ]);
+  });
+
+  it('refuses visitors (401), non-holders (404, like a missing dataset) and unknown formats (400)', async () => {
+    const owner = await createLoggedInUser(testApp);
+    const stranger = await createLoggedInUser(testApp);
+    const id = await uploadDataset(owner.agent, { price: '4.00' });
+    await testApp.http.get(`/api/downloads/${id}`).expect(401);
+    expect((await stranger.agent.get(`/api/downloads/${id}`).expect(404)).body.error).toBe(
+      'Dataset not found',
+    );
+    await stranger.agent.get('/api/downloads/not-a-uuid').expect(404);
+    expect(
+      (await owner.agent.get(`/api/downloads/${id}`).query({ format: 'xml' }).expect(400)).body.error,
+    ).toContain('format must be csv or json');
+  });
+});
