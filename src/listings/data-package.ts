@@ -54,7 +54,8 @@ export function dataPackage(asset: Asset, links: ListingLinks): Record<string, u
         name: asset.readableName,
         type: 'table',
         path: links.csvDownload(asset.readableName),
-        description: 'Every row as CSV; add api_key=<your key> (or an X-API-Key header) once you hold the dataset.',
+        description:
+          'Every row as CSV; add api_key=<your key> (or an X-API-Key header) once you hold the dataset.',
         format: 'csv',
         mediatype: 'text/csv',
         encoding: 'utf-8',

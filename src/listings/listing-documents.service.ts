@@ -8,7 +8,16 @@ import { PublicListingsService } from './public-listings.service';
 import { robotsTxt, SitemapEntry, sitemapXml } from './sitemap';
 
 /** App pages worth indexing besides the listings (no login, no noindex). */
-const INDEXED_PAGES = ['/', '/datastore', '/blog', '/use-cases', '/about', '/documentation', '/dataapps', '/contact'];
+const INDEXED_PAGES = [
+  '/',
+  '/datastore',
+  '/blog',
+  '/use-cases',
+  '/about',
+  '/documentation',
+  '/dataapps',
+  '/contact',
+];
 
 /** The machine-readable documents about the catalogue: sitemap, robots.txt, data packages, DCAT. */
 @Injectable()

@@ -82,7 +82,11 @@ export class PublicListingsService {
   blogPosts(): Promise<Array<Pick<BlogPost, 'slug' | 'createdAt'>>> {
     return this.dataSource
       .getRepository(BlogPost)
-      .find({ select: { slug: true, createdAt: true }, order: { createdAt: 'DESC' }, take: MAX_SITEMAP_URLS });
+      .find({
+        select: { slug: true, createdAt: true },
+        order: { createdAt: 'DESC' },
+        take: MAX_SITEMAP_URLS,
+      });
   }
 
   private async orUndefined<T>(lookup: Promise<T>): Promise<T | undefined> {

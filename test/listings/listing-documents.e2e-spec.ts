@@ -26,7 +26,11 @@ describe('listings for search engines and open-data portals: sitemap, robots.txt
     stranger = await createLoggedInUser(testApp);
     publicId = await uploadDataset(
       owner.agent,
-      { title: 'Harbour tides', keywords: 'sea, tides', licence: 'https://creativecommons.org/licenses/by/4.0/' },
+      {
+        title: 'Harbour tides',
+        keywords: 'sea, tides',
+        licence: 'https://creativecommons.org/licenses/by/4.0/',
+      },
       'station,measured_at,level,day,ok,label\nA,2024-01-01T10:00:00Z,1.5,2024-01-01,true,x\nB,2024-01-02T11:00:00Z,2,2024-01-02,false,y\n',
     );
     await owner.agent
@@ -37,7 +41,11 @@ describe('listings for search engines and open-data portals: sitemap, robots.txt
     privateId = await uploadDataset(owner.agent, { title: 'Secret payroll', is_public: 'false' });
     // Got while public, then made private: its holder still sees it, nobody else.
     heldPrivateId = await uploadDataset(owner.agent, { title: 'Formerly public census' });
-    await holder.agent.post('/api/access/grant').set('Origin', TEST_ORIGIN).send({ assetId: heldPrivateId }).expect(200);
+    await holder.agent
+      .post('/api/access/grant')
+      .set('Origin', TEST_ORIGIN)
+      .send({ assetId: heldPrivateId })
+      .expect(200);
     await owner.agent
       .patch(`/api/assets/${heldPrivateId}`)
       .set('Origin', TEST_ORIGIN)
@@ -85,7 +93,14 @@ describe('listings for search engines and open-data portals: sitemap, robots.txt
 
     it('never lists a private dataset (held or not), a private connector or pages behind a login', async () => {
       const locs = (await sitemapUrls()).map((url) => url.loc);
-      for (const hidden of [privateId, heldPrivateId, privateConnectorId, '/manage', '/account', '/imprint']) {
+      for (const hidden of [
+        privateId,
+        heldPrivateId,
+        privateConnectorId,
+        '/manage',
+        '/account',
+        '/imprint',
+      ]) {
         expect(locs.some((loc) => loc.includes(hidden))).toBe(false);
       }
     });
@@ -141,7 +156,11 @@ describe('listings for search engines and open-data portals: sitemap, robots.txt
 
     it('answers a stranger and a visitor about a private dataset exactly like a missing one (404)', async () => {
       const missing = await stranger.agent.get(`/api/assets/${MISSING_ID}/datapackage.json`).expect(404);
-      expect(missing.body).toEqual({ error: 'Dataset not found', message: 'Dataset not found', statusCode: 404 });
+      expect(missing.body).toEqual({
+        error: 'Dataset not found',
+        message: 'Dataset not found',
+        statusCode: 404,
+      });
       for (const id of [privateId, heldPrivateId]) {
         const byStranger = await stranger.agent.get(`/api/assets/${id}/datapackage.json`).expect(404);
         expect(byStranger.body).toEqual(missing.body);
@@ -185,7 +204,10 @@ describe('listings for search engines and open-data portals: sitemap, robots.txt
         ],
       );
       expect(accessUrls).toEqual([
-        [`${TEST_ORIGIN}/api/odata/${readableName}`, 'http://www.iana.org/assignments/media-types/application/json'],
+        [
+          `${TEST_ORIGIN}/api/odata/${readableName}`,
+          'http://www.iana.org/assignments/media-types/application/json',
+        ],
         [
           `${TEST_ORIGIN}/api/stream/data/${readableName}?format=csv`,
           'http://www.iana.org/assignments/media-types/text/csv',
@@ -201,7 +223,13 @@ describe('listings for search engines and open-data portals: sitemap, robots.txt
 
     it('lists no private dataset or connector, even when its owner asks', async () => {
       const response = await owner.agent.get('/api/catalog/dcat.jsonld').expect(200);
-      for (const hidden of [privateId, heldPrivateId, privateConnectorId, 'Secret payroll', 'Secret CRM API']) {
+      for (const hidden of [
+        privateId,
+        heldPrivateId,
+        privateConnectorId,
+        'Secret payroll',
+        'Secret CRM API',
+      ]) {
         expect(response.text).not.toContain(hidden);
       }
       expect(response.text).toContain(publicId);

@@ -70,7 +70,11 @@ describe('listing pages: what crawlers and link previews read without running th
   });
   afterAll(() => testApp.close());
 
-  const page = (path: string) => testApp.http.get(path).expect(200).expect('Content-Type', /text\/html/);
+  const page = (path: string) =>
+    testApp.http
+      .get(path)
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
 
   it('writes the title, description, canonical link and Open Graph tags of a public dataset', async () => {
     const response = await page(`/dataset_profile/${publicId}`);
@@ -151,7 +155,9 @@ describe('listing pages: what crawlers and link previews read without running th
     expect(head.title).toBe(`${hostileTitle} · Data Marketplace`);
     expect(head.meta['og:title']).toBe(hostileTitle);
     // No description of its own: the listing still says what it is.
-    expect(head.meta.description).toBe(`${hostileTitle.replace(/\s+/g, ' ').trim()}, a dataset on Data Marketplace.`);
+    expect(head.meta.description).toBe(
+      `${hostileTitle.replace(/\s+/g, ' ').trim()}, a dataset on Data Marketplace.`,
+    );
   });
 
   it('writes a public connector page with its title, Open Graph tags and a schema.org WebAPI', async () => {
