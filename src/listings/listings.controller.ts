@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Param } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { ListingDocumentsService } from './listing-documents.service';
@@ -29,7 +29,8 @@ export class ListingsController {
   @Get('catalog/dcat.jsonld')
   @Header('Content-Type', 'application/ld+json; charset=utf-8')
   @ApiOperation({ summary: 'The public catalogue as a DCAT 3 dcat:Catalog in JSON-LD' })
-  @ApiOkResponse({ ...JSON_OBJECT, content: { 'application/ld+json': JSON_OBJECT } })
+  @ApiProduces('application/ld+json')
+  @ApiOkResponse(JSON_OBJECT)
   dcat(): Promise<Record<string, unknown>> {
     return this.documents.dcat();
   }
