@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ListingLinks } from './listing-links';
 import { PageHead, withHead } from './page-head';
@@ -13,6 +13,7 @@ const LISTING_PAGE = /^\/(dataset|connector)_profile\/([^/]+)\/?$/;
  */
 @Injectable()
 export class ListingPagesService {
+  private readonly logger = new Logger(ListingPagesService.name);
   private readonly links: ListingLinks;
 
   constructor(
@@ -22,10 +23,19 @@ export class ListingPagesService {
     this.links = new ListingLinks(config.appOrigin);
   }
 
-  /** index.html with the listing's head for a public listing's path, else undefined (as built). */
+  /**
+   * index.html with the listing's head for a public listing's path, else undefined (as built). A
+   * listing that cannot be read (database down) also gets the page as built: the app then shows
+   * its own message, where a failed render would leave the visitor with no page at all.
+   */
   async renderPage(path: string, indexHtml: () => Promise<string>): Promise<string | undefined> {
-    const head = await this.headFor(path);
-    return head && withHead(await indexHtml(), head);
+    try {
+      const head = await this.headFor(path);
+      return head && withHead(await indexHtml(), head);
+    } catch (error) {
+      this.logger.warn(`Listing head of ${path} left out: ${(error as Error).message}`);
+      return undefined;
+    }
   }
 
   /** The head for an app path, or undefined when the path is no public listing. */
