@@ -80,13 +80,11 @@ export class PublicListingsService {
 
   /** Blog posts are public once published: slugs and dates of the newest MAX_SITEMAP_URLS. */
   blogPosts(): Promise<Array<Pick<BlogPost, 'slug' | 'createdAt'>>> {
-    return this.dataSource
-      .getRepository(BlogPost)
-      .find({
-        select: { slug: true, createdAt: true },
-        order: { createdAt: 'DESC' },
-        take: MAX_SITEMAP_URLS,
-      });
+    return this.dataSource.getRepository(BlogPost).find({
+      select: { slug: true, createdAt: true },
+      order: { createdAt: 'DESC' },
+      take: MAX_SITEMAP_URLS,
+    });
   }
 
   private async orUndefined<T>(lookup: Promise<T>): Promise<T | undefined> {
