@@ -16,6 +16,7 @@ import { ConnectorsModule } from './connectors/connectors.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { SeedModule } from './database/seed/seed.module';
 import { HealthModule } from './health/health.module';
+import { ListingsModule } from './listings/listings.module';
 import { ODataModule } from './odata/odata.module';
 import { StreamModule } from './stream/stream.module';
 import { UsersModule } from './users/users.module';
@@ -48,6 +49,7 @@ export class AppModule {
         BlogModule,
         StreamModule,
         ODataModule,
+        ListingsModule,
         SeedModule,
       ],
       providers: [

@@ -14,13 +14,14 @@ import { databaseUnavailableAnswer } from './common/middleware/database-unavaila
 import { requestLogging } from './common/middleware/request-logging.middleware';
 import { sameOriginOnly } from './common/middleware/same-origin.middleware';
 import { absoluteSessionLifetime } from './common/middleware/session-lifetime.middleware';
-import { spaHandlers } from './common/middleware/spa-fallback.middleware';
+import { SITE_FILES, spaHandlers } from './common/middleware/spa-fallback.middleware';
 import { refreshLastSeen } from './users/sessions/session-details';
 import type { AppConfig } from './config/app-config';
 import { pgPool } from './database/sql';
 import { JSON_BODY_LIMIT_BYTES, refuseOversizedJson } from './common/body-limits';
 import { PRODUCT_NAME } from './common/product';
 import { STRIPE_WEBHOOK_PATH } from './access/payments/stripe-payment.provider';
+import { ListingPagesService } from './listings/listing-pages.service';
 
 export const SESSION_COOKIE = 'dm.sid';
 /** Every API route is served under /api. */
@@ -159,9 +160,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   });
   app.use(databaseUnavailableAnswer);
 
-  app.setGlobalPrefix(API_PREFIX);
+  app.setGlobalPrefix(API_PREFIX, { exclude: SITE_FILES });
   SwaggerModule.setup('api-documentation', app, () => createOpenApiDocument(app));
 
-  for (const handler of spaHandlers(config.webRoot)) app.use(handler);
+  const listingPages = app.get(ListingPagesService);
+  const renderPage = listingPages.renderPage.bind(listingPages);
+  for (const handler of spaHandlers(config.webRoot, renderPage)) app.use(handler);
   return app;
 }

@@ -209,6 +209,14 @@ describe('abuse: authorisation matrix of the API', () => {
           () => agentOf('owner').get(`/api/assets/${privateAssetId}/data`),
           200,
         ],
+        ...ACTORS.map((actor): Row => [
+          'GET assets/{private id}/datapackage.json',
+          actor,
+          () => agentOf(actor).get(`/api/assets/${privateAssetId}/datapackage.json`),
+          actor === 'owner' ? 200 : 404,
+          actor === 'owner' ? undefined : 'Dataset not found',
+        ]),
+        ['GET catalog/dcat.jsonld', 'visitor', () => agentOf('visitor').get('/api/catalog/dcat.jsonld'), 200],
         [
           'GET assets/{id}/activity',
           'visitor',

@@ -9,7 +9,7 @@ describe('the app shell', () => {
 
   beforeAll(async () => {
     writeFileSync(join(webRoot, 'index.html'), '<!doctype html><div id="root">spa-index</div>');
-    writeFileSync(join(webRoot, 'robots.txt'), 'User-agent: *');
+    writeFileSync(join(webRoot, 'humans.txt'), 'Made by people');
     testApp = await createTestApp({ WEB_ROOT: webRoot });
   });
   afterAll(() => testApp.close());
@@ -29,8 +29,8 @@ describe('the app shell', () => {
   );
 
   it('serves static files of the build as they are', async () => {
-    const response = await testApp.http.get('/robots.txt').expect(200);
-    expect(response.text).toBe('User-agent: *');
+    const response = await testApp.http.get('/humans.txt').expect(200);
+    expect(response.text).toBe('Made by people');
   });
 
   it('answers an unknown API path with a JSON 404 in the error shape', async () => {

@@ -216,6 +216,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/assets/{id}/datapackage.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A dataset as a Frictionless Data Package v2 (its columns as a Table Schema)
+     * @description Public datasets for anyone; a private one for its owner and holders only.
+     */
+    get: operations['ListingsController_dataPackage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/assets/{id}/refresh': {
     parameters: {
       query?: never;
@@ -278,6 +298,23 @@ export interface paths {
     put?: never;
     /** Like a post (no login); answers the new count */
     post: operations['BlogController_like'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/catalog/dcat.jsonld': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The public catalogue as a DCAT 3 dcat:Catalog in JSON-LD */
+    get: operations['ListingsController_dcat'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2275,6 +2312,36 @@ export interface operations {
       };
     };
   };
+  ListingsController_dataPackage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Dataset not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   AssetsController_refresh: {
     parameters: {
       query?: never;
@@ -2399,6 +2466,27 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['LikeCount'];
+        };
+      };
+    };
+  };
+  ListingsController_dcat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/ld+json': {
+            [key: string]: unknown;
+          };
         };
       };
     };

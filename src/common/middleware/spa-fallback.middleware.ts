@@ -1,12 +1,27 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { NextFunction, Request, Response, RequestHandler } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 
+/** Files at the site's root that the server makes (src/listings), not the build. */
+export const SITE_FILES = ['robots.txt', 'sitemap.xml'];
+
 /** Paths that belong to the server, not to the single-page app. */
 function isServerPath(path: string): boolean {
-  return path === '/api' || path.startsWith('/api/') || path.startsWith('/api-documentation');
+  return (
+    path === '/api' ||
+    path.startsWith('/api/') ||
+    path.startsWith('/api-documentation') ||
+    SITE_FILES.some((file) => path === `/${file}`)
+  );
 }
+
+/**
+ * index.html as a given app path should start, or undefined for the page as built: public listing
+ * pages carry their title, description and JSON-LD (src/listings/listing-pages.service.ts).
+ */
+export type PageRenderer = (path: string, indexHtml: () => Promise<string>) => Promise<string | undefined>;
 
 /** Vite names the files under /assets/ by their content's hash: a changed file gets a new name. */
 const HASHED_ASSETS = '/assets/';
@@ -17,9 +32,10 @@ const FOREVER = 'public, max-age=31536000, immutable';
  * index.html so client-side routes survive a reload. `/ws` is deliberately no app route.
  * Files are sent as the build pre-compressed them (brotli, else gzip, as the browser accepts);
  * hashed assets are cached for a year, index.html is revalidated on every visit so a new build
- * is seen at once, and a missing asset is a 404 rather than the app page.
+ * is seen at once, and a missing asset is a 404 rather than the app page. `renderPage` may answer
+ * a route with its own copy of index.html (a public listing's head written in).
  */
-export function spaHandlers(webRoot: string): RequestHandler[] {
+export function spaHandlers(webRoot: string, renderPage?: PageRenderer): RequestHandler[] {
   const indexFile = join(webRoot, 'index.html');
   const hasBuild = existsSync(indexFile);
   const assets = expressStaticGzip(webRoot, {
@@ -49,7 +65,11 @@ export function spaHandlers(webRoot: string): RequestHandler[] {
       return;
     }
     response.setHeader('Cache-Control', 'no-cache');
-    response.sendFile(indexFile);
+    if (!renderPage) return response.sendFile(indexFile);
+    renderPage(request.path, () => readFile(indexFile, 'utf8')).then(
+      (page) => (page === undefined ? response.sendFile(indexFile) : response.type('html').send(page)),
+      next,
+    );
   };
   const staticAssets = (request: Request, response: Response, next: NextFunction) =>
     isServerPath(request.path) ? next() : assets(request, response, next);
