@@ -18,8 +18,7 @@ export class NamedApiTokens1796008000000 implements MigrationInterface {
         token_hint text NOT NULL,
         expires_at timestamptz,
         last_used_at timestamptz,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        CONSTRAINT api_tokens_scopes_check CHECK (scopes <@ ARRAY['stream', 'query']::text[] AND cardinality(scopes) > 0)
+        created_at timestamptz NOT NULL DEFAULT now()
       )`);
     await queryRunner.query(`CREATE UNIQUE INDEX api_tokens_token_hash_key ON api_tokens (token_hash)`);
     await queryRunner.query(`CREATE INDEX api_tokens_user_id_idx ON api_tokens (user_id)`);

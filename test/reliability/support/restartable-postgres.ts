@@ -8,7 +8,6 @@ import { freePort } from './app-process';
 
 const HELPER = join(__dirname, 'postgres-server.cjs');
 const ROOT = resolve(__dirname, '..', '..', '..');
-const ANSWER_TIMEOUT_MS = 60_000;
 
 /**
  * A PostgreSQL server of the test's own (never the machine's shared one) that can be stopped
@@ -111,14 +110,17 @@ export class RestartablePostgres {
     rmSync(this.folder, { recursive: true, force: true });
   }
 
+  /**
+   * The helper's next line. No clock of its own: on a starved machine starting a server may take
+   * long, and the caller's hook or test bounds the wait; a helper that died fails it at once.
+   */
   private answer(expected: string): Promise<void> {
     return new Promise((done, fail) => {
-      const timer = setTimeout(
-        () => fail(new Error(`PostgreSQL did not answer "${expected}" in time`)),
-        ANSWER_TIMEOUT_MS,
-      );
+      const died = (code: number | null, signal: string | null) =>
+        fail(new Error(`PostgreSQL helper exited (${signal ?? code}) before answering "${expected}"`));
+      this.helper.once('exit', died);
       const accept = (line: string) => {
-        clearTimeout(timer);
+        this.helper.off('exit', died);
         if (line === expected) done();
         else fail(new Error(`PostgreSQL helper answered "${line}", expected "${expected}"`));
       };
