@@ -40,6 +40,7 @@ const esmPackages = [
   'uint8array-extras',
   '@tokenizer',
   'load-esm',
+  'hyparquet',
 ];
 
 const shared = {
