@@ -2534,7 +2534,8 @@ export interface operations {
       query?: {
         /** @description Personal API key (or send it in the X-API-Key header) */
         api_key?: string;
-        format?: 'json' | 'ndjson' | 'csv';
+        /** @description parquet and xlsx (at most 1,048,575 rows) for the link of one dataset or table */
+        format?: 'json' | 'ndjson' | 'csv' | 'parquet' | 'xlsx';
         /** @description Rows to return at most (every row when left out) */
         limit?: number;
         /** @description Rows to skip first */
@@ -2562,7 +2563,8 @@ export interface operations {
       query?: {
         /** @description Personal API key (or send it in the X-API-Key header) */
         api_key?: string;
-        format?: 'json' | 'ndjson' | 'csv';
+        /** @description parquet and xlsx (at most 1,048,575 rows) for the link of one dataset or table */
+        format?: 'json' | 'ndjson' | 'csv' | 'parquet' | 'xlsx';
         /** @description Rows to return at most (every row when left out) */
         limit?: number;
         /** @description Rows to skip first */

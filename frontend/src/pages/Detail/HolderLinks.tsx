@@ -10,7 +10,7 @@ import { CopyLink } from '../Manage/CopyLink';
 const KEY_PLACEHOLDER = 'YOUR_API_KEY';
 
 /**
- * For holders: downloads (CSV, JSON), the stream links and a curl / Power BI snippet, all by the
+ * For holders: downloads (CSV, JSON, Parquet, Excel), the stream links and a curl / Power BI snippet, all by the
  * table's readable name.
  */
 export function HolderLinks({ tableName }: { tableName: string }) {
@@ -18,6 +18,8 @@ export function HolderLinks({ tableName }: { tableName: string }) {
   const apiKey = user?.api_key || KEY_PLACEHOLDER;
   const json = datasetStreamUrl(tableName, apiKey);
   const csv = datasetStreamUrl(tableName, apiKey, 'csv');
+  const parquet = datasetStreamUrl(tableName, apiKey, 'parquet');
+  const xlsx = datasetStreamUrl(tableName, apiKey, 'xlsx');
   const hasKey = Boolean(user?.api_key);
   return (
     <Paper
@@ -42,10 +44,17 @@ export function HolderLinks({ tableName }: { tableName: string }) {
         <Button variant="outlined" href={json} disabled={!hasKey} download>
           Download JSON
         </Button>
+        <Button variant="outlined" href={parquet} disabled={!hasKey} download>
+          Download Parquet
+        </Button>
+        <Button variant="outlined" href={xlsx} disabled={!hasKey} download>
+          Download Excel
+        </Button>
       </Stack>
       <Stack spacing={1}>
         <CopyLink label="JSON stream link" url={json} />
         <CopyLink label="CSV stream link" url={csv} />
+        <CopyLink label="Parquet link" url={parquet} />
         <Typography variant="subtitle2" component="h3" sx={{ pt: 1 }}>
           curl (add filter=column:operator:value to narrow the rows)
         </Typography>
