@@ -100,9 +100,14 @@ export function numericSpecial(buffer: Buffer, start: number): string {
   return 'NaN';
 }
 
+/** 10^0 … 10^15, exact doubles. */
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, power) => 10 ** power);
+
 /**
  * A numeric times 10^scale as an integer, written as the four little-endian 32-bit words of a
  * 128-bit two's complement decimal (Arrow's Decimal128). `scale` is at least the value's own.
+ * Values of up to 15 digits (nearly all) are computed in doubles, exactly; only longer ones
+ * take BigInt arithmetic, which costs an allocation per step.
  */
 export function writeScaledDecimal(
   buffer: Buffer,
@@ -111,17 +116,54 @@ export function writeScaledDecimal(
   words: Uint32Array,
   index: number,
 ): void {
-  const parts = numericParts(buffer, start);
-  if (!parts) throw new Error('NaN or Infinity cannot be written as a decimal');
-  let unscaled = 0n;
-  for (const digit of parts.digits) unscaled = unscaled * 10000n + BigInt(digit);
+  const count = buffer.readInt16BE(start);
+  const weight = buffer.readInt16BE(start + 2);
+  const sign = buffer.readUInt16BE(start + 4);
+  if ((sign & NUMERIC_SPECIAL) === NUMERIC_SPECIAL)
+    throw new Error('NaN or Infinity cannot be written as a decimal');
   // The digits stand for unscaled × 10000^(weight − count + 1); shift that to 10^-scale.
-  const exponent = 4 * (parts.weight - parts.digits.length + 1) + scale;
+  const exponent = 4 * (weight - count + 1) + scale;
+  const negative = sign === NUMERIC_NEGATIVE;
+  if (count <= 3 && exponent >= -12 && exponent <= 15 - 4 * count) {
+    let unscaled = 0;
+    for (let digit = 0; digit < count; digit++)
+      unscaled = unscaled * 10000 + buffer.readUInt16BE(start + 8 + digit * 2);
+    // Dropped digits past the scale are zeros, so the division is exact.
+    unscaled = exponent >= 0 ? unscaled * POWERS_OF_TEN[exponent] : unscaled / POWERS_OF_TEN[-exponent];
+    writeSmallDecimal(negative ? -unscaled : unscaled, words, index);
+    return;
+  }
+  let unscaled = 0n;
+  for (let digit = 0; digit < count; digit++)
+    unscaled = unscaled * 10000n + BigInt(buffer.readUInt16BE(start + 8 + digit * 2));
   if (exponent >= 0) unscaled *= 10n ** BigInt(exponent);
   else unscaled /= 10n ** BigInt(-exponent);
-  if (parts.negative) unscaled = -unscaled;
+  if (negative) unscaled = -unscaled;
   const twosComplement = BigInt.asUintN(128, unscaled);
   for (let word = 0; word < 4; word++) {
     words[index * 4 + word] = Number((twosComplement >> BigInt(32 * word)) & 0xffffffffn);
   }
+}
+
+/** An integer below 2^53 in magnitude as the four words of a 128-bit two's complement value. */
+function writeSmallDecimal(value: number, words: Uint32Array, index: number): void {
+  const magnitude = Math.abs(value);
+  let low = magnitude % TWO_32;
+  let high = Math.floor(magnitude / TWO_32);
+  let upper = 0;
+  if (value < 0) {
+    // Two's complement: invert every word, then add one, carrying upwards.
+    low = (~low >>> 0) + 1;
+    high = ~high >>> 0;
+    upper = 0xffffffff;
+    if (low === TWO_32) {
+      low = 0;
+      high = (high + 1) >>> 0;
+      if (high === 0) upper = 0;
+    }
+  }
+  words[index * 4] = low;
+  words[index * 4 + 1] = high;
+  words[index * 4 + 2] = upper;
+  words[index * 4 + 3] = upper;
 }
