@@ -172,9 +172,9 @@ export function sourceBinaryCopy(
 }
 
 /**
- * Per numeric column of the page's rows: the most digits after the point, the largest magnitude
- * (its digits before the point) and whether NaN or ±Infinity occur (abs of those is ≥ Infinity),
- * as `scale_<i>`, `largest_<i>` and `special_<i>` for the i-th column.
+ * Per numeric column of the page's rows, as `scale_<i>` and `largest_<i>`: the most digits after
+ * the point, and the largest magnitude as text, which is `NaN` or `Infinity` when such a value
+ * occurs (NaN sorts above every number). One plain aggregate scan, no per-row filters.
  */
 export function numericShapesQuery(
   source: StreamSource,
@@ -185,11 +185,7 @@ export function numericShapesQuery(
   const select = numericColumns.map((column) => quoteIdentifier(column.name)).join(', ');
   const aggregates = numericColumns.map((column, index) => {
     const value = quoteIdentifier(column.name);
-    return [
-      `max(scale(${value})) FILTER (WHERE abs(${value}) < 'Infinity') AS scale_${index}`,
-      `(max(abs(${value})) FILTER (WHERE abs(${value}) < 'Infinity'))::text AS largest_${index}`,
-      `coalesce(bool_or(abs(${value}) >= 'Infinity'), false) AS special_${index}`,
-    ].join(', ');
+    return `max(scale(${value})) AS scale_${index}, max(abs(${value}))::text AS largest_${index}`;
   });
   return `SELECT ${aggregates.join(', ')} FROM (${sourceRows(source, select, page, where)}) rows`;
 }

@@ -69,11 +69,11 @@ async function shapeDecimals(
   const { rows } = await sql<Record<string, unknown>>(numericShapesQuery(source, sourceColumns, page, where));
   const [shapes] = rows;
   numeric.forEach((column, index) => {
-    if (shapes[`special_${index}`]) return;
-    const scale = shapes[`scale_${index}`] as number | null;
-    const largest = shapes[`largest_${index}`] as string | null;
-    const wholeDigits = (largest ?? '0').split('.')[0].replace(/^0+/, '').length;
-    const precision = Math.max(wholeDigits + (scale ?? 0), 1);
-    if (precision <= MAX_DECIMAL_PRECISION) column.decimal = { precision, scale: scale ?? 0 };
+    const scale = (shapes[`scale_${index}`] as number | null) ?? 0;
+    const largest = (shapes[`largest_${index}`] as string | null) ?? '0';
+    if (largest === 'NaN' || largest === 'Infinity') return;
+    const wholeDigits = largest.split('.')[0].replace(/^0+/, '').length;
+    const precision = Math.max(wholeDigits + scale, 1);
+    if (precision <= MAX_DECIMAL_PRECISION) column.decimal = { precision, scale };
   });
 }
