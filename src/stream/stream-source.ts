@@ -30,6 +30,10 @@ export type StreamFormat = 'json' | 'ndjson' | 'csv' | TypedFormat;
 export type TypedFormat = 'parquet' | 'xlsx';
 export const STREAM_FORMATS: StreamFormat[] = ['json', 'ndjson', 'csv', 'parquet', 'xlsx'];
 
+export function isTypedFormat(format: StreamFormat): format is TypedFormat {
+  return format === 'parquet' || format === 'xlsx';
+}
+
 export interface StreamPage {
   /** Undefined means every row. */
   limit?: number;

@@ -26,7 +26,7 @@ import {
   sourceCsvCopy,
   sourceJsonCopy,
 } from './stream-sql';
-import type { StreamFormat, StreamPage, StreamSource } from './stream-source';
+import { isTypedFormat, type StreamFormat, type StreamPage, type StreamSource } from './stream-source';
 
 /** Parquet and Excel files have one set of typed columns, which the datasets of the general link do not share. */
 export const TYPED_FORMATS_NEED_ONE_SOURCE =
@@ -64,13 +64,12 @@ export class StreamService {
     if (source.kind === 'asset') this.activity.countStreamRequest(source.id);
     if (source.columns.length === 0) {
       // No table yet (a connector that never ran): a typed file needs columns to describe.
-      if (request.format === 'parquet' || request.format === 'xlsx')
-        throw new NotFoundException(NO_COLUMNS_YET);
+      if (isTypedFormat(request.format)) throw new NotFoundException(NO_COLUMNS_YET);
       return this.sendEmpty(response, request.format, [], source.readableName);
     }
     const where = rowFilterCondition(filtersOf(request.filter, source), literalBinder);
     const page = { limit: request.limit, offset: request.offset };
-    if (request.format === 'parquet' || request.format === 'xlsx') {
+    if (isTypedFormat(request.format)) {
       const download = typedDownload(source, request.format, page, where);
       await copyOut(pgPool(this.dataSource), download.copySql, response, {
         prepare: download.prepare,
@@ -91,7 +90,7 @@ export class StreamService {
     if (request.filter?.length) {
       throw new BadRequestException('Filters apply to the link of one dataset: stream/data/{id}.');
     }
-    if (request.format === 'parquet' || request.format === 'xlsx') {
+    if (isTypedFormat(request.format)) {
       throw new BadRequestException(TYPED_FORMATS_NEED_ONE_SOURCE);
     }
     const sources = (await this.access.heldDatasets(caller)).filter((source) => source.columns.length > 0);
@@ -158,7 +157,7 @@ function setStreamHeaders(response: Response, format: StreamFormat, name: string
   response.status(200);
   response.setHeader('Cache-Control', 'no-store');
   // Binary files are saved, not shown: a browser opening the link downloads them.
-  const disposition = format === 'parquet' || format === 'xlsx' ? 'attachment' : 'inline';
+  const disposition = isTypedFormat(format) ? 'attachment' : 'inline';
   response.setHeader('Content-Disposition', `${disposition}; filename="${name}.${FILE_EXTENSIONS[format]}"`);
   response.setHeader('Content-Type', CONTENT_TYPES[format]);
 }

@@ -293,6 +293,19 @@ describe('stream links as Parquet and Excel files', () => {
     });
   });
 
+  it.each(['parquet', 'xlsx'])(
+    'answers 404 with the reason for a connector table that has no columns yet (format=%s)',
+    async (format) => {
+      const instance = await createConnectorInstance(testApp.dataSource, { ownerId });
+      const name = await readableNameOf('connector_instances', instance.id);
+      const response = await testApp.http.get(`/api/stream/data/${name}`).query({ api_key: apiKey, format });
+      expect(response.status).toBe(404);
+      expect(response.body.error).toBe(
+        'This table has no columns yet: it is filled by its first connector run.',
+      );
+    },
+  );
+
   describe('who may download', () => {
     it.each(['parquet', 'xlsx'])(
       'answers 404 to a stranger (format=%s), as for a missing table',
