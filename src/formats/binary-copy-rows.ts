@@ -31,6 +31,11 @@ export class BinaryCopyRows {
 
   /** Hands every complete row in `chunk` (after what was pending) to the sink. */
   push(chunk: Buffer): void {
+    if (this.headerRead && this.pending) {
+      const rest = this.completePending(chunk);
+      if (rest === undefined) return;
+      chunk = rest;
+    }
     let buffer = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     this.pending = undefined;
     let position = 0;
@@ -53,6 +58,27 @@ export class BinaryCopyRows {
       buffer = buffer.subarray(position);
       // A copy, so the pending bytes do not keep the whole previous chunk alive.
       this.pending = Buffer.from(buffer);
+    }
+  }
+
+  /**
+   * Completes the row the previous chunk cut, joining it with only as much of `chunk` as that
+   * row needs (not the whole chunk, which would copy every byte once more). Returns the rest of
+   * the chunk, or undefined when the row is still incomplete (then all of it is pending).
+   */
+  private completePending(chunk: Buffer): Buffer | undefined {
+    const pending = this.pending!;
+    for (let take = Math.min(chunk.length, 1024); ; take = Math.min(chunk.length, take * 4)) {
+      const joined = Buffer.concat([pending, chunk.subarray(0, take)]);
+      const end = joined.length >= 2 ? this.readRow(joined, 0) : -1;
+      if (end !== -1) {
+        this.pending = undefined;
+        return chunk.subarray(end - pending.length);
+      }
+      if (take === chunk.length) {
+        this.pending = joined;
+        return undefined;
+      }
     }
   }
 
