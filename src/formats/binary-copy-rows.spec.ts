@@ -54,6 +54,12 @@ describe('BinaryCopyRows', () => {
     }
   });
 
+  it('reads the same rows from one-byte chunks', () => {
+    const whole = binaryCopy(rows);
+    const bytes = Array.from({ length: whole.length }, (_, index) => whole.subarray(index, index + 1));
+    expect(readAll(bytes, 2)).toEqual({ rows, complete: true });
+  });
+
   it('knows a copy cut short from a complete one', () => {
     const whole = binaryCopy(rows);
     expect(readAll([whole.subarray(0, whole.length - 2)], 2).complete).toBe(false);
