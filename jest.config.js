@@ -43,6 +43,7 @@ const esmPackages = [
   '@otplib',
   '@scure',
   '@noble',
+  'hyparquet',
 ];
 
 const shared = {

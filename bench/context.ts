@@ -25,6 +25,7 @@ export const BENCH_NAMES = [
   'ingest',
   'streams',
   'gzip-streams',
+  'parquet',
   'odata',
   'refresh',
   'catalogue',
@@ -40,7 +41,9 @@ function benchList(raw: string | undefined): BenchName[] {
   if (unknown.length > 0)
     throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')}; use ${BENCH_NAMES.join(', ')}`);
   const chosen = BENCH_NAMES.filter((name) => names.includes(name));
-  const needsIngest = chosen.some((name) => ['streams', 'gzip-streams', 'odata', 'refresh'].includes(name));
+  const needsIngest = chosen.some((name) =>
+    ['streams', 'gzip-streams', 'parquet', 'odata', 'refresh'].includes(name),
+  );
   return needsIngest && !chosen.includes('ingest') ? ['ingest', ...chosen] : chosen;
 }
 

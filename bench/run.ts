@@ -13,6 +13,7 @@ import { benchConnector } from './scenarios/connector';
 import { benchIncremental } from './scenarios/incremental';
 import { benchIngest } from './scenarios/ingest';
 import { benchOData } from './scenarios/odata';
+import { benchParquetStream } from './scenarios/parquet-stream';
 import { benchRefresh } from './scenarios/refresh';
 import { benchGzipStreams, benchStreams } from './scenarios/stream';
 import { createBenchUser } from './session';
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
       rows.push(ingest.row);
       if (chosen.has('streams')) rows.push(...(await benchStreams(context, ingest.assetId)));
       if (chosen.has('gzip-streams')) rows.push(...(await benchGzipStreams(context, ingest.assetId)));
+      if (chosen.has('parquet')) rows.push(await benchParquetStream(context, ingest.assetId));
       if (chosen.has('odata')) rows.push(...(await benchOData(context, ingest.assetId)));
       if (chosen.has('refresh')) rows.push(await benchRefresh(context, ingest.assetId));
     }

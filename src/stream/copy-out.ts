@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
-import type { Transform, Writable } from 'node:stream';
+import type { Duplex, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -27,7 +27,8 @@ export interface CopyOutOptions {
   onStart(): void;
   /** Written before the rows (e.g. a CSV header). */
   prefix?: string;
-  transform?: Transform;
+  /** Turns the COPY's bytes into the answer's; a function is called after `prepare`, which may shape it. */
+  transform?: Duplex | (() => Duplex);
 }
 
 function isClientGone(error: unknown): boolean {
@@ -54,12 +55,24 @@ export async function copyOut(
     // set for this transaction only. One round trip for all: the statements carry no parameters.
     const limit = localStatementLimit(client, LONG_WORK_LIMITS_MS.stream);
     try {
-      await client.query(`BEGIN READ ONLY; ${STREAM_SETTINGS}; ${limit.sql}`);
+      // Repeatable read: what `prepare` learns about the rows (their count, their digits) holds for the COPY.
+      await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${STREAM_SETTINGS}; ${limit.sql}`);
     } catch (error) {
       limit.restore();
       throw error;
     }
-    if (options.prepare) await options.prepare(sqlOn(client));
+    if (options.prepare) {
+      try {
+        await options.prepare(sqlOn(client));
+      } catch (error) {
+        // A refusal (e.g. too many rows for a sheet) leaves the connection fit for the pool.
+        await client.query('ROLLBACK');
+        limit.restore();
+        clean = true;
+        throw error;
+      }
+    }
+    const transform = typeof options.transform === 'function' ? options.transform() : options.transform;
     rows = client.query(copyTo(copySql));
     // Waits for the first data (or the end) so an error in the query can still become a JSON answer;
     // the first answer is due as soon as any statement's.
@@ -67,7 +80,7 @@ export async function copyOut(
     options.onStart();
     if (options.prefix) destination.write(options.prefix);
     try {
-      if (options.transform) await pipeline(rows, options.transform, destination);
+      if (transform) await pipeline(rows, transform, destination);
       else await pipeline(rows, destination);
     } catch (error) {
       if (isClientGone(error)) return;

@@ -22,8 +22,17 @@ export interface StreamSource {
   hasRowId: boolean;
 }
 
-/** `ndjson`: JSON Lines, one object per line, for tools and scripts that read records one by one. */
-export type StreamFormat = 'json' | 'ndjson' | 'csv';
+/**
+ * `ndjson`: JSON Lines, one object per line, for tools and scripts that read records one by one.
+ * `parquet` and `xlsx`: typed files (src/formats/writers), for one source at a time.
+ */
+export type StreamFormat = 'json' | 'ndjson' | 'csv' | TypedFormat;
+export type TypedFormat = 'parquet' | 'xlsx';
+export const STREAM_FORMATS: StreamFormat[] = ['json', 'ndjson', 'csv', 'parquet', 'xlsx'];
+
+export function isTypedFormat(format: StreamFormat): format is TypedFormat {
+  return format === 'parquet' || format === 'xlsx';
+}
 
 export interface StreamPage {
   /** Undefined means every row. */

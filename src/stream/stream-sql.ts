@@ -1,5 +1,6 @@
 import { escapeLiteral } from 'pg';
 import { dataTable, quoteIdentifier } from '../database/data-tables/data-table-names';
+import { binaryExpression, type ExportColumn } from '../formats/binary-columns';
 import type { SourceColumn, StreamPage, StreamSource } from './stream-source';
 
 /** Tags every row of the general link with the dataset it came from. */
@@ -152,4 +153,45 @@ export function csvHeaderLine(labels: string[]): string {
   const cell = (value: string) =>
     /[",\r\n]/.test(value) || value.trim() !== value ? `"${value.replace(/"/g, '""')}"` : value;
   return `${labels.map(cell).join(',')}\n`;
+}
+
+/** The page's rows of one source with `select`, as a subquery every typed-format statement shares. */
+function sourceRows(source: StreamSource, select: string, page: StreamPage, where?: string): string {
+  return `SELECT ${select} FROM ${dataTable(source.tableName)}${whereClause(where)}${pageClause(page)}`;
+}
+
+/** One source's rows in Postgres's binary COPY format, for the typed writers (Parquet, Excel). */
+export function sourceBinaryCopy(
+  source: StreamSource,
+  columns: ExportColumn[],
+  page: StreamPage,
+  where?: string,
+): string {
+  const select = columns.map(binaryExpression).join(', ');
+  return `COPY (${sourceRows(source, select, page, where)}) TO STDOUT (FORMAT binary)`;
+}
+
+/**
+ * Per numeric column of the page's rows, as `scale_<i>` and `largest_<i>`: the most digits after
+ * the point, and the largest magnitude as text, which is `NaN` or `Infinity` when such a value
+ * occurs (NaN sorts above every number). One plain aggregate scan, no per-row filters.
+ */
+export function numericShapesQuery(
+  source: StreamSource,
+  numericColumns: SourceColumn[],
+  page: StreamPage,
+  where?: string,
+): string {
+  const select = numericColumns.map((column) => quoteIdentifier(column.name)).join(', ');
+  const aggregates = numericColumns.map((column, index) => {
+    const value = quoteIdentifier(column.name);
+    return `max(scale(${value})) AS scale_${index}, max(abs(${value}))::text AS largest_${index}`;
+  });
+  return `SELECT ${aggregates.join(', ')} FROM (${sourceRows(source, select, page, where)}) rows`;
+}
+
+/** How many rows the page has, counting no further than `cap`. */
+export function countUpToQuery(source: StreamSource, cap: number, page: StreamPage, where?: string): string {
+  const limit = page.limit === undefined ? cap : Math.min(page.limit, cap);
+  return `SELECT count(*)::int AS rows FROM (${sourceRows(source, '1', { offset: page.offset, limit }, where)}) rows`;
 }

@@ -16,6 +16,7 @@ import { DatasetActivityService } from '../assets/activity/dataset-activity.serv
 import { copyOut } from './copy-out';
 import { JsonArrayTransform } from './json-array.transform';
 import { StreamAccessService } from './stream-access.service';
+import { typedDownload } from './typed-download';
 import {
   columnLabel,
   csvHeaderLine,
@@ -25,7 +26,13 @@ import {
   sourceCsvCopy,
   sourceJsonCopy,
 } from './stream-sql';
-import type { StreamFormat, StreamPage, StreamSource } from './stream-source';
+import { isTypedFormat, type StreamFormat, type StreamPage, type StreamSource } from './stream-source';
+
+/** Parquet and Excel files have one set of typed columns, which the datasets of the general link do not share. */
+export const TYPED_FORMATS_NEED_ONE_SOURCE =
+  'format=parquet and format=xlsx are for the link of one dataset or table: stream/data/{table name}.';
+
+export const NO_COLUMNS_YET = 'This table has no columns yet: it is filled by its first connector run.';
 
 /** The general stream link answers at most this many rows. */
 export const GENERAL_STREAM_MAX_ROWS = 5000;
@@ -55,10 +62,21 @@ export class StreamService {
     const source = await this.access.findReadableSource(caller, reference);
     if (!source) throw new NotFoundException(DATASET_NOT_FOUND);
     if (source.kind === 'asset') this.activity.countStreamRequest(source.id);
-    if (source.columns.length === 0) return this.sendEmpty(response, request.format, [], source.readableName);
+    if (source.columns.length === 0) {
+      // No table yet (a connector that never ran): a typed file needs columns to describe.
+      if (isTypedFormat(request.format)) throw new NotFoundException(NO_COLUMNS_YET);
+      return this.sendEmpty(response, request.format, [], source.readableName);
+    }
     const where = rowFilterCondition(filtersOf(request.filter, source), literalBinder);
     const page = { limit: request.limit, offset: request.offset };
-    if (request.format === 'csv') {
+    if (isTypedFormat(request.format)) {
+      const download = typedDownload(source, request.format, page, where);
+      await copyOut(pgPool(this.dataSource), download.copySql, response, {
+        prepare: download.prepare,
+        transform: download.transform,
+        onStart: () => setStreamHeaders(response, request.format, source.readableName),
+      });
+    } else if (request.format === 'csv') {
       await this.copy(response, sourceCsvCopy(source, page, where), 'csv', source.readableName, {
         prefix: csvHeaderLine(source.columns.map(columnLabel)),
       });
@@ -71,6 +89,9 @@ export class StreamService {
   async streamHeldDatasets(caller: Caller, request: StreamRequest, response: Response): Promise<void> {
     if (request.filter?.length) {
       throw new BadRequestException('Filters apply to the link of one dataset: stream/data/{id}.');
+    }
+    if (isTypedFormat(request.format)) {
+      throw new BadRequestException(TYPED_FORMATS_NEED_ONE_SOURCE);
     }
     const sources = (await this.access.heldDatasets(caller)).filter((source) => source.columns.length > 0);
     // The cap covers the whole result, not each page: paging past row 5,000 answers nothing more.
@@ -112,7 +133,21 @@ export class StreamService {
   }
 }
 
-const FILE_EXTENSIONS: Record<StreamFormat, string> = { csv: 'csv', json: 'json', ndjson: 'jsonl' };
+const FILE_EXTENSIONS: Record<StreamFormat, string> = {
+  csv: 'csv',
+  json: 'json',
+  ndjson: 'jsonl',
+  parquet: 'parquet',
+  xlsx: 'xlsx',
+};
+
+const CONTENT_TYPES: Record<StreamFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+  parquet: 'application/vnd.apache.parquet',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
 
 /**
  * `name` (a readable table name, or `datasets` for the general link) names the file a browser or
@@ -121,14 +156,10 @@ const FILE_EXTENSIONS: Record<StreamFormat, string> = { csv: 'csv', json: 'json'
 function setStreamHeaders(response: Response, format: StreamFormat, name: string): void {
   response.status(200);
   response.setHeader('Cache-Control', 'no-store');
-  response.setHeader('Content-Disposition', `inline; filename="${name}.${FILE_EXTENSIONS[format]}"`);
-  if (format === 'csv') {
-    response.setHeader('Content-Type', 'text/csv; charset=utf-8');
-  } else if (format === 'ndjson') {
-    response.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
-  } else {
-    response.setHeader('Content-Type', 'application/json; charset=utf-8');
-  }
+  // Binary files are saved, not shown: a browser opening the link downloads them.
+  const disposition = isTypedFormat(format) ? 'attachment' : 'inline';
+  response.setHeader('Content-Disposition', `${disposition}; filename="${name}.${FILE_EXTENSIONS[format]}"`);
+  response.setHeader('Content-Type', CONTENT_TYPES[format]);
 }
 
 /** The request's filters on the source's real columns; a wrong one answers 400 with its reason. */

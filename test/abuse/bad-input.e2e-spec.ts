@@ -886,7 +886,7 @@ describe('abuse: bad input to every body and query', () => {
     const key = (await send('post', '/api/dev/apikey', { email: editor.user.email }).expect(200)).body
       .api_key;
     for (const [query, message] of [
-      [{ format: 'xml' }, 'format must be json, ndjson or csv'],
+      [{ format: 'xml' }, 'format must be json, ndjson, csv, parquet or xlsx'],
       [{ limit: -1 }, 'limit must not be less than 0'],
       [{ offset: 'abc' }, 'offset must be a whole number'],
       [{ offset: '1e20' }, 'offset must not be greater than 9007199254740991'],

@@ -160,6 +160,8 @@ describe('uploading a dataset and streaming it in a browser', () => {
     const tableName = await page.getByLabel(`Table name of ${title}`, { exact: true }).innerText();
     expect(jsonLink).toContain(`/api/stream/data/${tableName}?api_key=${firstKey}`);
     expect(csvLink).toContain('format=csv');
+    const parquetLink = await streamLink(page, `${title} Parquet link`);
+    expect(parquetLink).toContain(`/api/stream/data/${tableName}?api_key=${firstKey}&format=parquet`);
     expect(await streamLink(page, 'general stream link')).toContain(`/api/stream/data?api_key=${firstKey}`);
     const odataLink = await streamLink(page, 'OData feed link');
     expect(odataLink).toMatch(/\/api\/odata$/);
@@ -183,6 +185,14 @@ describe('uploading a dataset and streaming it in a browser', () => {
     expect(json[0]).toMatchObject({ reading_id: 1, harbour: 'Harbour 1' });
     const csv = await (await fetch(csvLink)).text();
     expect(csv.split('\n')[0]).toBe('reading_id,harbour,water_level_cm,measured_on');
+    // A Parquet file opens and closes with its magic bytes (the values are checked in test/stream).
+    const parquet = await fetch(parquetLink);
+    expect(parquet.headers.get('content-type')).toBe('application/vnd.apache.parquet');
+    const parquetBytes = Buffer.from(await parquet.arrayBuffer());
+    expect([parquetBytes.subarray(0, 4).toString(), parquetBytes.subarray(-4).toString()]).toEqual([
+      'PAR1',
+      'PAR1',
+    ]);
     expect(csv.trim().split('\n')).toHaveLength(ROWS + 1);
     // The OData feed lists the dataset for the key, sent as BI tools send their stored key.
     const feed = (await (await fetch(odataLink, { headers: { 'X-API-Key': firstKey } })).json()) as {

@@ -39,6 +39,28 @@ describe('GET downloads/{assetId}: downloads through the session, no API key nee
     await stranger.agent.get('/api/downloads/not-a-uuid').expect(404);
     expect(
       (await owner.agent.get(`/api/downloads/${id}`).query({ format: 'xml' }).expect(400)).body.error,
-    ).toContain('format must be csv or json');
+    ).toContain('format must be csv, json, parquet or xlsx');
+  });
+
+  it('downloads Parquet and Excel through the session as well', async () => {
+    const owner = await createLoggedInUser(testApp);
+    const id = await uploadDataset(owner.agent);
+    const parquet = await owner.agent
+      .get(`/api/downloads/${id}`)
+      .query({ format: 'parquet' })
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    const bytes = parquet.body as Buffer;
+    expect(bytes.subarray(0, 4).toString()).toBe('PAR1');
+    expect(bytes.subarray(-4).toString()).toBe('PAR1');
+    const xlsx = await owner.agent.get(`/api/downloads/${id}`).query({ format: 'xlsx' }).expect(200);
+    expect(xlsx.headers['content-type']).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
   });
 });

@@ -128,6 +128,6 @@ describe('stream links as JSON Lines (format=ndjson)', () => {
       .get('/api/stream/data')
       .query({ api_key: apiKey, format: 'xml' })
       .expect(400);
-    expect(response.body.message).toBe('format must be json, ndjson or csv');
+    expect(response.body.message).toBe('format must be json, ndjson, csv, parquet or xlsx');
   });
 });

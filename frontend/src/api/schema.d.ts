@@ -2879,7 +2879,7 @@ export interface operations {
   DownloadController_download: {
     parameters: {
       query?: {
-        format?: 'csv' | 'json';
+        format?: 'csv' | 'json' | 'parquet' | 'xlsx';
       };
       header?: never;
       path: {
@@ -3041,7 +3041,8 @@ export interface operations {
       query?: {
         /** @description Personal API key (or send it in the X-API-Key header) */
         api_key?: string;
-        format?: 'json' | 'ndjson' | 'csv';
+        /** @description parquet and xlsx (at most 1,048,575 rows) for the link of one dataset or table */
+        format?: 'json' | 'ndjson' | 'csv' | 'parquet' | 'xlsx';
         /** @description Rows to return at most (every row when left out) */
         limit?: number;
         /** @description Rows to skip first */
@@ -3069,7 +3070,8 @@ export interface operations {
       query?: {
         /** @description Personal API key (or send it in the X-API-Key header) */
         api_key?: string;
-        format?: 'json' | 'ndjson' | 'csv';
+        /** @description parquet and xlsx (at most 1,048,575 rows) for the link of one dataset or table */
+        format?: 'json' | 'ndjson' | 'csv' | 'parquet' | 'xlsx';
         /** @description Rows to return at most (every row when left out) */
         limit?: number;
         /** @description Rows to skip first */

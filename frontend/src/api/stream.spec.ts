@@ -21,6 +21,15 @@ describe('stream links', () => {
     );
   });
 
+  it('asks a table link for Parquet or Excel files', () => {
+    expect(datasetStreamUrl('sales_2024', 'k1', 'parquet', ORIGIN)).toBe(
+      'https://data.example.com/api/stream/data/sales_2024?api_key=k1&format=parquet',
+    );
+    expect(datasetStreamUrl('sales_2024', 'k1', 'xlsx', ORIGIN)).toBe(
+      'https://data.example.com/api/stream/data/sales_2024?api_key=k1&format=xlsx',
+    );
+  });
+
   it('encodes keys and ids so a link cannot break', () => {
     expect(datasetStreamUrl('a/b', 'k+y&z=1', 'json', ORIGIN)).toBe(
       'https://data.example.com/api/stream/data/a%2Fb?api_key=k%2By%26z%3D1',

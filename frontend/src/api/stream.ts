@@ -1,9 +1,10 @@
 /**
  * Stream links for BI tools: the general link (at most 5,000 rows of every dataset the
- * user holds) and one per dataset or connector instance table, as JSON (default) or CSV.
+ * user holds) and one per dataset or connector instance table, as JSON (default) or CSV;
+ * a single table's link also as a Parquet or Excel file.
  */
 
-export type StreamFormat = 'json' | 'csv';
+export type StreamFormat = 'json' | 'csv' | 'parquet' | 'xlsx';
 
 export interface StreamLinkOptions {
   apiKey: string;
@@ -15,7 +16,7 @@ export interface StreamLinkOptions {
 function buildStreamUrl(path: string, { apiKey, format = 'json', origin }: StreamLinkOptions): string {
   const url = new URL(`/api/stream/data${path}`, origin ?? window.location.origin);
   url.searchParams.set('api_key', apiKey);
-  if (format === 'csv') url.searchParams.set('format', 'csv');
+  if (format !== 'json') url.searchParams.set('format', format);
   return url.toString();
 }
 

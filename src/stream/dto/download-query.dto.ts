@@ -1,10 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 
+const DOWNLOAD_FORMATS = ['csv', 'json', 'parquet', 'xlsx'] as const;
+
 /** `GET downloads/{assetId}`: the file format of a browser download. */
 export class DownloadQueryDto {
-  @ApiPropertyOptional({ enum: ['csv', 'json'], default: 'csv' })
+  @ApiPropertyOptional({ enum: DOWNLOAD_FORMATS, default: 'csv' })
   @IsOptional()
-  @IsIn(['csv', 'json'], { message: 'format must be csv or json' })
-  format: 'csv' | 'json' = 'csv';
+  @IsIn(DOWNLOAD_FORMATS, { message: 'format must be csv, json, parquet or xlsx' })
+  format: (typeof DOWNLOAD_FORMATS)[number] = 'csv';
 }

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import type { StreamFormat } from '../stream-source';
+import { STREAM_FORMATS, type StreamFormat } from '../stream-source';
 import { RowFilterParam } from '../../common/decorators/row-filter-param.decorator';
 
 export class StreamQueryDto {
@@ -10,9 +10,13 @@ export class StreamQueryDto {
   @IsString()
   api_key?: string;
 
-  @ApiPropertyOptional({ enum: ['json', 'ndjson', 'csv'], default: 'json' })
+  @ApiPropertyOptional({
+    enum: STREAM_FORMATS,
+    default: 'json',
+    description: 'parquet and xlsx (at most 1,048,575 rows) for the link of one dataset or table',
+  })
   @IsOptional()
-  @IsIn(['json', 'ndjson', 'csv'], { message: 'format must be json, ndjson or csv' })
+  @IsIn(STREAM_FORMATS, { message: 'format must be json, ndjson, csv, parquet or xlsx' })
   format: StreamFormat = 'json';
 
   @ApiPropertyOptional({ description: 'Rows to return at most (every row when left out)', minimum: 0 })

@@ -9,7 +9,7 @@ import { useNotify } from '../../components/useNotify';
 import { CopyLink } from '../Manage/CopyLink';
 
 /**
- * For holders: downloads (CSV, JSON) through the session, working at once; the stream links and
+ * For holders: downloads (CSV, JSON, Parquet, Excel) through the session, working at once; the stream links and
  * a curl / Power BI snippet by the table's readable name, which carry the personal API key
  * (created here on first need).
  */
@@ -32,6 +32,12 @@ export function HolderLinks({ assetId, tableName }: { assetId: string; tableName
         </Button>
         <Button variant="outlined" href={datasetDownloadUrl(assetId, 'json')} download>
           Download JSON
+        </Button>
+        <Button variant="outlined" href={datasetDownloadUrl(assetId, 'parquet')} download>
+          Download Parquet
+        </Button>
+        <Button variant="outlined" href={datasetDownloadUrl(assetId, 'xlsx')} download>
+          Download Excel
         </Button>
       </Stack>
       {apiKey ? (
@@ -75,6 +81,7 @@ function StreamLinks({ tableName, apiKey }: { tableName: string; apiKey: string 
     <Stack spacing={1}>
       <CopyLink label="JSON stream link" url={json} />
       <CopyLink label="CSV stream link" url={csv} />
+      <CopyLink label="Parquet link" url={datasetStreamUrl(tableName, apiKey, 'parquet')} />
       <Typography variant="subtitle2" component="h3" sx={{ pt: 1 }}>
         curl (add filter=column:operator:value to narrow the rows)
       </Typography>

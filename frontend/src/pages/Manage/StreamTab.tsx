@@ -10,7 +10,13 @@ import { useNotify } from '../../components/useNotify';
 import { useGenerateApiKey } from '../../api/users';
 import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
 import { NEW_KEY_CONFIRMATION } from '../../features/manage/confirmTexts';
-import { datasetStreamUrl, generalStreamUrl, instanceStreamUrl, tableStreamUrl } from '../../api/stream';
+import {
+  datasetStreamUrl,
+  generalStreamUrl,
+  instanceStreamUrl,
+  tableStreamUrl,
+  type StreamFormat,
+} from '../../api/stream';
 import { CopyLink, useCopy } from './CopyLink';
 import { odataFeedUrl } from './odataFeedUrl';
 import { TableName } from './TableName';
@@ -146,13 +152,9 @@ export function StreamTab({ data }: { data: ManageData }) {
                 <Typography sx={{ fontWeight: 600, mb: 0.5 }}>{asset.title}</Typography>
                 <Stack spacing={1}>
                   <TableName name={asset.readable_name} subject={asset.title} />
-                  <CopyLink
-                    label={`${asset.title} JSON link`}
-                    url={datasetStreamUrl(asset.readable_name, keyInLinks)}
-                  />
-                  <CopyLink
-                    label={`${asset.title} CSV link`}
-                    url={datasetStreamUrl(asset.readable_name, keyInLinks, 'csv')}
+                  <TableLinks
+                    label={asset.title}
+                    urlFor={(format) => datasetStreamUrl(asset.readable_name, keyInLinks, format)}
                   />
                 </Stack>
               </Box>
@@ -176,13 +178,9 @@ export function StreamTab({ data }: { data: ManageData }) {
                     </Typography>
                   )}
                   <TableName name={instance.readable_name} subject={instance.title} />
-                  <CopyLink
-                    label={`${instance.title} JSON link`}
-                    url={instanceStreamUrl(instance.id, keyInLinks)}
-                  />
-                  <CopyLink
-                    label={`${instance.title} CSV link`}
-                    url={instanceStreamUrl(instance.id, keyInLinks, 'csv')}
+                  <TableLinks
+                    label={instance.title}
+                    urlFor={(format) => instanceStreamUrl(instance.id, keyInLinks, format)}
                   />
                   {(instance.tables ?? []).slice(1).map((table) => (
                     <Stack key={table.stream_reference} spacing={1}>
@@ -193,13 +191,9 @@ export function StreamTab({ data }: { data: ManageData }) {
                         name={table.readable_name}
                         subject={`${instance.title} ${table.operation_id}`}
                       />
-                      <CopyLink
-                        label={`${instance.title} ${table.operation_id} JSON link`}
-                        url={tableStreamUrl(table.stream_reference, keyInLinks)}
-                      />
-                      <CopyLink
-                        label={`${instance.title} ${table.operation_id} CSV link`}
-                        url={tableStreamUrl(table.stream_reference, keyInLinks, 'csv')}
+                      <TableLinks
+                        label={`${instance.title} ${table.operation_id}`}
+                        urlFor={(format) => tableStreamUrl(table.stream_reference, keyInLinks, format)}
                       />
                     </Stack>
                   ))}
@@ -210,5 +204,16 @@ export function StreamTab({ data }: { data: ManageData }) {
         </section>
       )}
     </Stack>
+  );
+}
+
+/** One table's JSON, CSV and Parquet links (labelled "<label> JSON link", …). */
+function TableLinks({ label, urlFor }: { label: string; urlFor: (format: StreamFormat) => string }) {
+  return (
+    <>
+      <CopyLink label={`${label} JSON link`} url={urlFor('json')} />
+      <CopyLink label={`${label} CSV link`} url={urlFor('csv')} />
+      <CopyLink label={`${label} Parquet link`} url={urlFor('parquet')} />
+    </>
   );
 }
