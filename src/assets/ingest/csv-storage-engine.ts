@@ -1,8 +1,10 @@
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
+import type { CsvDialect } from '../../formats/readers/csv-dialect';
 import type { AssetColumn } from '../entities/asset.entity';
 import { CsvIngestService } from './csv-ingest.service';
 import { CsvRejection } from './csv-rejection';
+import { DialectChoice, dialectChoiceOf } from './dialect-choice';
 import type { StagedUpload } from './staged-upload';
 
 /** What req.file carries after the upload: the staged table instead of a path on disk. */
@@ -10,15 +12,35 @@ export interface UploadedCsv extends Express.Multer.File {
   staged: StagedUpload;
 }
 
-const EXPECTED_COLUMNS = Symbol('expectedCsvColumns');
-type RequestWithColumns = Request & { [EXPECTED_COLUMNS]?: AssetColumn[] };
+const EXPECTED_DATASET = Symbol('expectedCsvDataset');
+interface ExpectedDataset {
+  columns: AssetColumn[];
+  dialect: CsvDialect | null;
+}
+type RequestWithDataset = Request & { [EXPECTED_DATASET]?: ExpectedDataset };
 
 /**
- * Tells the upload of this request which dataset columns its file must fill (a refresh): set
- * before the body is read, by the guard that has already looked the dataset up.
+ * Tells the upload of this request which dataset columns its file must fill (a refresh), and the
+ * dialect the dataset's files are written in: set before the body is read, by the guard that has
+ * already looked the dataset up.
  */
-export function expectColumns(request: Request, columns: AssetColumn[]): void {
-  (request as RequestWithColumns)[EXPECTED_COLUMNS] = columns;
+export function expectColumns(
+  request: Request,
+  columns: AssetColumn[],
+  dialect: CsvDialect | null = null,
+): void {
+  (request as RequestWithDataset)[EXPECTED_DATASET] = { columns, dialect };
+}
+
+/**
+ * How to read this request's file: the form's choices (its text fields come before the file);
+ * for a refresh, the dataset's kept dialect where the form chooses nothing, and its columns.
+ */
+function readingOf(request: Request): { into?: AssetColumn[]; choice: DialectChoice } {
+  const choice = dialectChoiceOf(request);
+  const expected = (request as RequestWithDataset)[EXPECTED_DATASET];
+  if (!expected) return { choice };
+  return { into: expected.columns, choice: { dialect: { ...expected.dialect, ...choice.dialect } } };
 }
 
 /**
@@ -38,6 +60,13 @@ export class CsvStorageEngine implements StorageEngine {
     callback: (error?: unknown, info?: Partial<UploadedCsv>) => void,
   ): void {
     const stream = file.stream;
+    let reading: ReturnType<typeof readingOf>;
+    try {
+      reading = readingOf(request);
+    } catch (error) {
+      stream.resume();
+      return callback(error);
+    }
     const onClose = () => {
       if (!request.readableEnded)
         stream.destroy(new CsvRejection('The upload was interrupted before the file was complete.'));
@@ -45,7 +74,7 @@ export class CsvStorageEngine implements StorageEngine {
     const onLimit = () => stream.destroy(this.tooLarge());
     request.once('close', onClose);
     stream.once('limit', onLimit);
-    this.ingest.stage(stream, (request as RequestWithColumns)[EXPECTED_COLUMNS]).then(
+    this.ingest.stage(stream, reading.into, reading.choice).then(
       (staged) => {
         request.off('close', onClose);
         callback(null, { staged });

@@ -2,10 +2,16 @@ import type { CsvDelimiter } from './csv-dialect';
 
 /**
  * Splits CSV text into records of unquoted values (quotes respected, "" inside quotes a quote),
- * at most `maxRecords`. A last record cut off by the end of a sample (no line break after it) is
- * dropped unless it is the only one. For samples only: the upload itself is read by COPY.
+ * at most `maxRecords`. A last record without a line break after it counts only when the text
+ * is the `whole` file (else it may be cut off) or it is the only one. For samples only: the
+ * upload itself is read by COPY.
  */
-export function splitRecords(text: string, delimiter: CsvDelimiter, maxRecords: number): string[][] {
+export function splitRecords(
+  text: string,
+  delimiter: CsvDelimiter,
+  maxRecords: number,
+  whole = false,
+): string[][] {
   const records: string[][] = [];
   let record: string[] = [];
   let value = '';
@@ -34,6 +40,8 @@ export function splitRecords(text: string, delimiter: CsvDelimiter, maxRecords: 
     } else value += character;
     index++;
   }
-  if ((value !== '' || record.length > 0) && records.length === 0) records.push([...record, value]);
+  const open = value !== '' || record.length > 0;
+  if (open && records.length < maxRecords && (whole || records.length === 0))
+    records.push([...record, value]);
   return records;
 }

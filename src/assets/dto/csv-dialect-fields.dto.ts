@@ -1,0 +1,67 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString } from 'class-validator';
+import {
+  DATE_ORDERS,
+  DECIMAL_MARKS,
+  DELIMITERS,
+  ENCODINGS,
+  THOUSANDS_SEPARATORS,
+} from '../../formats/readers/csv-dialect';
+
+/**
+ * The form fields that say how the CSV is written. They are read (and refused when wrong) before
+ * the file, by dialectChoiceFrom; here they are declared so the form may carry them. They must
+ * come before the `file` part of the form.
+ */
+export class CsvDialectFieldsDto {
+  @ApiPropertyOptional({ enum: DELIMITERS, description: 'Detected from the header when absent' })
+  @IsOptional()
+  @IsIn(DELIMITERS)
+  delimiter?: string;
+
+  @ApiPropertyOptional({
+    enum: ENCODINGS,
+    default: 'utf-8',
+    description: 'UTF-16 is also recognised by its BOM',
+  })
+  @IsOptional()
+  @IsIn(ENCODINGS)
+  encoding?: string;
+
+  @ApiPropertyOptional({ enum: DECIMAL_MARKS, default: '.' })
+  @IsOptional()
+  @IsIn(DECIMAL_MARKS)
+  decimal_mark?: string;
+
+  @ApiPropertyOptional({ enum: THOUSANDS_SEPARATORS, default: '' })
+  @IsOptional()
+  @IsIn(THOUSANDS_SEPARATORS)
+  thousands_separator?: string;
+
+  @ApiPropertyOptional({ enum: DATE_ORDERS, default: 'ymd', description: 'Order of dates like 01/02/2024' })
+  @IsOptional()
+  @IsIn(DATE_ORDERS)
+  date_order?: string;
+}
+
+/** The dialect fields in the OpenAPI description of a multipart form. */
+export const CSV_DIALECT_SCHEMA_PROPERTIES = {
+  delimiter: { type: 'string', enum: [...DELIMITERS], description: 'Detected from the header when absent' },
+  encoding: { type: 'string', enum: [...ENCODINGS], default: 'utf-8' },
+  decimal_mark: { type: 'string', enum: [...DECIMAL_MARKS], default: '.' },
+  thousands_separator: { type: 'string', enum: [...THOUSANDS_SEPARATORS], default: '' },
+  date_order: { type: 'string', enum: [...DATE_ORDERS], default: 'ymd' },
+};
+
+/** The column types field of a new dataset's upload. */
+export class CsvColumnTypesFieldDto extends CsvDialectFieldsDto {
+  @ApiPropertyOptional({
+    description:
+      'One type per column, comma-separated (integer, numeric, boolean, date, timestamp, timestamptz, text); ' +
+      'every value must fit. Guessed from the values when absent',
+    example: 'text,numeric,date',
+  })
+  @IsOptional()
+  @IsString()
+  column_types?: string;
+}

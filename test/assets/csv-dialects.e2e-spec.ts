@@ -1,0 +1,126 @@
+import iconv from 'iconv-lite';
+import type TestAgent from 'supertest/lib/agent';
+import type { Test } from 'supertest';
+import { ColumnProfileService } from '../../src/assets/ingest/column-profile.service';
+import { assetCount, orphanDatasetTables, postCsv } from '../factories/asset.factory';
+import { createLoggedInUser } from '../factories/user.factory';
+import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+
+const GERMAN = 'Stadt;Betrag;Datum\nMünchen;1.234,50;31.12.2024\n"Köln; Dom";7,25;01.02.2025\nUlm;;\n';
+const GERMAN_DIALECT = {
+  delimiter: ';',
+  encoding: 'windows-1252',
+  decimal_mark: ',',
+  thousands_separator: '.',
+  date_order: 'dmy',
+};
+
+describe('CSV dialects: uploads and refreshes of files not written the canonical way', () => {
+  let testApp: TestApp;
+  let agent: TestAgent<Test>;
+  let uploaderId: string;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    const uploader = await createLoggedInUser(testApp, { name: 'Dora Dialect' });
+    agent = uploader.agent;
+    uploaderId = uploader.user.id;
+  });
+  afterAll(() => testApp.close());
+
+  async function uploaded(csv: Buffer, fields: Record<string, string>) {
+    const response = await postCsv(agent, csv, { title: 'Dialect', ...fields });
+    expect(response.body).toEqual(expect.objectContaining({ id: expect.any(String) }));
+    const id = response.body.id as string;
+    const detail = await agent.get(`/api/assets/${id}`).expect(200);
+    const data = await agent.get(`/api/assets/${id}/data?limit=100`).expect(200);
+    await testApp.app.get(ColumnProfileService).settled();
+    return { id, columns: detail.body.columns, rows: data.body.rows };
+  }
+
+  it('stores a Latin-1, semicolon, decimal-comma, day-first file as typed values and keeps its dialect', async () => {
+    const { id, columns, rows } = await uploaded(iconv.encode(GERMAN, 'latin1'), GERMAN_DIALECT);
+    expect(columns).toEqual([
+      { name: 'stadt', label: 'Stadt', type: 'text' },
+      { name: 'betrag', label: 'Betrag', type: 'numeric' },
+      { name: 'datum', label: 'Datum', type: 'date' },
+    ]);
+    expect(rows).toEqual([
+      { stadt: 'München', betrag: 1234.5, datum: '2024-12-31' },
+      { stadt: 'Köln; Dom', betrag: 7.25, datum: '2025-02-01' },
+      { stadt: 'Ulm', betrag: null, datum: null },
+    ]);
+    const [{ csv_dialect }] = await testApp.dataSource.query(`SELECT csv_dialect FROM assets WHERE id = $1`, [
+      id,
+    ]);
+    expect(csv_dialect).toEqual({
+      delimiter: ';',
+      encoding: 'windows-1252',
+      decimal: ',',
+      thousands: '.',
+      dateOrder: 'dmy',
+    });
+  });
+
+  it('refreshes with the dataset dialect without the form naming it again', async () => {
+    const { id } = await uploaded(iconv.encode(GERMAN, 'latin1'), GERMAN_DIALECT);
+    const next = iconv.encode('Stadt;Betrag;Datum\nWürzburg;2.000,5;05.06.2025\n', 'latin1');
+    await agent
+      .post(`/api/assets/${id}/refresh`)
+      .set('Origin', TEST_ORIGIN)
+      .field('mode', 'append')
+      .attach('file', next, 'next.csv')
+      .expect(200);
+    const data = await agent.get(`/api/assets/${id}/data?limit=100`).expect(200);
+    expect(data.body.rows.at(-1)).toEqual({ stadt: 'Würzburg', betrag: 2000.5, datum: '2025-06-05' });
+  });
+
+  it('names the line, column and value a chosen type cannot hold, and stores nothing', async () => {
+    const before = await assetCount(testApp.dataSource, uploaderId);
+    const csv = Buffer.from('name|amount\na|1,5\nb|zwei\n');
+    const response = await postCsv(agent, csv, {
+      title: 'Misfit',
+      decimal_mark: ',',
+      column_types: 'text,numeric',
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('Column "amount" expects numeric, but line 3 has "zwei"');
+    expect(await assetCount(testApp.dataSource, uploaderId)).toBe(before);
+    expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
+  });
+
+  it('keeps a column the uploader chose as text as written', async () => {
+    const csv = Buffer.from('code;price\n1.100;1,5\n2.200;2,5\n');
+    const { columns, rows } = await uploaded(csv, {
+      decimal_mark: ',',
+      thousands_separator: '.',
+      column_types: 'text,numeric',
+    });
+    expect(columns.map((column: { type: string }) => column.type)).toEqual(['text', 'numeric']);
+    expect(rows).toEqual([
+      { code: '1.100', price: 1.5 },
+      { code: '2.200', price: 2.5 },
+    ]);
+  });
+
+  it('reads a UTF-16 file by its BOM and month-first dates as chosen', async () => {
+    const text = 'day\tcount\n12/31/2024\t3\n01/02/2025\t4\n';
+    const csv = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const { columns, rows } = await uploaded(csv, { date_order: 'mdy' });
+    expect(columns.map((column: { type: string }) => column.type)).toEqual(['date', 'integer']);
+    expect(rows).toEqual([
+      { day: '2024-12-31', count: 3 },
+      { day: '2025-01-02', count: 4 },
+    ]);
+  });
+
+  it.each([
+    [{ delimiter: ':' }, 'delimiter must be one of: ,, ;, tab, |.'],
+    [{ column_types: 'text' }, 'column_types lists 1 type, but the file has 2 columns.'],
+  ])('refuses the form %p with a message naming the field', async (fields, message) => {
+    const response = await postCsv(agent, 'a,b\n1,2\n', { title: 'Bad form', ...fields });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe(message);
+    expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
+  });
+});
