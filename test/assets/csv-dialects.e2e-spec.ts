@@ -114,6 +114,70 @@ describe('CSV dialects: uploads and refreshes of files not written the canonical
     ]);
   });
 
+  describe('POST assets/upload-preview', () => {
+    const preview = (csv: Buffer, fields: Record<string, string> = {}, as = agent) => {
+      const request = as.post('/api/assets/upload-preview').set('Origin', TEST_ORIGIN);
+      for (const [key, value] of Object.entries(fields)) request.field(key, value);
+      return request.attach('file', csv, 'data.csv');
+    };
+
+    it('answers the detected dialect, typed columns and first rows, and stores nothing', async () => {
+      const before = await assetCount(testApp.dataSource, uploaderId);
+      const response = await preview(iconv.encode(GERMAN, 'latin1')).expect(200);
+      expect(response.body).toEqual({
+        dialect: { delimiter: ';', encoding: 'windows-1252', decimal: ',', thousands: '.', dateOrder: 'dmy' },
+        columns: [
+          { name: 'stadt', label: 'Stadt', type: 'text' },
+          { name: 'betrag', label: 'Betrag', type: 'numeric' },
+          { name: 'datum', label: 'Datum', type: 'date' },
+        ],
+        rows: [
+          ['München', '1.234,50', '31.12.2024'],
+          ['Köln; Dom', '7,25', '01.02.2025'],
+          ['Ulm', '', ''],
+        ],
+      });
+      expect(await assetCount(testApp.dataSource, uploaderId)).toBe(before);
+      expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
+    });
+
+    it('types the columns in the dialect the form chooses', async () => {
+      const response = await preview(Buffer.from(GERMAN), { decimal_mark: '.', date_order: 'ymd' }).expect(
+        200,
+      );
+      expect(response.body.dialect).toMatchObject({ encoding: 'utf-8', decimal: '.', dateOrder: 'ymd' });
+      expect(response.body.columns.map((column: { type: string }) => column.type)).toEqual([
+        'text',
+        'text',
+        'text',
+      ]);
+    });
+
+    it('types the columns of a large file from its start', async () => {
+      const line = 'alpha,12.5,2024-01-31\n';
+      const big = Buffer.from('name,amount,day\n' + line.repeat(200_000));
+      const response = await preview(big).expect(200);
+      expect(response.body.rows).toHaveLength(20);
+      expect(response.body.columns.map((column: { type: string }) => column.type)).toEqual([
+        'text',
+        'numeric',
+        'date',
+      ]);
+    });
+
+    it('refuses a bad dialect field and anonymous callers', async () => {
+      const bad = await preview(Buffer.from('a,b\n1,2\n'), { date_order: 'dym' }).expect(400);
+      expect(bad.body.message).toBe('date_order must be one of the following values: ymd, dmy, mdy');
+      const request = await import('supertest');
+      await request
+        .default(testApp.app.getHttpServer())
+        .post('/api/assets/upload-preview')
+        .set('Origin', TEST_ORIGIN)
+        .attach('file', Buffer.from('a,b\n1,2\n'), 'data.csv')
+        .expect(401);
+    });
+  });
+
   it.each([
     [{ delimiter: ':' }, 'delimiter must be one of: ,, ;, tab, |.'],
     [{ column_types: 'text' }, 'column_types lists 1 type, but the file has 2 columns.'],

@@ -53,6 +53,21 @@ export const CSV_DIALECT_SCHEMA_PROPERTIES = {
   date_order: { type: 'string', enum: [...DATE_ORDERS], default: 'ymd' },
 };
 
+/** OpenAPI description of the preview's multipart form. */
+export const UPLOAD_PREVIEW_SCHEMA = {
+  type: 'object',
+  required: ['file'],
+  properties: {
+    file: {
+      type: 'string',
+      format: 'binary',
+      description:
+        'The .csv file, or its first megabytes (only the first 2 MB are read); the other fields come before it',
+    },
+    ...CSV_DIALECT_SCHEMA_PROPERTIES,
+  },
+};
+
 /** The column types field of a new dataset's upload. */
 export class CsvColumnTypesFieldDto extends CsvDialectFieldsDto {
   @ApiPropertyOptional({

@@ -74,19 +74,24 @@ export class CsvUploadInterceptor implements NestInterceptor {
   }
 
   private toHttpError(error: unknown): unknown {
-    if (error instanceof CsvRejection) return new HttpException(error.message, error.status);
-    if (error instanceof MulterError) {
-      if (error.code === 'LIMIT_FILE_SIZE') return this.tooLargeHttp();
-      if (error.code === 'LIMIT_UNEXPECTED_FILE' || error.code === 'LIMIT_FILE_COUNT') {
-        return new BadRequestException('Send exactly one CSV file, in the form field "file".');
-      }
-      return new BadRequestException(`The upload form is not acceptable: ${error.message}.`);
-    }
-    if (error instanceof HttpException) return error;
-    const message = error instanceof Error ? error.message : '';
-    if (/Unexpected end of form|Malformed|Request (aborted|closed)|multipart/i.test(message)) {
-      return new BadRequestException('The upload was interrupted or malformed; please try again.');
-    }
-    return error;
+    return uploadHttpError(error, () => this.tooLargeHttp());
   }
+}
+
+/** An error of reading a multipart upload (multer, the file's reader) as the HTTP answer it deserves. */
+export function uploadHttpError(error: unknown, tooLarge: () => HttpException): unknown {
+  if (error instanceof CsvRejection) return new HttpException(error.message, error.status);
+  if (error instanceof MulterError) {
+    if (error.code === 'LIMIT_FILE_SIZE') return tooLarge();
+    if (error.code === 'LIMIT_UNEXPECTED_FILE' || error.code === 'LIMIT_FILE_COUNT') {
+      return new BadRequestException('Send exactly one CSV file, in the form field "file".');
+    }
+    return new BadRequestException(`The upload form is not acceptable: ${error.message}.`);
+  }
+  if (error instanceof HttpException) return error;
+  const message = error instanceof Error ? error.message : '';
+  if (/Unexpected end of form|Malformed|Request (aborted|closed)|multipart/i.test(message)) {
+    return new BadRequestException('The upload was interrupted or malformed; please try again.');
+  }
+  return error;
 }
