@@ -1,5 +1,4 @@
 import Box from '@mui/material/Box';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -31,6 +30,7 @@ interface CsvPreviewStepProps {
 /**
  * The preview step of a CSV upload: how the file was read (each setting can be changed, which
  * reads the start of the file again) and each column's type over the first rows as written.
+ * Native selects: short lists that work the same with keyboard, touch and assistive technology.
  */
 export function CsvPreviewStep({ preview, types, onDialect, onType, disabled }: CsvPreviewStepProps) {
   const settings = Object.keys(DIALECT_CHOICES) as Array<keyof CsvDialect>;
@@ -44,15 +44,17 @@ export function CsvPreviewStep({ preview, types, onDialect, onType, disabled }: 
             select
             size="small"
             sx={{ minWidth: 180 }}
+            id={`csv-${setting}`}
             label={DIALECT_LABELS[setting]}
+            slotProps={{ select: { native: true } }}
             value={preview.dialect[setting]}
             disabled={disabled}
             onChange={(event) => onDialect({ [setting]: event.target.value })}
           >
             {DIALECT_CHOICES[setting].map((choice) => (
-              <MenuItem key={choice.label} value={choice.value}>
+              <option key={choice.label} value={choice.value}>
                 {choice.label}
-              </MenuItem>
+              </option>
             ))}
           </TextField>
         ))}
@@ -72,13 +74,16 @@ export function CsvPreviewStep({ preview, types, onDialect, onType, disabled }: 
                     variant="standard"
                     value={types[index] ?? column.type}
                     disabled={disabled}
-                    slotProps={{ htmlInput: { 'aria-label': `Type of ${column.label}` } }}
+                    slotProps={{
+                      select: { native: true },
+                      htmlInput: { 'aria-label': `Type of ${column.label}` },
+                    }}
                     onChange={(event) => onType(index, event.target.value as ColumnType)}
                   >
                     {COLUMN_TYPES.map((type) => (
-                      <MenuItem key={type} value={type}>
+                      <option key={type} value={type}>
                         {type}
-                      </MenuItem>
+                      </option>
                     ))}
                   </TextField>
                 </TableCell>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { refusalOr } from '../../api/client';
 import { UploadPreview, useUploadPreview } from '../../api/assets';
 import { ColumnType, CsvDialect, dialectFields } from '../../features/upload/csvDialect';
+import { isCsvFileName } from '../../features/upload/datasetUpload';
 
 /**
  * The preview step's state: what the server read from the start of the chosen file, the column
@@ -15,7 +16,8 @@ export function useCsvPreview() {
 
   const read = (file: File | null, fields: Record<string, string> = {}) => {
     setFailure(null);
-    if (!file) {
+    // Other files are refused by the form's own check when uploaded.
+    if (!file || !isCsvFileName(file.name)) {
       setPreview(null);
       return;
     }
