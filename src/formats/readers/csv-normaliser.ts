@@ -83,7 +83,7 @@ export class CsvNormaliser {
     let index = 0;
     let atEnd = false;
     while (index < length || (final && !atEnd)) {
-      let fieldEnd = -1;
+      let fieldEnd: number;
       let endsRecord = false;
       if (index >= length) {
         // The last record of the file, without a line break after it.
