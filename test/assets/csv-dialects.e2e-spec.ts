@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import type TestAgent from 'supertest/lib/agent';
 import type { Test } from 'supertest';
@@ -112,6 +113,70 @@ describe('CSV dialects: uploads and refreshes of files not written the canonical
       { day: '2024-12-31', count: 3 },
       { day: '2025-01-02', count: 4 },
     ]);
+  });
+
+  describe('Excel workbooks', () => {
+    async function workbook(): Promise<Buffer> {
+      const book = new ExcelJS.Workbook();
+      const notes = book.addWorksheet('Notes');
+      notes.addRow(['only', 'notes']);
+      notes.addRow(['a', 'b']);
+      const sales = book.addWorksheet('Sales');
+      sales.addRow(['Region', 'Amount', 'Day', 'Paid']);
+      sales.addRow(['North, upper', 12.5, new Date(Date.UTC(2024, 11, 31)), true]);
+      sales.addRow(['South', 3, new Date(Date.UTC(2025, 0, 2, 8, 30)), false]);
+      sales.addRow(['East', null, null, null]);
+      return Buffer.from(await book.xlsx.writeBuffer());
+    }
+
+    it('loads the chosen sheet of an .xlsx file with the types of its cells', async () => {
+      const response = await postCsv(
+        agent,
+        await workbook(),
+        { title: 'Sales', sheet: 'Sales' },
+        'sales.xlsx',
+      );
+      expect(response.status).toBe(201);
+      const id = response.body.id as string;
+      const detail = await agent.get(`/api/assets/${id}`).expect(200);
+      expect(detail.body.columns.map((column: { type: string }) => column.type)).toEqual([
+        'text',
+        'numeric',
+        'timestamp',
+        'boolean',
+      ]);
+      const data = await agent.get(`/api/assets/${id}/data?limit=100`).expect(200);
+      expect(data.body.rows).toEqual([
+        { region: 'North, upper', amount: 12.5, day: '2024-12-31T00:00:00', paid: true },
+        { region: 'South', amount: 3, day: '2025-01-02T08:30:00', paid: false },
+        { region: 'East', amount: null, day: null, paid: null },
+      ]);
+      await testApp.app.get(ColumnProfileService).settled();
+    });
+
+    it('loads the first sheet when none is named, and names the sheets when the chosen one is missing', async () => {
+      const first = await postCsv(agent, await workbook(), { title: 'First sheet' }, 'book.xlsx');
+      expect(first.status).toBe(201);
+      const detail = await agent.get(`/api/assets/${first.body.id}`).expect(200);
+      expect(detail.body.columns.map((column: { label: string }) => column.label)).toEqual(['only', 'notes']);
+      await testApp.app.get(ColumnProfileService).settled();
+      const missing = await postCsv(
+        agent,
+        await workbook(),
+        { title: 'Missing', sheet: 'Costs' },
+        'book.xlsx',
+      );
+      expect(missing.status).toBe(400);
+      expect(missing.body.error).toBe('The workbook has no sheet "Costs" (it has "Notes", "Sales").');
+      expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
+    });
+
+    it('refuses a file named .xlsx that is no workbook, leaving nothing behind', async () => {
+      const response = await postCsv(agent, 'a,b\n1,2\n', { title: 'Fake' }, 'fake.xlsx');
+      expect(response.status).toBe(415);
+      expect(response.body.error).toBe('The file is not a readable Excel workbook (.xlsx).');
+      expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
+    });
   });
 
   describe('POST assets/upload-preview', () => {

@@ -17,6 +17,7 @@ export interface UploadFields {
   thousands_separator?: string;
   date_order?: string;
   column_types?: string;
+  sheet?: string;
 }
 
 type Agent = TestAgent<Test>;

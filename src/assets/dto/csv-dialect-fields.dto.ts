@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import {
   DATE_ORDERS,
   DECIMAL_MARKS,
@@ -42,6 +42,12 @@ export class CsvDialectFieldsDto {
   @IsOptional()
   @IsIn(DATE_ORDERS)
   date_order?: string;
+
+  @ApiPropertyOptional({ description: 'An .xlsx file: the sheet to load (the first one when absent)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  sheet?: string;
 }
 
 /** The dialect fields in the OpenAPI description of a multipart form. */
@@ -51,6 +57,7 @@ export const CSV_DIALECT_SCHEMA_PROPERTIES = {
   decimal_mark: { type: 'string', enum: [...DECIMAL_MARKS], default: '.' },
   thousands_separator: { type: 'string', enum: [...THOUSANDS_SEPARATORS], default: '' },
   date_order: { type: 'string', enum: [...DATE_ORDERS], default: 'ymd' },
+  sheet: { type: 'string', description: 'An .xlsx file: the sheet to load (the first one when absent)' },
 };
 
 /** OpenAPI description of the preview's multipart form. */

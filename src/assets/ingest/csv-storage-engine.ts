@@ -1,10 +1,12 @@
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
-import type { CsvDialect } from '../../formats/readers/csv-dialect';
+import { Readable } from 'node:stream';
+import { CANONICAL_DIALECT, CsvDialect } from '../../formats/readers/csv-dialect';
 import type { AssetColumn } from '../entities/asset.entity';
 import { CsvIngestService } from './csv-ingest.service';
 import { CsvRejection } from './csv-rejection';
-import { DialectChoice, dialectChoiceOf } from './dialect-choice';
+import { DialectChoice, dialectChoiceOf, sheetChoiceOf } from './dialect-choice';
+import { uploadKindOf, workbookAsCsv } from './workbook-upload';
 import type { StagedUpload } from './staged-upload';
 
 /** What req.file carries after the upload: the staged table instead of a path on disk. */
@@ -36,9 +38,14 @@ export function expectColumns(
  * How to read this request's file: the form's choices (its text fields come before the file);
  * for a refresh, the dataset's kept dialect where the form chooses nothing, and its columns.
  */
-function readingOf(request: Request): { into?: AssetColumn[]; choice: DialectChoice } {
-  const choice = dialectChoiceOf(request);
+function readingOf(request: Request, fileName: string): { into?: AssetColumn[]; choice: DialectChoice } {
   const expected = (request as RequestWithDataset)[EXPECTED_DATASET];
+  // A workbook becomes canonical CSV whatever dialect the dataset's CSV files had.
+  if (uploadKindOf(fileName) === 'xlsx') {
+    const { columnTypes } = dialectChoiceOf(request);
+    return { into: expected?.columns, choice: { dialect: CANONICAL_DIALECT, columnTypes } };
+  }
+  const choice = dialectChoiceOf(request);
   if (!expected) return { choice };
   return { into: expected.columns, choice: { dialect: { ...expected.dialect, ...choice.dialect } } };
 }
@@ -62,7 +69,7 @@ export class CsvStorageEngine implements StorageEngine {
     const stream = file.stream;
     let reading: ReturnType<typeof readingOf>;
     try {
-      reading = readingOf(request);
+      reading = readingOf(request, file.originalname);
     } catch (error) {
       stream.resume();
       return callback(error);
@@ -74,7 +81,11 @@ export class CsvStorageEngine implements StorageEngine {
     const onLimit = () => stream.destroy(this.tooLarge());
     request.once('close', onClose);
     stream.once('limit', onLimit);
-    this.ingest.stage(stream, reading.into, reading.choice).then(
+    const source =
+      uploadKindOf(file.originalname) === 'xlsx'
+        ? Readable.from(workbookAsCsv(stream, sheetChoiceOf(request)), { objectMode: false })
+        : stream;
+    this.ingest.stage(source, reading.into, reading.choice).then(
       (staged) => {
         request.off('close', onClose);
         callback(null, { staged });

@@ -15,6 +15,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { CsvIngestService } from './csv-ingest.service';
 import { CsvRejection } from './csv-rejection';
 import { CsvStorageEngine, UploadedCsv } from './csv-storage-engine';
+import { uploadKindOf } from './workbook-upload';
 
 /** Room for the multipart envelope and the text fields around the file. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
@@ -37,8 +38,9 @@ export class CsvUploadInterceptor implements NestInterceptor {
       storage: new CsvStorageEngine(ingest, () => this.tooLarge()),
       limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
       fileFilter: (_request, file, accept) => {
-        if (/\.csv$/i.test(file.originalname)) accept(null, true);
-        else accept(new CsvRejection('Only CSV files (.csv) can be uploaded.', 415));
+        if (uploadKindOf(file.originalname)) accept(null, true);
+        else
+          accept(new CsvRejection('Only CSV files (.csv) and Excel workbooks (.xlsx) can be uploaded.', 415));
       },
     }).single('file');
   }

@@ -71,6 +71,16 @@ function columnTypesFrom(value: unknown): AssetColumn['type'][] | undefined {
   return types as AssetColumn['type'][];
 }
 
+/** The sheet of a workbook the form names (`sheet`), if any; the first sheet otherwise. */
+export function sheetChoiceOf(request: Request): string | undefined {
+  const sheet = (request.body as Record<string, unknown> | undefined)?.sheet;
+  if (sheet === undefined || sheet === '') return undefined;
+  if (typeof sheet !== 'string' || sheet.length > 100) {
+    throw new CsvRejection('sheet must be the name of a sheet of the workbook (at most 100 characters).');
+  }
+  return sheet;
+}
+
 /** The choice of this request's form, read once its text fields have arrived. */
 export function dialectChoiceOf(request: Request): DialectChoice {
   return dialectChoiceFrom(request.body as Record<string, unknown> | undefined);
