@@ -45,7 +45,8 @@ export async function* xlsxAsCsv(path: string, sheet?: string): AsyncGenerator<B
     const wanted = sheet ?? firstSheetName(workbook) ?? reader.name;
     seen.push(reader.name);
     if (reader.name !== wanted) {
-      for await (const _row of reader); // eslint-disable-line @typescript-eslint/no-unused-vars -- a sheet is read through to reach the next
+      // A sheet is read through to reach the next one in the zip.
+      for await (const _row of reader);
       continue;
     }
     let width = 0;
