@@ -3,13 +3,19 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { useDismissNotice, useNotify } from '../../components/useNotify';
 import { afterUploadPath } from '../../features/upload/connectorUpload';
-import { checkDatasetUpload, DatasetUploadForm, UPLOADED } from '../../features/upload/datasetUpload';
+import {
+  checkDatasetUpload,
+  DatasetUploadForm,
+  isWorkbookFileName,
+  UPLOADED,
+} from '../../features/upload/datasetUpload';
 import { useDatasetUpload } from '../../api/assets';
 import { CsvPreviewStep } from './CsvPreviewStep';
 import { MetadataFields } from './MetadataFields';
@@ -33,6 +39,8 @@ export function UploadDatasetTab() {
   const upload = useDatasetUpload();
   const [form, setForm] = useState(EMPTY);
   const csv = useCsvPreview();
+  const [sheet, setSheet] = useState('');
+  const workbook = form.file !== null && isWorkbookFileName(form.file.name);
   const [error, setError] = useState<string | null>(null);
   const dismiss = useDismissNotice();
   const [warned, setWarned] = useState<string | null>(null);
@@ -56,7 +64,13 @@ export function UploadDatasetTab() {
     }
     setError(null);
     upload.mutate(
-      { fields: { ...checked.fields, ...csv.uploadFields() }, file: form.file as File },
+      {
+        fields: {
+          ...checked.fields,
+          ...(workbook ? (sheet.trim() ? { sheet: sheet.trim() } : {}) : csv.uploadFields()),
+        },
+        file: form.file as File,
+      },
       {
         onSuccess: (answer) => {
           notify(UPLOADED, 'success');
@@ -78,18 +92,18 @@ export function UploadDatasetTab() {
   return (
     <Stack component="form" spacing={2.5} onSubmit={submit} noValidate aria-label="Upload dataset">
       <Typography color="text.secondary">
-        Upload a CSV file (first row the column names). It becomes a table you can preview, share, sell and
-        stream. Before it is stored you see how it was read (delimiter, encoding, numbers, dates) and each
-        column&apos;s type, and can change them.
+        Upload a CSV file or an Excel workbook (.xlsx; first row the column names). It becomes a table you can
+        preview, share, sell and stream. Before it is stored you see how it was read (delimiter, encoding,
+        numbers, dates) and each column&apos;s type, and can change them.
       </Typography>
       <MetadataFields values={form} onChange={set} priceHelperText="0 or empty means free" />
       <Box>
         <Button variant="outlined" component="label">
-          Choose CSV file
+          Choose CSV or Excel file
           <input
             hidden
             type="file"
-            accept=".csv,text/csv"
+            accept=".csv,text/csv,.xlsx"
             aria-label="CSV file"
             onChange={(event) => {
               const file = event.target.files?.[0] ?? null;
@@ -102,6 +116,15 @@ export function UploadDatasetTab() {
           {form.file ? `${form.file.name} (${formatSize(form.file.size)})` : 'No file chosen'}
         </Typography>
       </Box>
+      {workbook && (
+        <TextField
+          label="Sheet"
+          value={sheet}
+          onChange={(event) => setSheet(event.target.value)}
+          helperText="The sheet to load; the first one when empty"
+          sx={{ maxWidth: 360 }}
+        />
+      )}
       {csv.pending && <LinearProgress aria-label="Reading the file" />}
       {csv.failure && (
         <Alert severity="warning" role="alert">
