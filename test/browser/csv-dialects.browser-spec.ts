@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage, screenshot } from './support/browser';
@@ -58,6 +59,40 @@ describe('uploading CSV files written in other dialects in a browser', () => {
         { artikel: 'Brötchen', preis: 0.45, datum: '2025-02-01', menge: '12' },
       ],
     });
+    expect(errors).toEqual([]);
+  });
+
+  it('uploads the named sheet of an Excel workbook with the types of its cells', async () => {
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('Cover').addRows([['about'], ['quarterly figures']]);
+    const figures = book.addWorksheet('Figures');
+    figures.addRows([
+      ['Quarter', 'Revenue', 'Closed on'],
+      ['Q1', 1520.75, new Date(Date.UTC(2025, 2, 31))],
+      ['Q2', 1830, new Date(Date.UTC(2025, 5, 30))],
+    ]);
+    const { page, errors } = await openPage(browser);
+    await logIn(page, DEMO_USER.email, DEMO_USER.password);
+    await page.goto('/upload');
+    await page.getByLabel('Title').fill(`Quarterly figures ${Date.now()}`);
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'figures.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: Buffer.from(await book.xlsx.writeBuffer()),
+    });
+    await page.getByLabel('Sheet').fill('Figures');
+    await page.getByRole('button', { name: 'Upload Dataset' }).click();
+    await page.waitForURL(/\/dataset_profile\/[0-9a-f-]{36}$/, { timeout: 60_000 });
+    await expectNotice(page, 'Dataset uploaded.');
+    const id = page.url().split('/').pop() as string;
+    const rows = await page.evaluate(
+      async (datasetId) => (await (await fetch(`/api/assets/${datasetId}/data`)).json()).rows,
+      id,
+    );
+    expect(rows).toEqual([
+      { quarter: 'Q1', revenue: 1520.75, closed_on: '2025-03-31' },
+      { quarter: 'Q2', revenue: 1830, closed_on: '2025-06-30' },
+    ]);
     expect(errors).toEqual([]);
   });
 });
