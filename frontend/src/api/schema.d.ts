@@ -1850,6 +1850,8 @@ export interface operations {
            * @example 19.99
            */
           price?: string;
+          /** @description An .xlsx file: the sheet to load (the first one when absent) */
+          sheet?: string;
           /**
            * @default
            * @enum {string}
@@ -1905,6 +1907,8 @@ export interface operations {
            * @description The .csv file, or its first megabytes (only the first 2 MB are read); the other fields come before it
            */
           file: string;
+          /** @description An .xlsx file: the sheet to load (the first one when absent) */
+          sheet?: string;
           /**
            * @default
            * @enum {string}
@@ -2084,6 +2088,8 @@ export interface operations {
            * @enum {string}
            */
           mode?: 'replace' | 'append';
+          /** @description An .xlsx file: the sheet to load (the first one when absent) */
+          sheet?: string;
           /**
            * @default
            * @enum {string}
