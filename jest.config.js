@@ -40,6 +40,8 @@ const esmPackages = [
   'uint8array-extras',
   '@tokenizer',
   'load-esm',
+  'hyparquet',
+  'hyparquet-writer',
 ];
 
 const shared = {

@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import type TestAgent from 'supertest/lib/agent';
 import type { Test } from 'supertest';
 import { ColumnProfileService } from '../../src/assets/ingest/column-profile.service';
@@ -175,6 +176,72 @@ describe('CSV dialects: uploads and refreshes of files not written the canonical
       const response = await postCsv(agent, 'a,b\n1,2\n', { title: 'Fake' }, 'fake.xlsx');
       expect(response.status).toBe(415);
       expect(response.body.error).toBe('The file is not a readable Excel workbook (.xlsx).');
+      expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
+    });
+  });
+
+  describe('Parquet files', () => {
+    const parquet = () =>
+      Buffer.from(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'station', data: ['North', 'South, bay', null], type: 'STRING' },
+            { name: 'level', data: [1.25, 2, null], type: 'DOUBLE' },
+            { name: 'readings', data: [10n, 9007199254740993n, null], type: 'INT64' },
+            {
+              name: 'measured_at',
+              data: [new Date(Date.UTC(2025, 0, 2, 3, 4, 5)), new Date(Date.UTC(2025, 0, 3)), null],
+              type: 'TIMESTAMP',
+            },
+            { name: 'calibrated', data: [true, false, null], type: 'BOOLEAN' },
+          ],
+        }),
+      );
+
+    it('loads a .parquet file with the column types the file declares', async () => {
+      const response = await postCsv(agent, parquet(), { title: 'Levels' }, 'levels.parquet');
+      expect(response.status).toBe(201);
+      const id = response.body.id as string;
+      const detail = await agent.get(`/api/assets/${id}`).expect(200);
+      expect(detail.body.columns.map((column: { type: string }) => column.type)).toEqual([
+        'text',
+        'numeric',
+        'integer',
+        'timestamptz',
+        'boolean',
+      ]);
+      const data = await agent.get(`/api/assets/${id}/data?limit=100`).expect(200);
+      expect(data.body.rows).toEqual([
+        {
+          station: 'North',
+          level: 1.25,
+          readings: 10,
+          measured_at: '2025-01-02T03:04:05+00:00',
+          calibrated: true,
+        },
+        {
+          station: 'South, bay',
+          level: 2,
+          readings: '9007199254740993',
+          measured_at: '2025-01-03T00:00:00+00:00',
+          calibrated: false,
+        },
+        { station: null, level: null, readings: null, measured_at: null, calibrated: null },
+      ]);
+      await testApp.app.get(ColumnProfileService).settled();
+      const refreshed = await agent
+        .post(`/api/assets/${id}/refresh`)
+        .set('Origin', TEST_ORIGIN)
+        .field('mode', 'append')
+        .attach('file', parquet(), 'more.parquet')
+        .expect(200);
+      expect(refreshed.body).toMatchObject({ mode: 'append', row_count: 6, rows_loaded: 3 });
+    });
+
+    it('refuses a file named .parquet that is no Parquet file, leaving nothing behind', async () => {
+      const response = await postCsv(agent, 'a,b\n1,2\n', { title: 'Fake' }, 'fake.parquet');
+      expect(response.status).toBe(415);
+      expect(response.body.error).toBe('The file is not a readable Parquet file (.parquet).');
       expect(await orphanDatasetTables(testApp.dataSource)).toEqual([]);
     });
   });

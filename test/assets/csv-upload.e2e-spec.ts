@@ -369,7 +369,7 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
       await expectRejected(
         () => postCsv(agent, 'a\n1\n', { title: 'Text' }, 'notes.txt'),
         415,
-        'Only CSV files (.csv) and Excel workbooks (.xlsx) can be uploaded.',
+        'Only CSV files (.csv), Excel workbooks (.xlsx) and Parquet files (.parquet) can be uploaded.',
       );
     });
 

@@ -73,7 +73,8 @@ export class CsvIngestService {
    * `into`, the columns of the dataset a refresh loads into, the file must have their header and
    * every value must fit its column's type: the table has those types from the start, so nothing
    * is guessed, spooled or read twice, and the first value that does not fit ends the load.
-   * Column types chosen in `choice` are held to the same way. A dialect other than UTF-8 with dot
+   * Column types chosen in `choice` are held to the same way; they are read once the header has
+   * arrived, so a converted file (Parquet) can set its own by then. A dialect other than UTF-8 with dot
    * decimals and ISO dates is turned into that on the way (transcoded, values rewritten).
    */
   async stage(

@@ -6,7 +6,7 @@ import type { AssetColumn } from '../entities/asset.entity';
 import { CsvIngestService } from './csv-ingest.service';
 import { CsvRejection } from './csv-rejection';
 import { DialectChoice, dialectChoiceOf, sheetChoiceOf } from './dialect-choice';
-import { uploadKindOf, workbookAsCsv } from './workbook-upload';
+import { convertedToCsv, uploadKindOf } from './converted-upload';
 import type { StagedUpload } from './staged-upload';
 
 /** What req.file carries after the upload: the staged table instead of a path on disk. */
@@ -40,8 +40,8 @@ export function expectColumns(
  */
 function readingOf(request: Request, fileName: string): { into?: AssetColumn[]; choice: DialectChoice } {
   const expected = (request as RequestWithDataset)[EXPECTED_DATASET];
-  // A workbook becomes canonical CSV whatever dialect the dataset's CSV files had.
-  if (uploadKindOf(fileName) === 'xlsx') {
+  // A workbook or Parquet file becomes canonical CSV whatever dialect the dataset's CSV files had.
+  if (uploadKindOf(fileName) !== 'csv') {
     const { columnTypes } = dialectChoiceOf(request);
     return { into: expected?.columns, choice: { dialect: CANONICAL_DIALECT, columnTypes } };
   }
@@ -81,9 +81,13 @@ export class CsvStorageEngine implements StorageEngine {
     const onLimit = () => stream.destroy(this.tooLarge());
     request.once('close', onClose);
     stream.once('limit', onLimit);
+    const kind = uploadKindOf(file.originalname);
+    // A Parquet file's own column types reach the choice before its first row does.
     const source =
-      uploadKindOf(file.originalname) === 'xlsx'
-        ? Readable.from(workbookAsCsv(stream, sheetChoiceOf(request)), { objectMode: false })
+      kind === 'xlsx' || kind === 'parquet'
+        ? Readable.from(convertedToCsv(kind, stream, sheetChoiceOf(request), reading.choice), {
+            objectMode: false,
+          })
         : stream;
     this.ingest.stage(source, reading.into, reading.choice).then(
       (staged) => {

@@ -15,7 +15,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { CsvIngestService } from './csv-ingest.service';
 import { CsvRejection } from './csv-rejection';
 import { CsvStorageEngine, UploadedCsv } from './csv-storage-engine';
-import { uploadKindOf } from './workbook-upload';
+import { uploadKindOf } from './converted-upload';
 
 /** Room for the multipart envelope and the text fields around the file. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
@@ -40,7 +40,12 @@ export class CsvUploadInterceptor implements NestInterceptor {
       fileFilter: (_request, file, accept) => {
         if (uploadKindOf(file.originalname)) accept(null, true);
         else
-          accept(new CsvRejection('Only CSV files (.csv) and Excel workbooks (.xlsx) can be uploaded.', 415));
+          accept(
+            new CsvRejection(
+              'Only CSV files (.csv), Excel workbooks (.xlsx) and Parquet files (.parquet) can be uploaded.',
+              415,
+            ),
+          );
       },
     }).single('file');
   }
