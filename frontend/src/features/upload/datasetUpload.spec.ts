@@ -26,18 +26,16 @@ describe('checkDatasetUpload', () => {
     expect(checkDatasetUpload({ ...form, file: null }).error).toBe(TITLE_AND_FILE_REQUIRED);
   });
 
-  it("says 'Add title & CSV file.' for a file that is neither .csv nor .xlsx, and beside the form what is needed", () => {
+  it("says 'Add title & CSV file.' for a file that is of no kind the upload takes, and beside the form what is needed", () => {
     const checked = checkDatasetUpload({ ...form, file: { name: 'prices.ods' } as File });
     expect(checked.error).toBe(TITLE_AND_FILE_REQUIRED);
     expect(checked.detail).toBe(
-      '“prices.ods” is not a CSV or Excel file: choose a file ending in .csv or .xlsx.',
+      '“prices.ods” is not a CSV, Excel or Parquet file: choose a file ending in .csv, .xlsx or .parquet.',
     );
   });
 
-  it('takes an Excel workbook (.xlsx) like a CSV file', () => {
-    expect(checkDatasetUpload({ ...form, file: { name: 'Prices.XLSX' } as File }).fields?.title).toBe(
-      form.title.trim(),
-    );
+  it.each(['Prices.XLSX', 'prices.parquet'])('takes %p like a CSV file', (name) => {
+    expect(checkDatasetUpload({ ...form, file: { name } as File }).fields?.title).toBe(form.title.trim());
   });
 
   it('has nothing more to say than the notice when the title or file is simply missing', () => {

@@ -92,18 +92,18 @@ export function UploadDatasetTab() {
   return (
     <Stack component="form" spacing={2.5} onSubmit={submit} noValidate aria-label="Upload dataset">
       <Typography color="text.secondary">
-        Upload a CSV file or an Excel workbook (.xlsx; first row the column names). It becomes a table you can
-        preview, share, sell and stream. Before it is stored you see how it was read (delimiter, encoding,
-        numbers, dates) and each column&apos;s type, and can change them.
+        Upload a CSV file, an Excel workbook (.xlsx; first row the column names) or a Parquet file. It becomes
+        a table you can preview, share, sell and stream. Before it is stored you see how it was read
+        (delimiter, encoding, numbers, dates) and each column&apos;s type, and can change them.
       </Typography>
       <MetadataFields values={form} onChange={set} priceHelperText="0 or empty means free" />
       <Box>
         <Button variant="outlined" component="label">
-          Choose CSV or Excel file
+          Choose CSV, Excel or Parquet file
           <input
             hidden
             type="file"
-            accept=".csv,text/csv,.xlsx"
+            accept=".csv,text/csv,.xlsx,.parquet"
             aria-label="CSV file"
             onChange={(event) => {
               const file = event.target.files?.[0] ?? null;
