@@ -44,6 +44,7 @@ const esmPackages = [
   '@scure',
   '@noble',
   'hyparquet',
+  'hyparquet-writer',
 ];
 
 const shared = {

@@ -23,6 +23,7 @@ export interface BenchSettings {
 
 export const BENCH_NAMES = [
   'ingest',
+  'dialect-ingest',
   'streams',
   'gzip-streams',
   'parquet',

@@ -11,6 +11,7 @@ import { BenchReport, BenchRow, formatFigure, writeReport } from './report';
 import { benchCatalogue } from './scenarios/catalogue';
 import { benchConnector } from './scenarios/connector';
 import { benchIncremental } from './scenarios/incremental';
+import { benchDialectIngest } from './scenarios/dialect-ingest';
 import { benchIngest } from './scenarios/ingest';
 import { benchOData } from './scenarios/odata';
 import { benchParquetStream } from './scenarios/parquet-stream';
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
       if (chosen.has('odata')) rows.push(...(await benchOData(context, ingest.assetId)));
       if (chosen.has('refresh')) rows.push(await benchRefresh(context, ingest.assetId));
     }
+    if (chosen.has('dialect-ingest')) rows.push(await benchDialectIngest(context));
     if (chosen.has('catalogue')) rows.push(await benchCatalogue(context));
     if (chosen.has('connector')) {
       // The connector row reports the API's peak memory: like the ingest row, it gets an API

@@ -1,4 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import {
+  CsvDialect,
+  DATE_ORDERS,
+  DECIMAL_MARKS,
+  DELIMITERS,
+  ENCODINGS,
+  THOUSANDS_SEPARATORS,
+} from '../formats/readers/csv-dialect';
 import type { AssetColumn, ColumnProfile } from './entities/asset.entity';
 
 const COLUMN_TYPES = ['integer', 'numeric', 'boolean', 'date', 'timestamp', 'timestamptz', 'text', 'jsonb'];
@@ -255,6 +263,44 @@ export class ConnectorTableRows {
 
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })
   rows: Record<string, unknown>[];
+}
+
+/** How a CSV file is written, as detected or chosen (the shape of CsvDialect). */
+@ApiSchema({ name: 'CsvDialect' })
+class CsvDialectDocument implements CsvDialect {
+  @ApiProperty({ enum: DELIMITERS })
+  delimiter: CsvDialect['delimiter'];
+
+  @ApiProperty({ enum: ENCODINGS })
+  encoding: CsvDialect['encoding'];
+
+  @ApiProperty({ enum: DECIMAL_MARKS })
+  decimal: CsvDialect['decimal'];
+
+  @ApiProperty({ enum: THOUSANDS_SEPARATORS, description: "'' for none" })
+  thousands: CsvDialect['thousands'];
+
+  @ApiProperty({ enum: DATE_ORDERS, description: 'Order of dates like 01/02/2024; ymd: ISO dates only' })
+  dateOrder: CsvDialect['dateOrder'];
+}
+
+/** What an upload would make of a file, answered by POST assets/upload-preview; nothing is stored. */
+export class UploadPreview {
+  @ApiProperty({ type: CsvDialectDocument })
+  dialect: CsvDialect;
+
+  @ApiProperty({
+    type: [AssetColumnDocument],
+    description: 'The types the sampled values fit in that dialect',
+  })
+  columns: AssetColumn[];
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'array', items: { type: 'string' } },
+    description: 'The first rows, as written in the file',
+  })
+  rows: string[][];
 }
 
 /** Where a new dataset lives, answered by POST assets/upload-csv. */

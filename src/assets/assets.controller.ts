@@ -40,7 +40,13 @@ import {
   DatasetRefreshed,
   DatasetRemoved,
   UploadedDataset,
+  UploadPreview,
 } from './asset-views';
+import { CsvDialectFieldsDto, UPLOAD_PREVIEW_SCHEMA } from './dto/csv-dialect-fields.dto';
+import { previewCsv } from '../formats/readers/csv-preview';
+import { CsvPreviewInterceptor } from './ingest/csv-preview.interceptor';
+import type { SampledCsv } from './ingest/csv-sample-storage';
+import { dialectChoiceOf } from './ingest/dialect-choice';
 import { DatasetOwnerService } from './dataset-owner.service';
 import { REFRESH_CSV_SCHEMA, RefreshAssetDto, UpdateAssetDto } from './dto/update-asset.dto';
 import { OwnDatasetGuard } from './own-dataset.guard';
@@ -111,6 +117,23 @@ export class AssetsController {
     if (!staged) throw new BadRequestException('Add title & CSV file.');
     const id = await this.assets.publishUpload(user, input, staged);
     return { id, redirectUrl: `/dataset_profile/${id}` };
+  }
+
+  /**
+   * What an upload of this file would make of it, from its first megabytes: the dialect (detected,
+   * or as the form chooses), the columns with their types and the first rows. Nothing is stored.
+   */
+  @Post('upload-preview')
+  @HttpCode(200)
+  @UseGuards(SessionGuard)
+  @UseInterceptors(CsvPreviewInterceptor)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: UPLOAD_PREVIEW_SCHEMA })
+  @ApiOkResponse({ type: UploadPreview })
+  uploadPreview(@Body() _input: CsvDialectFieldsDto, @Req() request: Request): UploadPreview {
+    const file = request.file as SampledCsv | undefined;
+    if (!file) throw new BadRequestException('Add a CSV file.');
+    return previewCsv(file.sample, dialectChoiceOf(request).dialect, file.whole);
   }
 
   /** The latest 100 rows of a connector instance's table; only its owner may look. */

@@ -9,6 +9,7 @@ import { DatasetOwnerService } from './dataset-owner.service';
 import { OwnDatasetGuard } from './own-dataset.guard';
 import { ColumnProfileService } from './ingest/column-profile.service';
 import { CsvIngestService } from './ingest/csv-ingest.service';
+import { CsvPreviewInterceptor } from './ingest/csv-preview.interceptor';
 import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
 
 /**
@@ -25,6 +26,7 @@ import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
     CsvIngestService,
     ColumnProfileService,
     CsvUploadInterceptor,
+    CsvPreviewInterceptor,
     OwnDatasetGuard,
   ],
   exports: [AssetsService, AssetRowsService, DatasetOwnerService, AccessModule],

@@ -7,7 +7,7 @@ import { expectColumns } from './ingest/csv-storage-engine';
 /**
  * Lets a request on `:id` through only for the dataset's owner (the AccessGate's 'own'), before
  * anything of the body is read: a refresh's file is never loaded for someone else, and is loaded
- * straight into the dataset's columns. After SessionGuard; the handler checks again, under a
+ * straight into the dataset's columns, read in the dialect kept with it. After SessionGuard; the handler checks again, under a
  * lock, inside its transaction.
  */
 @Injectable()
@@ -21,7 +21,7 @@ export class OwnDatasetGuard implements CanActivate {
       String(request.params.id),
       'own',
     );
-    expectColumns(request, asset.columns);
+    expectColumns(request, asset.columns, asset.csvDialect);
     return true;
   }
 }

@@ -106,13 +106,13 @@ describe('abuse: bad CSV uploads', () => {
       name: 'an executable file name',
       send: () => postCsv(uploader.agent, CSV, { title: 'T' }, 'payload.exe'),
       status: 415,
-      message: 'Only CSV files (.csv) can be uploaded.',
+      message: 'Only CSV files (.csv), Excel workbooks (.xlsx) and Parquet files (.parquet) can be uploaded.',
     },
     {
       name: 'a path-traversal file name without .csv',
       send: () => postCsv(uploader.agent, CSV, { title: 'T' }, '../../../etc/passwd'),
       status: 415,
-      message: 'Only CSV files (.csv) can be uploaded.',
+      message: 'Only CSV files (.csv), Excel workbooks (.xlsx) and Parquet files (.parquet) can be uploaded.',
     },
     {
       name: 'no title',

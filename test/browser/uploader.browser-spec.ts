@@ -57,7 +57,7 @@ describe('uploading a dataset and streaming it in a browser', () => {
     await submit.click();
     await expectNotice(page, 'Add title & CSV file.');
     await expect(formAlert.innerText()).resolves.toBe(
-      '“levels.txt” is not a CSV file: choose a file ending in .csv.',
+      '“levels.txt” is not a CSV, Excel or Parquet file: choose a file ending in .csv, .xlsx or .parquet.',
     );
 
     // A file the server cannot read: 'Upload failed' with the server's reason beside the form.

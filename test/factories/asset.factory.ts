@@ -11,6 +11,13 @@ export interface UploadFields {
   price?: string;
   is_public?: string;
   licence?: string;
+  delimiter?: string;
+  encoding?: string;
+  decimal_mark?: string;
+  thousands_separator?: string;
+  date_order?: string;
+  column_types?: string;
+  sheet?: string;
 }
 
 type Agent = TestAgent<Test>;

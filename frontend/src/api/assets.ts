@@ -19,6 +19,7 @@ export type DatasetActivity = components['schemas']['DatasetActivity'];
 export type ColumnProfile = components['schemas']['ColumnProfile'];
 export type DatasetVersion = components['schemas']['DatasetVersionView'];
 export type CategoryFacet = components['schemas']['CategoryFacet'];
+export type UploadPreview = components['schemas']['UploadPreview'];
 export type CatalogueSort = 'relevance' | 'newest' | 'price_asc' | 'price_desc' | 'subscribers';
 
 export interface AssetPageParams {
@@ -154,6 +155,21 @@ export function useDatasetUpload() {
       ]),
   });
   return { ...mutation, percent };
+}
+
+/** Bytes of a file the upload preview sends: the server reads no more than this. */
+export const PREVIEW_BYTES = 2 * 1024 * 1024;
+
+/** POST assets/upload-preview with the file's first megabytes: what the upload would make of it; nothing is stored. */
+export function useUploadPreview() {
+  return useMutation({
+    mutationFn: ({ fields, file }: { fields: Record<string, string>; file: File }) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      form.append('file', file.slice(0, PREVIEW_BYTES), file.name);
+      return api<UploadPreview>('assets/upload-preview', { body: form });
+    },
+  });
 }
 
 /** GET assets/facets: each category with how many visible datasets match the search. */

@@ -164,6 +164,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/assets/upload-preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['AssetsController_uploadPreview'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/assets/{id}': {
     parameters: {
       query?: never;
@@ -1396,6 +1412,24 @@ export interface components {
       /** @description The token; it is not stored and cannot be shown again */
       token: string;
     };
+    CsvDialect: {
+      /**
+       * @description Order of dates like 01/02/2024; ymd: ISO dates only
+       * @enum {string}
+       */
+      dateOrder: 'ymd' | 'dmy' | 'mdy';
+      /** @enum {string} */
+      decimal: '.' | ',';
+      /** @enum {string} */
+      delimiter: ',' | ';' | '\t' | '|';
+      /** @enum {string} */
+      encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+      /**
+       * @description '' for none
+       * @enum {string}
+       */
+      thousands: '' | ',' | '.' | ' ' | "'";
+    };
     DatasetActivity: {
       days: components['schemas']['ActivityDay'][];
       id: string;
@@ -1932,6 +1966,13 @@ export interface components {
       /** @description Empty or left out: the spec's title */
       title?: string;
     };
+    UploadPreview: {
+      /** @description The types the sampled values fit in that dialect */
+      columns: components['schemas']['AssetColumn'][];
+      dialect: components['schemas']['CsvDialect'];
+      /** @description The first rows, as written in the file */
+      rows: string[][];
+    };
     UploadedConnector: {
       id: string;
       /** @example /connector_profile/0b6e… */
@@ -2161,10 +2202,35 @@ export interface operations {
         'multipart/form-data': {
           /** @example Finance */
           category?: string;
+          /**
+           * @description One type per column
+           * @example text,numeric,date
+           */
+          column_types?: string;
+          /**
+           * @default ymd
+           * @enum {string}
+           */
+          date_order?: 'ymd' | 'dmy' | 'mdy';
+          /**
+           * @default .
+           * @enum {string}
+           */
+          decimal_mark?: '.' | ',';
+          /**
+           * @description Detected from the header when absent
+           * @enum {string}
+           */
+          delimiter?: ',' | ';' | '\t' | '|';
           description?: string;
           /**
+           * @default utf-8
+           * @enum {string}
+           */
+          encoding?: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+          /**
            * Format: binary
-           * @description The .csv file (UTF-8; comma, semicolon or tab separated)
+           * @description The .csv file (UTF-8, UTF-16 with BOM or Windows-1252; comma, semicolon, tab or pipe separated). The other fields must come before it
            */
           file: string;
           /** @default true */
@@ -2178,6 +2244,13 @@ export interface operations {
            * @example 19.99
            */
           price?: string;
+          /** @description An .xlsx file: the sheet to load (the first one when absent) */
+          sheet?: string;
+          /**
+           * @default
+           * @enum {string}
+           */
+          thousands_separator?: '' | ',' | '.' | ' ' | "'";
           title: string;
         };
       };
@@ -2189,6 +2262,62 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['UploadedDataset'];
+        };
+      };
+    };
+  };
+  AssetsController_uploadPreview: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * @default ymd
+           * @enum {string}
+           */
+          date_order?: 'ymd' | 'dmy' | 'mdy';
+          /**
+           * @default .
+           * @enum {string}
+           */
+          decimal_mark?: '.' | ',';
+          /**
+           * @description Detected from the header when absent
+           * @enum {string}
+           */
+          delimiter?: ',' | ';' | '\t' | '|';
+          /**
+           * @default utf-8
+           * @enum {string}
+           */
+          encoding?: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+          /**
+           * Format: binary
+           * @description The .csv file, or its first megabytes (only the first 2 MB are read); the other fields come before it
+           */
+          file: string;
+          /** @description An .xlsx file: the sheet to load (the first one when absent) */
+          sheet?: string;
+          /**
+           * @default
+           * @enum {string}
+           */
+          thousands_separator?: '' | ',' | '.' | ' ' | "'";
+        };
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UploadPreview'];
         };
       };
     };
@@ -2355,8 +2484,28 @@ export interface operations {
       content: {
         'multipart/form-data': {
           /**
+           * @default ymd
+           * @enum {string}
+           */
+          date_order?: 'ymd' | 'dmy' | 'mdy';
+          /**
+           * @default .
+           * @enum {string}
+           */
+          decimal_mark?: '.' | ',';
+          /**
+           * @description Detected from the header when absent
+           * @enum {string}
+           */
+          delimiter?: ',' | ';' | '\t' | '|';
+          /**
+           * @default utf-8
+           * @enum {string}
+           */
+          encoding?: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+          /**
            * Format: binary
-           * @description The .csv file, with the same header as the dataset
+           * @description The .csv file, with the same header as the dataset; read in the dataset's dialect unless fields choose another. The other fields must come before it
            */
           file: string;
           /**
@@ -2364,6 +2513,13 @@ export interface operations {
            * @enum {string}
            */
           mode?: 'replace' | 'append';
+          /** @description An .xlsx file: the sheet to load (the first one when absent) */
+          sheet?: string;
+          /**
+           * @default
+           * @enum {string}
+           */
+          thousands_separator?: '' | ',' | '.' | ' ' | "'";
         };
       };
     };

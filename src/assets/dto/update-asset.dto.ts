@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { CSV_DIALECT_SCHEMA_PROPERTIES, CsvDialectFieldsDto } from './csv-dialect-fields.dto';
 import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -94,7 +95,7 @@ export class UpdateAssetDto {
 export const REFRESH_MODES = ['replace', 'append'] as const;
 
 /** The text field of `POST assets/{id}/refresh` besides the file. */
-export class RefreshAssetDto {
+export class RefreshAssetDto extends CsvDialectFieldsDto {
   @ApiPropertyOptional({ enum: REFRESH_MODES, default: 'replace' })
   @OptionalNotNull()
   @IsIn(REFRESH_MODES, { message: 'mode must be replace or append' })
@@ -108,8 +109,11 @@ export const REFRESH_CSV_SCHEMA = {
     file: {
       type: 'string',
       format: 'binary',
-      description: 'The .csv file, with the same header as the dataset',
+      description:
+        "The .csv file, with the same header as the dataset; read in the dataset's dialect unless fields choose another. " +
+        'The other fields must come before it',
     },
     mode: { type: 'string', enum: [...REFRESH_MODES], default: 'replace' },
+    ...CSV_DIALECT_SCHEMA_PROPERTIES,
   },
 };

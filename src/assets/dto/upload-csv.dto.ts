@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { CSV_DIALECT_SCHEMA_PROPERTIES, CsvColumnTypesFieldDto } from './csv-dialect-fields.dto';
 import {
   ArrayMaxSize,
   IsArray,
@@ -79,7 +80,7 @@ export function toKeywordList({ value }: { value: unknown }): unknown {
 }
 
 /** The text fields of `POST assets/upload-csv` (the file itself travels in the `file` part, see UPLOAD_CSV_SCHEMA). */
-export class UploadCsvDto {
+export class UploadCsvDto extends CsvColumnTypesFieldDto {
   @ApiProperty({ description: 'Required' })
   @IsOptional()
   @IsString()
@@ -137,8 +138,12 @@ export const UPLOAD_CSV_SCHEMA = {
     file: {
       type: 'string',
       format: 'binary',
-      description: 'The .csv file (UTF-8; comma, semicolon or tab separated)',
+      description:
+        'The .csv file (UTF-8, UTF-16 with BOM or Windows-1252; comma, semicolon, tab or pipe separated). ' +
+        'The other fields must come before it',
     },
+    ...CSV_DIALECT_SCHEMA_PROPERTIES,
+    column_types: { type: 'string', example: 'text,numeric,date', description: 'One type per column' },
     title: { type: 'string' },
     description: { type: 'string' },
     category: { type: 'string', example: 'Finance' },

@@ -10,6 +10,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import type { Relation } from 'typeorm';
+import type { CsvDialect } from '../../formats/readers/csv-dialect';
 import { ReadableName } from '../../database/data-tables/entities/readable-name.entity';
 import { User } from '../../users/entities/user.entity';
 
@@ -131,6 +132,10 @@ export class Asset {
   /** Computed when the rows are loaded (see column-profile.ts). */
   @Column({ type: 'jsonb', default: () => "'[]'" })
   profile: ColumnProfile[];
+
+  /** How the dataset's CSV files are written, kept from the upload for refreshes; null: detected. */
+  @Column({ name: 'csv_dialect', type: 'jsonb', nullable: true })
+  csvDialect: CsvDialect | null;
 
   /** Bytes of the CSV files behind the current rows. */
   @Column({ name: 'byte_count', type: 'bigint', default: 0 })

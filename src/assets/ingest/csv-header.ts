@@ -2,7 +2,7 @@ import { slugIdentifier } from '../../database/data-tables/data-table-names';
 import { valueKinds } from './value-kinds';
 
 export type LineEnding = 'lf' | 'crlf';
-export type Delimiter = ',' | ';' | '\t';
+export type Delimiter = ',' | ';' | '\t' | '|';
 
 const QUOTE = 0x22;
 const LF = 0x0a;
@@ -43,14 +43,14 @@ export function locateHeader(bytes: Uint8Array): HeaderLocation | null {
 
 /** The delimiter used most often outside quotes in the header line; comma when there is none. */
 export function detectDelimiter(headerLine: string): Delimiter {
-  const counts: Record<Delimiter, number> = { ',': 0, ';': 0, '\t': 0 };
+  const counts: Record<Delimiter, number> = { ',': 0, ';': 0, '\t': 0, '|': 0 };
   let inQuote = false;
   for (const character of headerLine) {
     if (character === '"') inQuote = !inQuote;
-    else if (!inQuote && (character === ',' || character === ';' || character === '\t')) counts[character]++;
+    else if (!inQuote && character in counts) counts[character as Delimiter]++;
   }
   let best: Delimiter = ',';
-  for (const candidate of [';', '\t'] as const) if (counts[candidate] > counts[best]) best = candidate;
+  for (const candidate of [';', '\t', '|'] as const) if (counts[candidate] > counts[best]) best = candidate;
   return best;
 }
 

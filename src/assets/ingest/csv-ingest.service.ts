@@ -7,6 +7,8 @@ import { DataSource } from 'typeorm';
 import { GrantsService } from '../../access/grants.service';
 import { datasetTableName } from '../../database/data-tables/data-table-names';
 import { dedicatedClient, LONG_WORK_LIMITS_MS } from '../../database/sql';
+import { CANONICAL_DIALECT, CsvDialect, CsvEncoding } from '../../formats/readers/csv-dialect';
+import { ColumnRewrites, CsvNormaliser } from '../../formats/readers/csv-normaliser';
 import type { AssetColumn } from '../entities/asset.entity';
 import {
   columnNamesFor,
@@ -20,6 +22,8 @@ import {
 import { carriageReturnLineBreaks, CsvRejection, invalidUtf8, notCsvText } from './csv-rejection';
 import { CsvScanner } from './csv-scanner';
 import { convertColumnTypes, CopyFormat, copyInto, createTable, isTypeMismatch } from './dataset-table-load';
+import type { DialectChoice } from './dialect-choice';
+import { normalisedChunks, utf8Chunks } from './dialect-streams';
 import { StagedUpload } from './staged-upload';
 import { SpooledReader, UploadSpool } from './upload-spool';
 import { firstInvalidUtf8Offset } from './utf8-guard';
@@ -69,31 +73,53 @@ export class CsvIngestService {
    * `into`, the columns of the dataset a refresh loads into, the file must have their header and
    * every value must fit its column's type: the table has those types from the start, so nothing
    * is guessed, spooled or read twice, and the first value that does not fit ends the load.
+   * Column types chosen in `choice` are held to the same way; they are read once the header has
+   * arrived, so a converted file (Parquet) can set its own by then. A dialect other than UTF-8 with dot
+   * decimals and ISO dates is turned into that on the way (transcoded, values rewritten).
    */
-  async stage(source: Readable, into?: AssetColumn[]): Promise<StagedUpload> {
+  async stage(
+    source: Readable,
+    into?: AssetColumn[],
+    choice: DialectChoice = { dialect: {} },
+  ): Promise<StagedUpload> {
     const counter = { bytes: 0 };
-    const chunks = countedChunks(source[Symbol.asyncIterator]() as AsyncIterator<Buffer>, counter);
+    const raw = countedChunks(source[Symbol.asyncIterator]() as AsyncIterator<Buffer>, counter);
+    const resolved: { encoding?: CsvEncoding } = {};
+    const chunks = utf8Chunks(raw, choice.dialect.encoding, resolved);
     let client: Client | undefined;
     try {
       const { head, ended } = await this.readHead(chunks);
-      const header = this.parseHeader(head, ended);
+      const header = this.parseHeader(head, ended, choice.dialect.delimiter);
       if (into) checkSameHeader(header, into);
+      const typed = into ?? chosenColumns(header, choice.columnTypes);
+      const dialect: CsvDialect = {
+        ...CANONICAL_DIALECT,
+        ...choice.dialect,
+        encoding: resolved.encoding ?? 'utf-8',
+        delimiter: header.delimiter,
+      };
+      const rewrites = columnRewrites(header, typed);
+      let first = head.subarray(header.location.dataStart);
+      let rest: AsyncIterator<Buffer> = chunks;
+      if (CsvNormaliser.rewritesAnything(dialect, rewrites)) {
+        rest = normalisedChunks(first, chunks, new CsvNormaliser(dialect, rewrites));
+        first = Buffer.alloc(0);
+      }
       const assetId = randomUUID();
       const tableName = datasetTableName(assetId);
       client = await this.connect();
       // Committed or rolled back by the StagedUpload this call hands back.
       await client.query('BEGIN');
       await client.query(`SET LOCAL TIME ZONE 'UTC'`);
-      const first = head.subarray(header.location.dataStart);
-      const loaded = into
-        ? await this.intoColumns(client, tableName, header, into, withFirst(first, chunks))
-        : await this.guessedColumns(client, tableName, header, first, chunks);
+      const loaded = typed
+        ? await this.intoColumns(client, tableName, header, typed, withFirst(first, rest))
+        : await this.guessedColumns(client, tableName, header, first, rest);
       if (loaded.rowCount === 0) throw new CsvRejection('The file has a header line but no data rows.');
       // Second fence for a cut-off upload: never stage what the source itself reports as failed.
       if (source.errored) throw source.errored;
       const staged = new StagedUpload(
         client,
-        { assetId, tableName, ...loaded, byteCount: counter.bytes },
+        { assetId, tableName, ...loaded, byteCount: counter.bytes, dialect },
         this.grants,
       );
       client = undefined;
@@ -102,7 +128,7 @@ export class CsvIngestService {
       // The source learns the real cause: ending its iterator alone would destroy it with a bare
       // AbortError, which a listener on the stream (multer) could report instead of this error.
       if (!source.destroyed) source.destroy(error as Error);
-      await chunks.return?.().catch(() => undefined);
+      await raw.return?.().catch(() => undefined);
       if (client) await client.end().catch(() => undefined);
       throw error;
     }
@@ -149,7 +175,7 @@ export class CsvIngestService {
     return head.subarray(0, 3).equals(UTF8_BOM) ? head.subarray(3) : head;
   }
 
-  private parseHeader(head: Buffer, ended: boolean): ParsedHeader {
+  private parseHeader(head: Buffer, ended: boolean, chosenDelimiter?: Delimiter): ParsedHeader {
     if (head.toString('latin1').trim() === '') throw new CsvRejection('The file is empty.');
     const location = locateHeader(head);
     const headerEnd = location ? location.headerEnd : head.length;
@@ -167,7 +193,7 @@ export class CsvIngestService {
       throw new CsvRejection('The header line is incomplete.');
     }
     const text = headerBytes.toString('utf8');
-    const delimiter = detectDelimiter(text);
+    const delimiter = chosenDelimiter ?? detectDelimiter(text);
     const labels = splitHeader(text, delimiter);
     if (headerLooksLikeData(labels, this.firstDataRow(head, location.dataStart, delimiter, ended))) {
       throw new CsvRejection('The file has no header: line 1 must hold the column names.');
@@ -351,6 +377,32 @@ function checkSameHeader(header: ParsedHeader, columns: AssetColumn[]): void {
     `The file's columns (${fileLabels}) are not the dataset's (${columns.map((column) => column.label).join(', ')}). ` +
       'A refresh needs the same header.',
   );
+}
+
+/** A new dataset's columns with the types the uploader chose, one per column of the file. */
+function chosenColumns(
+  header: ParsedHeader,
+  types: AssetColumn['type'][] | undefined,
+): AssetColumn[] | undefined {
+  if (!types) return undefined;
+  if (types.length !== header.names.length) {
+    throw new CsvRejection(
+      `column_types lists ${types.length} ${types.length === 1 ? 'type' : 'types'}, but the file has ${header.names.length} columns.`,
+    );
+  }
+  return header.names.map((name, index) => ({ name, label: labelOf(header, index), type: types[index] }));
+}
+
+/** Which values each column may need rewritten: by its type when known, else any number or date. */
+function columnRewrites(header: ParsedHeader, columns: AssetColumn[] | undefined): ColumnRewrites[] {
+  return header.names.map((_, index) => {
+    const type = columns?.[index].type;
+    if (!type) return { numbers: true, dates: true };
+    return {
+      numbers: type === 'integer' || type === 'numeric',
+      dates: type === 'date' || type === 'timestamp' || type === 'timestamptz',
+    };
+  });
 }
 
 /** The data bytes already read with the header, then the rest of the upload. */

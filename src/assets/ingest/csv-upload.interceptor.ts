@@ -15,6 +15,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { CsvIngestService } from './csv-ingest.service';
 import { CsvRejection } from './csv-rejection';
 import { CsvStorageEngine, UploadedCsv } from './csv-storage-engine';
+import { uploadKindOf } from './converted-upload';
 
 /** Room for the multipart envelope and the text fields around the file. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
@@ -37,8 +38,14 @@ export class CsvUploadInterceptor implements NestInterceptor {
       storage: new CsvStorageEngine(ingest, () => this.tooLarge()),
       limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
       fileFilter: (_request, file, accept) => {
-        if (/\.csv$/i.test(file.originalname)) accept(null, true);
-        else accept(new CsvRejection('Only CSV files (.csv) can be uploaded.', 415));
+        if (uploadKindOf(file.originalname)) accept(null, true);
+        else
+          accept(
+            new CsvRejection(
+              'Only CSV files (.csv), Excel workbooks (.xlsx) and Parquet files (.parquet) can be uploaded.',
+              415,
+            ),
+          );
       },
     }).single('file');
   }
@@ -74,19 +81,24 @@ export class CsvUploadInterceptor implements NestInterceptor {
   }
 
   private toHttpError(error: unknown): unknown {
-    if (error instanceof CsvRejection) return new HttpException(error.message, error.status);
-    if (error instanceof MulterError) {
-      if (error.code === 'LIMIT_FILE_SIZE') return this.tooLargeHttp();
-      if (error.code === 'LIMIT_UNEXPECTED_FILE' || error.code === 'LIMIT_FILE_COUNT') {
-        return new BadRequestException('Send exactly one CSV file, in the form field "file".');
-      }
-      return new BadRequestException(`The upload form is not acceptable: ${error.message}.`);
-    }
-    if (error instanceof HttpException) return error;
-    const message = error instanceof Error ? error.message : '';
-    if (/Unexpected end of form|Malformed|Request (aborted|closed)|multipart/i.test(message)) {
-      return new BadRequestException('The upload was interrupted or malformed; please try again.');
-    }
-    return error;
+    return uploadHttpError(error, () => this.tooLargeHttp());
   }
+}
+
+/** An error of reading a multipart upload (multer, the file's reader) as the HTTP answer it deserves. */
+export function uploadHttpError(error: unknown, tooLarge: () => HttpException): unknown {
+  if (error instanceof CsvRejection) return new HttpException(error.message, error.status);
+  if (error instanceof MulterError) {
+    if (error.code === 'LIMIT_FILE_SIZE') return tooLarge();
+    if (error.code === 'LIMIT_UNEXPECTED_FILE' || error.code === 'LIMIT_FILE_COUNT') {
+      return new BadRequestException('Send exactly one CSV file, in the form field "file".');
+    }
+    return new BadRequestException(`The upload form is not acceptable: ${error.message}.`);
+  }
+  if (error instanceof HttpException) return error;
+  const message = error instanceof Error ? error.message : '';
+  if (/Unexpected end of form|Malformed|Request (aborted|closed)|multipart/i.test(message)) {
+    return new BadRequestException('The upload was interrupted or malformed; please try again.');
+  }
+  return error;
 }

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Client } from 'pg';
 import type { GrantsService } from '../../access/grants.service';
 import { Sql, sqlOn } from '../../database/sql';
+import type { CsvDialect } from '../../formats/readers/csv-dialect';
 import type { AssetColumn } from '../entities/asset.entity';
 import type { LoadMode } from '../entities/dataset-version.entity';
 
@@ -28,6 +29,8 @@ export interface StagedTable {
   rowCount: number;
   /** Bytes of the uploaded file. */
   byteCount: number;
+  /** How the file was read; kept with a new dataset for its refreshes. */
+  dialect: CsvDialect;
 }
 
 /**
@@ -46,12 +49,12 @@ export class StagedUpload {
   ) {}
 
   async publish(details: NewAssetDetails): Promise<string> {
-    const { assetId, tableName, columns, rowCount, byteCount } = this.table;
+    const { assetId, tableName, columns, rowCount, byteCount, dialect } = this.table;
     return this.commitWith(async (sql) => {
       await sql(
         `INSERT INTO assets (id, owner_id, title, description, category, keywords, price, is_public, image,
-                             source, author, table_name, row_count, columns, licence, byte_count)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+                             source, author, table_name, row_count, columns, licence, byte_count, csv_dialect)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
         [
           assetId,
           details.ownerId,
@@ -69,6 +72,7 @@ export class StagedUpload {
           JSON.stringify(columns),
           details.licence ?? '',
           byteCount,
+          JSON.stringify(dialect),
         ],
       );
       await recordVersion(sql, { assetId, loadedBy: details.ownerId, mode: 'initial', rowCount, byteCount });

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 
-/** The only endpoints that take a multipart form (a CSV file and its fields): upload and refresh. */
-const MULTIPART_PATHS = new Set(['/api/assets/upload-csv']);
+/** The only endpoints that take a multipart form (a CSV file and its fields): upload, its preview and refresh. */
+const MULTIPART_PATHS = new Set(['/api/assets/upload-csv', '/api/assets/upload-preview']);
 const MULTIPART_PATTERNS = [/^\/api\/assets\/[0-9a-f-]{36}\/refresh$/i];
 
 function takesMultipart(path: string): boolean {

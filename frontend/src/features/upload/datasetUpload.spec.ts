@@ -26,10 +26,16 @@ describe('checkDatasetUpload', () => {
     expect(checkDatasetUpload({ ...form, file: null }).error).toBe(TITLE_AND_FILE_REQUIRED);
   });
 
-  it("says 'Add title & CSV file.' for a file that is not .csv, and beside the form that a .csv file is needed", () => {
-    const checked = checkDatasetUpload({ ...form, file: { name: 'prices.xlsx' } as File });
+  it("says 'Add title & CSV file.' for a file that is of no kind the upload takes, and beside the form what is needed", () => {
+    const checked = checkDatasetUpload({ ...form, file: { name: 'prices.ods' } as File });
     expect(checked.error).toBe(TITLE_AND_FILE_REQUIRED);
-    expect(checked.detail).toBe('“prices.xlsx” is not a CSV file: choose a file ending in .csv.');
+    expect(checked.detail).toBe(
+      '“prices.ods” is not a CSV, Excel or Parquet file: choose a file ending in .csv, .xlsx or .parquet.',
+    );
+  });
+
+  it.each(['Prices.XLSX', 'prices.parquet'])('takes %p like a CSV file', (name) => {
+    expect(checkDatasetUpload({ ...form, file: { name } as File }).fields?.title).toBe(form.title.trim());
   });
 
   it('has nothing more to say than the notice when the title or file is simply missing', () => {

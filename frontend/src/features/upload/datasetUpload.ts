@@ -1,4 +1,4 @@
-/** Client-side checks of the Upload Dataset form (a title and a .csv file) and the multipart body of POST assets/upload-csv. */
+/** Client-side checks of the Upload Dataset form (a title and a .csv, .xlsx or .parquet file) and the multipart body of POST assets/upload-csv. */
 
 export const TITLE_AND_FILE_REQUIRED = 'Add title & CSV file.';
 export const PRICE_INVALID = 'Price must be a non-negative amount with at most two decimals.';
@@ -16,9 +16,9 @@ export interface DatasetUploadForm {
 
 export const UPLOADED = 'Dataset uploaded.';
 
-/** Beside the form, for a chosen file that is no CSV file: what to choose instead. */
+/** Beside the form, for a chosen file of no kind the upload takes: what to choose instead. */
 export function notCsvMessage(fileName: string): string {
-  return `“${fileName}” is not a CSV file: choose a file ending in .csv.`;
+  return `“${fileName}” is not a CSV, Excel or Parquet file: choose a file ending in .csv, .xlsx or .parquet.`;
 }
 
 /**
@@ -34,9 +34,20 @@ export function isCsvFileName(name: string): boolean {
   return /\.csv$/i.test(name.trim());
 }
 
+/** An Excel workbook by its .xlsx extension: loaded from its first sheet or a named one. */
+export function isWorkbookFileName(name: string): boolean {
+  return /\.xlsx$/i.test(name.trim());
+}
+
+/** A Parquet file by its .parquet extension: loaded with the column types it declares. */
+export function isParquetFileName(name: string): boolean {
+  return /\.parquet$/i.test(name.trim());
+}
+
 /** The text parts of the multipart form, or the message to show instead of uploading. */
 export function checkDatasetUpload(form: DatasetUploadForm): DatasetUploadCheck {
-  if (form.file && !isCsvFileName(form.file.name))
+  const name = form.file?.name ?? '';
+  if (form.file && !isCsvFileName(name) && !isWorkbookFileName(name) && !isParquetFileName(name))
     return { error: TITLE_AND_FILE_REQUIRED, detail: notCsvMessage(form.file.name) };
   if (!form.title.trim() || !form.file) return { error: TITLE_AND_FILE_REQUIRED };
   const price = form.price.trim();

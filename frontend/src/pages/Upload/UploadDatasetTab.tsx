@@ -3,15 +3,23 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { useDismissNotice, useNotify } from '../../components/useNotify';
 import { afterUploadPath } from '../../features/upload/connectorUpload';
-import { checkDatasetUpload, DatasetUploadForm, UPLOADED } from '../../features/upload/datasetUpload';
+import {
+  checkDatasetUpload,
+  DatasetUploadForm,
+  isWorkbookFileName,
+  UPLOADED,
+} from '../../features/upload/datasetUpload';
 import { useDatasetUpload } from '../../api/assets';
+import { CsvPreviewStep } from './CsvPreviewStep';
 import { MetadataFields } from './MetadataFields';
+import { useCsvPreview } from './useCsvPreview';
 
 const EMPTY: DatasetUploadForm = {
   title: '',
@@ -30,6 +38,9 @@ export function UploadDatasetTab() {
   const navigate = useNavigate();
   const upload = useDatasetUpload();
   const [form, setForm] = useState(EMPTY);
+  const csv = useCsvPreview();
+  const [sheet, setSheet] = useState('');
+  const workbook = form.file !== null && isWorkbookFileName(form.file.name);
   const [error, setError] = useState<string | null>(null);
   const dismiss = useDismissNotice();
   const [warned, setWarned] = useState<string | null>(null);
@@ -53,7 +64,13 @@ export function UploadDatasetTab() {
     }
     setError(null);
     upload.mutate(
-      { fields: checked.fields, file: form.file as File },
+      {
+        fields: {
+          ...checked.fields,
+          ...(workbook ? (sheet.trim() ? { sheet: sheet.trim() } : {}) : csv.uploadFields()),
+        },
+        file: form.file as File,
+      },
       {
         onSuccess: (answer) => {
           notify(UPLOADED, 'success');
@@ -75,25 +92,54 @@ export function UploadDatasetTab() {
   return (
     <Stack component="form" spacing={2.5} onSubmit={submit} noValidate aria-label="Upload dataset">
       <Typography color="text.secondary">
-        Upload a CSV file (UTF-8; comma, semicolon or tab separated, first row the column names). It becomes a
-        table you can preview, share, sell and stream.
+        Upload a CSV file, an Excel workbook (.xlsx; first row the column names) or a Parquet file. It becomes
+        a table you can preview, share, sell and stream. Before it is stored you see how it was read
+        (delimiter, encoding, numbers, dates) and each column&apos;s type, and can change them.
       </Typography>
       <MetadataFields values={form} onChange={set} priceHelperText="0 or empty means free" />
       <Box>
         <Button variant="outlined" component="label">
-          Choose CSV file
+          Choose CSV, Excel or Parquet file
           <input
             hidden
             type="file"
-            accept=".csv,text/csv"
+            accept=".csv,text/csv,.xlsx,.parquet"
             aria-label="CSV file"
-            onChange={(event) => set({ file: event.target.files?.[0] ?? null })}
+            onChange={(event) => {
+              const file = event.target.files?.[0] ?? null;
+              set({ file });
+              csv.read(file);
+            }}
           />
         </Button>
         <Typography component="span" sx={{ ml: 2 }} color={form.file ? 'text.primary' : 'text.secondary'}>
           {form.file ? `${form.file.name} (${formatSize(form.file.size)})` : 'No file chosen'}
         </Typography>
       </Box>
+      {workbook && (
+        <TextField
+          label="Sheet"
+          value={sheet}
+          onChange={(event) => setSheet(event.target.value)}
+          helperText="The sheet to load; the first one when empty"
+          sx={{ maxWidth: 360 }}
+        />
+      )}
+      {csv.pending && <LinearProgress aria-label="Reading the file" />}
+      {csv.failure && (
+        <Alert severity="warning" role="alert">
+          {csv.failure}
+        </Alert>
+      )}
+      {csv.preview && form.file && (
+        <CsvPreviewStep
+          preview={csv.preview}
+          types={csv.types}
+          disabled={csv.pending || upload.isPending}
+          onDialect={(change) => csv.changeDialect(form.file as File, change)}
+          onType={csv.changeType}
+        />
+      )}
       {upload.isPending && (
         <Box aria-live="polite">
           <LinearProgress variant="determinate" value={upload.percent} aria-label="Upload progress" />
@@ -111,7 +157,7 @@ export function UploadDatasetTab() {
         type="submit"
         variant="contained"
         size="large"
-        disabled={upload.isPending}
+        disabled={upload.isPending || csv.pending}
         sx={{ alignSelf: 'flex-start' }}
       >
         {upload.isPending ? 'Uploading…' : 'Upload Dataset'}

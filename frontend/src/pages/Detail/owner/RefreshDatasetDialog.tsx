@@ -78,8 +78,9 @@ function RefreshForm({
         <DialogContent dividers>
           <Stack spacing={2}>
             <DialogContentText>
-              Upload a CSV file with the same header as this dataset. Buyers keep seeing the current rows
-              until the new file has loaded completely; a file that cannot be loaded changes nothing.
+              Upload a CSV file, Excel workbook (first sheet) or Parquet file with the same columns as this
+              dataset. Buyers keep seeing the current rows until the new file has loaded completely; a file
+              that cannot be loaded changes nothing.
             </DialogContentText>
             {refresh.error && <Alert severity="error">{ownerErrorText(refresh.error)}</Alert>}
             <RadioGroup
@@ -95,7 +96,7 @@ function RefreshForm({
               <input
                 hidden
                 type="file"
-                accept=".csv,text/csv"
+                accept=".csv,text/csv,.xlsx,.parquet"
                 aria-label="CSV file"
                 onChange={(event) => setFile(event.target.files?.[0] ?? null)}
               />
