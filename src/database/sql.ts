@@ -56,14 +56,16 @@ function poolLimits(dataSource: DataSource): DedicatedLimits {
 
 /**
  * A connection of its own, outside the pool (not yet connected), for work that must never hold a
- * pooled one: a long upload, the connector runner's liveness lock.
+ * pooled one: a long upload, the connector runner's liveness lock. `directUrl` bypasses a
+ * transaction-mode pooler for work that keeps session state (docs/deployment.md).
  */
 export function dedicatedClient(
   dataSource: DataSource,
   applicationName: string,
   limits: DedicatedLimits = {},
+  directUrl?: string,
 ): Client {
-  const { url } = dataSource.options as { url?: string };
+  const url = directUrl ?? (dataSource.options as { url?: string }).url;
   const { statementMs, idleInTransactionMs } = { ...poolLimits(dataSource), ...limits };
   const bounded =
     statementMs !== undefined && idleInTransactionMs !== undefined
