@@ -16,6 +16,7 @@ import { sameOriginOnly } from './common/middleware/same-origin.middleware';
 import { absoluteSessionLifetime } from './common/middleware/session-lifetime.middleware';
 import { spaHandlers } from './common/middleware/spa-fallback.middleware';
 import type { AppConfig } from './config/app-config';
+import { requestContext } from './database/request-context';
 import { pgPool } from './database/sql';
 import { JSON_BODY_LIMIT_BYTES } from './common/body-limits';
 import { PRODUCT_NAME } from './common/product';
@@ -99,6 +100,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.disable('x-powered-by');
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));
   app.use(requestLogging);
+  // Before the sessions: the read routing looks at the session and user of the request it serves.
+  app.use(requestContext);
   app.use(compressedAnswers());
   app.use(
     sameOriginOnly({
