@@ -76,11 +76,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly secretBox: SecretBox,
   ) {
-    // The lock is session state: it needs a connection of its own straight to PostgreSQL.
-    this.liveness = new RunnerLiveness(
-      () => dedicatedClient(dataSource, 'connector-runner', {}, config.databaseDirectUrl),
-      this.runnerId,
-    );
+    this.liveness = new RunnerLiveness(() => dedicatedClient(dataSource, 'connector-runner'), this.runnerId);
     this.operations = new RunOperationExecutor(engine, writer, instances);
   }
 
