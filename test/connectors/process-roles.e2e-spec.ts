@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { Server } from 'node:http';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { ConnectorRunsService } from '../../src/connectors/runs/connector-runs.service';
+import { MAX_RUN_ATTEMPTS } from '../../src/connectors/runs/run-takeover';
 import { ConnectorSchedulerService } from '../../src/connectors/scheduler/connector-scheduler.service';
 import { runMigrations } from '../../src/database/migrate';
 import { healthPort, startWorkerHealthServer } from '../../src/health/worker-health-server';
@@ -79,6 +80,14 @@ describe('connectors: web and worker processes', () => {
     }
   }
 
+  async function instanceTable(instanceId: string): Promise<string> {
+    const [row] = await web.dataSource.query(
+      `SELECT output_table_name FROM connector_instances WHERE id = $1`,
+      [instanceId],
+    );
+    return row.output_table_name;
+  }
+
   async function runnerOf(runId: string): Promise<string | null> {
     const [row] = await web.dataSource.query(`SELECT runner_id FROM connector_runs WHERE id = $1`, [runId]);
     return row.runner_id;
@@ -130,6 +139,58 @@ describe('connectors: web and worker processes', () => {
       started.body.run_id,
     ]);
     expect(cleared.queued_request).toBeNull();
+  });
+
+  /** A run as a worker killed mid-run leaves it: running, owned by a runner whose lock is gone. */
+  async function runOfDeadWorker(instanceId: string, attempts = 1): Promise<string> {
+    const [run] = await web.dataSource.query(
+      `INSERT INTO connector_runs (instance_id, trigger, override, runner_id, heartbeat_at, attempts)
+       VALUES ($1, 'manual', false, 'a-worker-killed-mid-run', now(), $2) RETURNING id`,
+      [instanceId, attempts],
+    );
+    return run.id;
+  }
+
+  async function runRow(runId: string): Promise<{ status: string; attempts: number; row_count: number }> {
+    const [row] = await web.dataSource.query(
+      `SELECT status, attempts, row_count FROM connector_runs WHERE id = $1`,
+      [runId],
+    );
+    return row;
+  }
+
+  it('a run whose worker died with nothing committed is taken over by another worker and ends right', async () => {
+    const { agent, id } = await connectedInstance(web);
+    const runId = await runOfDeadWorker(id);
+    await worker.app.get(ConnectorRunsService).recoverAbandoned();
+    expect(await runnerOf(runId)).toBeNull();
+    expect(await workerPicksUpOne()).toBe(runId);
+    const [finished] = await waitForRuns(agent, id);
+    expect(finished).toMatchObject({ id: runId, status: 'succeeded', row_count: 2 });
+    expect(await runRow(runId)).toMatchObject({ attempts: 2 });
+    const [{ rows }] = await web.dataSource.query(
+      `SELECT count(*)::int AS rows FROM data."${await instanceTable(id)}" WHERE _run_id = $1`,
+      [runId],
+    );
+    expect(rows).toBe(2);
+  });
+
+  it("a dead worker's run with rows already committed, or started too often, is marked failed instead", async () => {
+    const committed = await connectedInstance(web);
+    const partial = await runOfDeadWorker(committed.id);
+    const table = await instanceTable(committed.id);
+    await web.dataSource.query(
+      `CREATE TABLE IF NOT EXISTS data."${table}" (_run_id uuid, _fetched_at timestamptz)`,
+    );
+    await web.dataSource.query(`INSERT INTO data."${table}" (_run_id, _fetched_at) VALUES ($1, now())`, [
+      partial,
+    ]);
+    const tired = await connectedInstance(web);
+    const exhausted = await runOfDeadWorker(tired.id, MAX_RUN_ATTEMPTS);
+
+    await worker.app.get(ConnectorRunsService).recoverAbandoned();
+    expect(await runRow(partial)).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(await runRow(exhausted)).toMatchObject({ status: 'failed', attempts: MAX_RUN_ATTEMPTS });
   });
 
   it('a web process never ticks the scheduler or picks up runs; a worker does both', () => {

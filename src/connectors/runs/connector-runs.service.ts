@@ -26,6 +26,7 @@ import { furtherTablesOf, instanceTargets } from '../instance-operations';
 import { RunOperationExecutor } from './run-operation';
 import { summarise } from './run-summary';
 import { claimQueuedRuns, waitForRunEnd } from './run-queue';
+import { requeueAbandoned } from './run-takeover';
 import { RUNNER_ALIVE_SQL, RunnerLiveness } from './runner-liveness';
 
 export const RUN_IN_PROGRESS = 'A run is already in progress for this connector';
@@ -241,11 +242,20 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
 
   /**
    * Marks failed every running run whose process is gone (its liveness lock released), and drops
-   * its staging tables. This process's own runs are alive by definition. The heartbeat's age is no
+   * its staging tables; a worker first queues again those of which nothing was committed
+   * (run-takeover.ts). This process's own runs are alive by definition. The heartbeat's age is no
    * evidence: a process starved of CPU misses beats while its runs go on, whereas the lock goes
    * only with the process's database connection.
    */
   async recoverAbandoned(): Promise<number> {
+    // A worker gives another worker the chance to run again what a dead one left uncommitted.
+    if (this.config.processRole === 'worker') {
+      const requeued = await requeueAbandoned(this.dataSource, this.runnerId, (tableName, runId) =>
+        this.writer.dropStaging(tableName, runId),
+      );
+      if (requeued.length > 0)
+        this.logger.warn(`Queued again ${requeued.length} connector run(s) whose worker stopped`);
+    }
     // Wrapped in a CTE so the driver answers the rows (a bare UPDATE answers [rows, count]).
     const rows: Array<{ id: string; table_names: string[] }> = await this.dataSource.query(
       `WITH failed AS (

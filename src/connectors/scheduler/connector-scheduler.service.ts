@@ -26,7 +26,8 @@ export class ConnectorSchedulerService implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.runs.recoverAbandoned();
+    // A web process runs nothing: the runs of a dead worker are the workers' to take over or fail.
+    if (this.config.processRole !== 'web') await this.runs.recoverAbandoned();
     if (!this.config.schedulerEnabled) return;
     const interval = setInterval(() => void this.tick(), this.config.schedulerTickSeconds * 1000);
     interval.unref();
