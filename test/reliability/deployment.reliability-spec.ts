@@ -36,11 +36,16 @@ describe(`reliability: the deployment of docs/deployment.md under ${CLIENTS} cli
   let worker: AppProcess;
   let primary: DataSource;
   let upstream: FakeUpstream;
+  // Answers to /held wait until the test lets them go: a run is mid-fetch when its worker is killed.
+  let heldAnswers: Promise<void> = Promise.resolve();
+  let releaseHeldAnswers: () => void = () => undefined;
+  const workerEnv = { SCHEDULER_ENABLED: 'true', RUN_QUEUE_POLL_MS: '200', SCHEDULER_TICK_SECONDS: '1' };
 
   beforeAll(async () => {
-    upstream = await startFakeUpstream(async (_request, response) =>
-      sendJson(response, [{ city: 'Berlin' }, { city: 'Lima' }, { city: 'Oslo' }]),
-    );
+    upstream = await startFakeUpstream(async (request, response) => {
+      if (request.url.pathname === '/held') await heldAnswers;
+      sendJson(response, [{ city: 'Berlin' }, { city: 'Lima' }, { city: 'Oslo' }]);
+    });
     cluster = await ReplicatedPostgres.start();
     const admin = new Client({ connectionString: cluster.primaryUrl });
     await admin.connect();
@@ -53,7 +58,7 @@ describe(`reliability: the deployment of docs/deployment.md under ${CLIENTS} cli
       name: 'deployment-worker',
       databaseUrl: direct,
       worker: true,
-      env: { SCHEDULER_ENABLED: 'true', RUN_QUEUE_POLL_MS: '200' },
+      env: workerEnv,
     });
     const proxyPort = await freePort();
     const webEnv = {
@@ -81,6 +86,7 @@ describe(`reliability: the deployment of docs/deployment.md under ${CLIENTS} cli
   });
 
   afterAll(async () => {
+    releaseHeldAnswers();
     await stopAllApps();
     await proxy?.stop();
     await bouncer?.stop();
@@ -203,5 +209,61 @@ describe(`reliability: the deployment of docs/deployment.md under ${CLIENTS} cli
     expect(row).toEqual({ status: 'succeeded', runner_id: expect.any(String) });
     // Web processes run nothing: the worker, the only one left that runs connectors, ran it.
     expect(worker.isRunning).toBe(true);
+  });
+
+  it('a worker killed in the middle of a run: a second worker runs it again to its end, nothing partial', async () => {
+    const owner = await createUser(primary);
+    const http = await loggedIn(owner);
+    const connector = await createConnector(primary, {
+      spec: simpleSpec(upstream.origin, { url_path: '/held' }),
+    });
+    const instance = await http.expect<{ id: string }>('POST', '/api/connectors/activate', 201, {
+      json: { connector_id: connector.id },
+    });
+    heldAnswers = new Promise((resolve) => (releaseHeldAnswers = () => resolve()));
+    const started = await http.expect<{ run_id: string }>(
+      'POST',
+      `/api/connectors/instance/${instance.id}/run`,
+      202,
+      {
+        json: {},
+      },
+    );
+    const requestsBefore = upstream.requests.length;
+    await waitFor(
+      'the worker fetching',
+      async () => (upstream.requests.length > requestsBefore ? true : undefined),
+      120_000,
+    );
+
+    const second = await AppProcess.start({
+      name: 'deployment-worker-2',
+      databaseUrl: cluster.urlOf(cluster.primaryPort, DATABASE),
+      worker: true,
+      env: workerEnv,
+    });
+    await worker.kill();
+    releaseHeldAnswers();
+    const finished = await waitFor(
+      'the run to end',
+      async () => {
+        const [row] = await primary.query(
+          `SELECT status, row_count, attempts FROM connector_runs WHERE id = $1`,
+          [started.run_id],
+        );
+        return row.status === 'running' ? undefined : row;
+      },
+      180_000,
+    );
+    expect(finished).toEqual({ status: 'succeeded', row_count: 3, attempts: 2 });
+    const [{ output_table_name: table }] = await primary.query(
+      `SELECT output_table_name FROM connector_instances WHERE id = $1`,
+      [instance.id],
+    );
+    const rows: Array<{ run_id: string; count: number }> = await primary.query(
+      `SELECT _run_id AS run_id, count(*)::int AS count FROM data."${table}" GROUP BY _run_id`,
+    );
+    expect(rows).toEqual([{ run_id: started.run_id, count: 3 }]);
+    expect(second.isRunning).toBe(true);
   });
 });
