@@ -77,6 +77,8 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
 
   /** Remembers that the caller of the current request has just written (see ReadYourWritesInterceptor). */
   noteWrite(): void {
+    // Without a replica every read is the primary's: nothing to remember (and no session to save).
+    if (!this.replica) return;
     const request = currentRequest();
     if (!request) return;
     const now = Date.now();
