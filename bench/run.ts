@@ -16,6 +16,7 @@ import { benchIngest } from './scenarios/ingest';
 import { benchOData } from './scenarios/odata';
 import { benchParquetStream } from './scenarios/parquet-stream';
 import { benchRefresh } from './scenarios/refresh';
+import { benchScaleOut } from './scenarios/scale-out';
 import { benchGzipStreams, benchStreams } from './scenarios/stream';
 import { createBenchUser } from './session';
 
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
     }
     if (chosen.has('dialect-ingest')) rows.push(await benchDialectIngest(context));
     if (chosen.has('catalogue')) rows.push(await benchCatalogue(context));
+    if (chosen.has('scale-out')) rows.push(await benchScaleOut(context));
     if (chosen.has('connector')) {
       // The connector row reports the API's peak memory: like the ingest row, it gets an API
       // process of its own, so the figure is the run's and not the garbage the rows before it

@@ -14,6 +14,7 @@ import { ConfigModule } from './config/config.module';
 import { PublicConfigModule } from './config/public-config.module';
 import { ConnectorsModule } from './connectors/connectors.module';
 import { buildDataSourceOptions } from './database/data-source-options';
+import { ReadReplicaModule } from './database/read-replica.module';
 import { SeedModule } from './database/seed/seed.module';
 import { HealthModule } from './health/health.module';
 import { ListingsModule } from './listings/listings.module';
@@ -39,6 +40,7 @@ export class AppModule {
           autoLoadEntities: false,
         }),
         ScheduleModule.forRoot(),
+        ReadReplicaModule,
         CommonModule,
         HealthModule,
         PublicConfigModule,

@@ -17,6 +17,7 @@ import { absoluteSessionLifetime } from './common/middleware/session-lifetime.mi
 import { SITE_FILES, spaHandlers } from './common/middleware/spa-fallback.middleware';
 import { refreshLastSeen } from './users/sessions/session-details';
 import type { AppConfig } from './config/app-config';
+import { requestContext } from './database/request-context';
 import { pgPool } from './database/sql';
 import { JSON_BODY_LIMIT_BYTES, refuseOversizedJson } from './common/body-limits';
 import { PRODUCT_NAME } from './common/product';
@@ -109,6 +110,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
     next();
   });
   app.use(requestLogging);
+  // Before the sessions: the read routing looks at the session and user of the request it serves.
+  app.use(requestContext);
   app.use(compressedAnswers());
   app.use(
     sameOriginOnly({

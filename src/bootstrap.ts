@@ -5,6 +5,8 @@ import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import { AppLogger } from './common/logging/app-logger';
 import type { AppConfig } from './config/app-config';
+import { connectDedicatedTo } from './database/sql';
+import { DataSource } from 'typeorm';
 
 /** Creates the fully configured (not yet listening) app on an already migrated database. */
 export async function createApp(
@@ -18,6 +20,7 @@ export async function createApp(
     bodyParser: true,
     bufferLogs: false,
   });
+  connectDedicatedTo(app.get(DataSource), config.databaseDirectUrl);
   configureApp(app, config);
   await app.init();
   return app;

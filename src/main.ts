@@ -8,6 +8,8 @@ import { loadConfig } from './config/app-config';
 import { describeDatabase } from './database/database-description';
 import { provideDatabase } from './database/database-server';
 import { runMigrations } from './database/migrate';
+import { startWorkerHealthServer } from './health/worker-health-server';
+import { DataSource } from 'typeorm';
 
 async function main(): Promise<void> {
   let config;
@@ -27,13 +29,22 @@ async function main(): Promise<void> {
 
   const database = await provideDatabase(config);
   bootLogger.log(await describeDatabase(database));
-  const applied = await runMigrations(database.url);
+  // The migration lock is a session advisory lock: straight to PostgreSQL, never through a pooler.
+  const applied = await runMigrations(config.databaseDirectUrl ?? database.url);
   bootLogger.log(applied.length > 0 ? `Migrations: applied ${applied.length}` : 'Migrations: none pending');
   if (applied.length > 0) bootLogger.debug(`Migrations applied: ${applied.join(', ')}`);
 
   const app = await createApp(config, database.url, { logger });
-  const server = await app.listen(config.port);
-  bootLogger.log(`Open ${config.appOrigin} (listening on port ${config.port})`);
+  // A worker serves no API: it runs connectors and answers its health check on a port of its own.
+  const server =
+    config.processRole === 'worker'
+      ? await startWorkerHealthServer(app.get(DataSource), config.workerHealthPort)
+      : await app.listen(config.port);
+  bootLogger.log(
+    config.processRole === 'worker'
+      ? `Worker running (health check on port ${config.workerHealthPort})`
+      : `Open ${config.appOrigin} (listening on port ${config.port}, role ${config.processRole})`,
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -44,6 +55,8 @@ async function main(): Promise<void> {
     server.closeIdleConnections?.();
     const forceExit = setTimeout(() => process.exit(1), 15_000);
     forceExit.unref();
+    // Nest closes the API's server itself; the worker's health server is ours to close.
+    if (config.processRole === 'worker') server.close();
     await app.close();
     await database.stop();
     bootLogger.log('Stopped cleanly');

@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ReadReplica } from '../database/read-replica.service';
 import { AccessGate, Caller } from '../access/access-gate.service';
 import { columnsOf, displayType } from '../database/data-tables/data-table-catalog';
 import {
@@ -36,6 +37,7 @@ export const CONNECTOR_PREVIEW_ROWS = 100;
 export class AssetRowsService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly reads: ReadReplica,
     private readonly gate: AccessGate,
     private readonly activity: DatasetActivityService,
   ) {}
@@ -95,7 +97,7 @@ export class AssetRowsService {
     if (filters.length > 0) {
       const countParams: unknown[] = [];
       const countWhere = rowFilterCondition(filters, parameterBinder(countParams), ROW_SOURCE);
-      const counted = await sqlOn(this.dataSource)<{ total: string }>(
+      const counted = await sqlOn(this.reads.forReads())<{ total: string }>(
         `SELECT count(*) AS total FROM ${table} WHERE ${countWhere}`,
         countParams,
       );
@@ -119,7 +121,7 @@ export class AssetRowsService {
     // The gate has matched the name to a table of the caller's own instance.
     await this.gate.requireConnectorTable(caller, outputTableName);
     const tableName = outputTableName;
-    const stored = await columnsOf(sqlOn(this.dataSource), tableName);
+    const stored = await columnsOf(sqlOn(this.reads.forReads()), tableName);
     // No run has created the table yet.
     if (stored.length === 0) return { columns: [], rows: [] };
     // The records' own columns first; the internal ones (`_run_id`, `_fetched_at`, `_<iteration>`) last.
@@ -145,10 +147,9 @@ export class AssetRowsService {
   }
 
   private async jsonRows(select: string, params: unknown[]): Promise<Record<string, unknown>[]> {
-    const rows: { row: Record<string, unknown> }[] = await this.dataSource.query(
-      `SELECT to_json(page) AS row FROM (${select}) page`,
-      params,
-    );
+    const rows: { row: Record<string, unknown> }[] = await this.reads
+      .forReads()
+      .query(`SELECT to_json(page) AS row FROM (${select}) page`, params);
     return rows.map((entry) => entry.row);
   }
 }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ReadReplica } from '../database/read-replica.service';
 import { AccessGate, Caller, DatasetAccess } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import type { AssetDetail, AssetSummary, CategoryFacet, DatasetVersionView } from './asset-views';
@@ -124,6 +125,7 @@ function profileVisible({ asset, held }: DatasetAccess): boolean {
 export class AssetsService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly reads: ReadReplica,
     private readonly gate: AccessGate,
     private readonly ingest: CsvIngestService,
     private readonly profiles: ColumnProfileService,
@@ -131,7 +133,7 @@ export class AssetsService {
 
   /** Distinct categories of the datasets the caller may see, by name (capped: it feeds a menu). */
   async categories(caller: Caller): Promise<string[]> {
-    const rows: { category: string }[] = await this.dataSource.query(
+    const rows: { category: string }[] = await this.reads.forReads().query(
       `SELECT DISTINCT asset.category FROM assets asset
         WHERE ${this.gate.datasetCondition('visible', 'asset', '$1')} AND asset.category <> ''
         ORDER BY asset.category LIMIT ${MAX_CATEGORIES}`,
@@ -143,7 +145,7 @@ export class AssetsService {
   /** Each category among the datasets the caller may see that match the search, with its count. */
   async facets(caller: Caller, query: FacetsQueryDto): Promise<CategoryFacet[]> {
     const { params, conditions } = this.catalogueFilter(caller, { ...query, category: undefined });
-    const rows: { category: string; count: number }[] = await this.dataSource.query(
+    const rows: { category: string; count: number }[] = await this.reads.forReads().query(
       `SELECT asset.category, count(*)::int AS count FROM assets asset
         WHERE ${conditions.join(' AND ')} AND asset.category <> ''
         GROUP BY asset.category ORDER BY count(*) DESC, asset.category LIMIT ${MAX_CATEGORIES}`,
@@ -163,16 +165,17 @@ export class AssetsService {
     const sort = query.sort ?? (rank ? 'relevance' : 'newest');
     params.push(query.limit ?? DEFAULT_PAGE_SIZE, query.offset ?? 0);
     const page = `LIMIT $${params.length - 1} OFFSET $${params.length}`;
-    const rows: Array<CatalogueRow & { total: string }> = await this.dataSource.query(
-      rank ? this.searchPageSql(where, rank, sort, page) : this.browsePageSql(where, sort, page),
-      params,
-    );
+    const rows: Array<CatalogueRow & { total: string }> = await this.reads
+      .forReads()
+      .query(
+        rank ? this.searchPageSql(where, rank, sort, page) : this.browsePageSql(where, sort, page),
+        params,
+      );
     let total = rows.length > 0 ? Number(rows[0].total) : 0;
     if (rows.length === 0 && query.offset) {
-      const [counted]: { total: string }[] = await this.dataSource.query(
-        `SELECT count(*) AS total FROM assets asset WHERE ${where}`,
-        params.slice(0, -2),
-      );
+      const [counted]: { total: string }[] = await this.reads
+        .forReads()
+        .query(`SELECT count(*) AS total FROM assets asset WHERE ${where}`, params.slice(0, -2));
       total = Number(counted.total);
     }
     return { items: rows.map(rowToSummary), total };
@@ -245,7 +248,7 @@ export class AssetsService {
       loaded_by: string | null;
       row_count: string;
       byte_count: string;
-    }> = await this.dataSource.query(
+    }> = await this.reads.forReads().query(
       `SELECT version.mode, version.loaded_at, loader.name AS loaded_by, version.row_count, version.byte_count
          FROM dataset_versions version LEFT JOIN users loader ON loader.id = version.loaded_by
         WHERE version.asset_id = $1 ORDER BY version.loaded_at DESC, version.id LIMIT ${MAX_VERSIONS_SHOWN}`,

@@ -40,6 +40,25 @@ export interface AppConfig {
   webRoot: string;
   trustProxy: boolean;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  /**
+   * What this process does: `all` serves HTTP and runs connectors, `web` serves HTTP and queues
+   * runs, `worker` runs scheduled and queued connector runs and answers only its health check.
+   */
+  processRole: ProcessRole;
+  /** Port of a worker's health check. */
+  workerHealthPort: number;
+  /** How often a running process looks for runs queued by web processes. */
+  runQueuePollMs: number;
+  /** A streaming replica for catalogue and data reads (see database/read-replica.ts). */
+  databaseReadUrl?: string;
+  /** Replay lag beyond which reads go back to the primary. */
+  databaseReadMaxLagMs: number;
+  /**
+   * A connection straight to PostgreSQL (not through a transaction-mode pooler) for the work that
+   * keeps state in its session: migrations' and runners' advisory locks. Defaults to databaseUrl.
+   */
+  databaseDirectUrl?: string;
+  /** Whether this process's scheduler claims due refreshes (never in a web process). */
   schedulerEnabled: boolean;
   /** Longest a synchronous Run Now request waits for its run before answering with the run id. */
   runNowWaitSeconds: number;
@@ -48,6 +67,8 @@ export interface AppConfig {
   /** Which provider checks out paid datasets (test or Stripe) and its settings. */
   payments: PaymentsConfig;
 }
+
+export type ProcessRole = 'all' | 'web' | 'worker';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -93,6 +114,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
   const isProduction = nodeEnv === 'production';
   const dataDir = resolve(env.DATA_DIR ?? '.data');
   const port = env.PORT ?? 3000;
+  const processRole = env.PROCESS_ROLE ?? 'all';
 
   let sessionSecret = env.SESSION_SECRET;
   let encryptionKey = env.ENCRYPTION_KEY;
@@ -137,7 +159,13 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     webRoot: resolve(env.WEB_ROOT ?? join(PROJECT_ROOT, 'frontend', 'dist')),
     trustProxy: env.TRUST_PROXY ?? false,
     logLevel: env.LOG_LEVEL ?? 'log',
-    schedulerEnabled: env.SCHEDULER_ENABLED ?? true,
+    processRole,
+    workerHealthPort: env.WORKER_HEALTH_PORT ?? 3001,
+    runQueuePollMs: env.RUN_QUEUE_POLL_MS ?? 500,
+    databaseReadUrl: env.DATABASE_READ_URL,
+    databaseReadMaxLagMs: env.DATABASE_READ_MAX_LAG_MS ?? 2_000,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL,
+    schedulerEnabled: processRole !== 'web' && (env.SCHEDULER_ENABLED ?? true),
     runNowWaitSeconds: env.RUN_NOW_WAIT_SECONDS ?? 20,
     schedulerTickSeconds: env.SCHEDULER_TICK_SECONDS ?? 20,
     payments: settlePayments(env, isProduction),

@@ -30,6 +30,10 @@ describe('configuration', () => {
     ['SCHEDULER_TICK_SECONDS', '1.5'],
     ['DATABASE_POOL_SIZE', '1'],
     ['DATABASE_POOL_SIZE', 'many'],
+    ['PROCESS_ROLE', 'scheduler'],
+    ['DATABASE_READ_URL', 'mysql://replica/db'],
+    ['DATABASE_READ_MAX_LAG_MS', '10'],
+    ['RUN_QUEUE_POLL_MS', 'often'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => parseEnvironment({ [name]: value })).toThrow(ConfigError);
     expect(() => parseEnvironment({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));
@@ -39,6 +43,8 @@ describe('configuration', () => {
     ['SESSION_SECRET', 'short-but-secret'],
     ['ENCRYPTION_KEY', 'secret-not-hex'],
     ['DATABASE_URL', 'mysql://admin:hunter2@db/marketplace'],
+    ['DATABASE_READ_URL', 'mysql://admin:hunter2@replica/marketplace'],
+    ['DATABASE_DIRECT_URL', 'mysql://admin:hunter2@db/marketplace'],
     ['SMTP_URL', 'http://mailer:hunter2@mail.example.com'],
   ])('names %s but never repeats its rejected value', (name, value) => {
     const attempt = () => parseEnvironment({ [name]: value });
@@ -129,6 +135,20 @@ describe('configuration', () => {
     expect(loadConfig(secrets).runNowWaitSeconds).toBe(20);
     expect(loadConfig({ ...secrets, RUN_NOW_WAIT_SECONDS: '5' }).runNowWaitSeconds).toBe(5);
     expect(() => parseEnvironment({ RUN_NOW_WAIT_SECONDS: '601' })).toThrow(/RUN_NOW_WAIT_SECONDS/);
+  });
+
+  it('runs everything in one process by default; a web process never schedules runs', () => {
+    const secrets = { SESSION_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'ab'.repeat(32) };
+    expect(loadConfig(secrets)).toMatchObject({ processRole: 'all', schedulerEnabled: true });
+    expect(loadConfig({ ...secrets, PROCESS_ROLE: 'web', SCHEDULER_ENABLED: 'true' })).toMatchObject({
+      processRole: 'web',
+      schedulerEnabled: false,
+    });
+    expect(loadConfig({ ...secrets, PROCESS_ROLE: 'worker' })).toMatchObject({
+      processRole: 'worker',
+      schedulerEnabled: true,
+      workerHealthPort: 3001,
+    });
   });
 
   it('never generates secrets in production: it names the missing ones', () => {

@@ -145,6 +145,39 @@ export class EnvironmentVariables {
   LOG_LEVEL?: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
 
   @IsOptional()
+  @IsIn(['all', 'web', 'worker'], { message: 'PROCESS_ROLE must be all, web or worker' })
+  PROCESS_ROLE?: 'all' | 'web' | 'worker';
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  WORKER_HEALTH_PORT?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'RUN_QUEUE_POLL_MS must be a whole number of milliseconds' })
+  @Min(50)
+  @Max(60_000)
+  RUN_QUEUE_POLL_MS?: number;
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_READ_URL must be a postgres:// connection URL' })
+  DATABASE_READ_URL?: string;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'DATABASE_READ_MAX_LAG_MS must be a whole number of milliseconds' })
+  @Min(100)
+  @Max(600_000)
+  DATABASE_READ_MAX_LAG_MS?: number;
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_DIRECT_URL must be a postgres:// connection URL' })
+  DATABASE_DIRECT_URL?: string;
+
+  @IsOptional()
   @Transform(toBoolean)
   @IsBoolean({ message: 'SCHEDULER_ENABLED must be true or false' })
   SCHEDULER_ENABLED?: boolean;
@@ -200,6 +233,8 @@ const SECRET_VARIABLES = new Set([
   'SESSION_SECRET',
   'ENCRYPTION_KEY',
   'DATABASE_URL',
+  'DATABASE_READ_URL',
+  'DATABASE_DIRECT_URL',
   'SMTP_URL',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',

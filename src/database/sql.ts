@@ -54,16 +54,27 @@ function poolLimits(dataSource: DataSource): DedicatedLimits {
   };
 }
 
+/** DATABASE_DIRECT_URL of the app's data source, when it differs from the pool's (a pooler). */
+const directUrls = new WeakMap<DataSource, string>();
+
+/** Dedicated connections of this data source go straight to PostgreSQL at `url`, not through its pooler. */
+export function connectDedicatedTo(dataSource: DataSource, url: string | undefined): void {
+  if (url) directUrls.set(dataSource, url);
+}
+
 /**
  * A connection of its own, outside the pool (not yet connected), for work that must never hold a
- * pooled one: a long upload, the connector runner's liveness lock.
+ * pooled one: a long upload, a connector run's writes, the runner's liveness lock. It keeps state
+ * across transactions (a session advisory lock, statement limits set at connect), so it goes to
+ * DATABASE_DIRECT_URL when one is set: a transaction-mode pooler would drop that state
+ * (docs/deployment.md).
  */
 export function dedicatedClient(
   dataSource: DataSource,
   applicationName: string,
   limits: DedicatedLimits = {},
 ): Client {
-  const { url } = dataSource.options as { url?: string };
+  const url = directUrls.get(dataSource) ?? (dataSource.options as { url?: string }).url;
   const { statementMs, idleInTransactionMs } = { ...poolLimits(dataSource), ...limits };
   const bounded =
     statementMs !== undefined && idleInTransactionMs !== undefined

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ReadReplica } from '../database/read-replica.service';
 import type { Caller } from '../access/access-gate.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { createColumnIndex, hasColumnIndex } from '../database/data-tables/data-table-ddl';
@@ -65,6 +66,7 @@ export class ODataService {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly reads: ReadReplica,
     private readonly access: StreamAccessService,
     private readonly activity: DatasetActivityService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -127,7 +129,7 @@ export class ODataService {
     };
     const copySql = `COPY (${statement.text}) TO STDOUT ${JSON_LINES_COPY_OPTIONS}`;
     await asFilterValueError(
-      copyOut(pgPool(this.dataSource), copySql, destination.response, {
+      copyOut(pgPool(this.reads.forReads()), copySql, destination.response, {
         prepare,
         transform: new JsonRowsTransform(envelope, PAGE_TRAILER_MARK),
         onStart: () => destination.onStart(appliedPageSize),
@@ -222,7 +224,7 @@ export class ODataService {
 
   /** A statement in one read-only transaction with the stream settings (UTC, ISO dates). */
   private async read<T>(statement: Statement, work: (sql: Sql) => Promise<T>): Promise<T> {
-    const client = await pgPool(this.dataSource).connect();
+    const client = await pgPool(this.reads.forReads()).connect();
     try {
       // One round trip for both: the statements carry no parameters.
       await client.query(`BEGIN READ ONLY; ${STREAM_SETTINGS}`);

@@ -1,6 +1,7 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
+import { ReadReplica } from '../database/read-replica.service';
 import { DATASET_NOT_FOUND, type Caller } from '../access/access-gate.service';
 import { displayType } from '../database/data-tables/data-table-catalog';
 import {
@@ -48,6 +49,7 @@ export interface StreamRequest extends StreamPage {
 export class StreamService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly reads: ReadReplica,
     private readonly access: StreamAccessService,
     private readonly activity: DatasetActivityService,
   ) {}
@@ -117,7 +119,7 @@ export class StreamService {
     name: string,
     options: { prefix?: string } = {},
   ): Promise<void> {
-    await copyOut(pgPool(this.dataSource), copySql, response, {
+    await copyOut(pgPool(this.reads.forReads()), copySql, response, {
       prefix: options.prefix,
       // COPY already writes one JSON object per line: JSON Lines go out byte for byte.
       transform: format === 'json' ? new JsonArrayTransform() : undefined,

@@ -22,6 +22,8 @@ export interface RunOperationOutcome {
 @Index('connector_runs_instance_started_idx', ['instanceId', 'startedAt'])
 // Partial unique index (status = 'running') created by migration 1795282000000; TypeORM cannot diff its predicate.
 @Index('connector_runs_one_running_key', { synchronize: false })
+// Partial index of the runs waiting for a worker (migration 1796013000000), same reason.
+@Index('connector_runs_queued_idx', { synchronize: false })
 export class ConnectorRun {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -66,9 +68,17 @@ export class ConnectorRun {
   @Column({ type: 'jsonb', default: () => "'[]'" })
   operations: RunOperationOutcome[];
 
-  /** Boot id of the process executing the run. */
+  /** Boot id of the process executing the run; null while it waits for a worker (run-queue.ts). */
   @Column({ name: 'runner_id', type: 'text', nullable: true })
   runnerId: string | null;
+
+  /** Run-only settings of a queued run, sealed; cleared when a worker claims it. */
+  @Column({ name: 'queued_request', type: 'text', nullable: true, select: false })
+  queuedRequest: string | null;
+
+  /** Workers that have started the run (run-takeover.ts). */
+  @Column({ type: 'integer', default: 1 })
+  attempts: number;
 
   /**
    * Refreshed while the run's process runs it, for people diagnosing a hung process; whether the

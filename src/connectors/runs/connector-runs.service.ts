@@ -12,6 +12,7 @@ import { DataSource } from 'typeorm';
 import { AccessGate } from '../../access/access-gate.service';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
+import { SecretBox } from '../../common/crypto/secret-box';
 import { dedicatedClient, isUniqueViolation } from '../../database/sql';
 import { toRunView, RunView } from '../run-views';
 import { ConnectorInstancesService } from '../connector-instances.service';
@@ -24,6 +25,8 @@ import { ConnectorRun, RunOperationOutcome } from '../entities/connector-run.ent
 import { furtherTablesOf, instanceTargets } from '../instance-operations';
 import { RunOperationExecutor } from './run-operation';
 import { summarise } from './run-summary';
+import { claimQueuedRuns, waitForRunEnd } from './run-queue';
+import { requeueAbandoned } from './run-takeover';
 import { RUNNER_ALIVE_SQL, RunnerLiveness } from './runner-liveness';
 
 export const RUN_IN_PROGRESS = 'A run is already in progress for this connector';
@@ -43,10 +46,14 @@ export interface RunRequest {
   authData?: Record<string, string>;
 }
 
+/** Run-only settings of a queued background run, sealed in the run row until a worker claims it. */
+type QueuedRequest = Pick<RunRequest, 'settings' | 'authData'>;
+
 /**
  * Starts, executes and records connector runs. A partial unique index allows one running run
  * per instance; runs carry this process's runner id, whose liveness lock lets the next process
- * that looks mark the runs of a dead process failed.
+ * that looks mark the runs of a dead process failed. A web process executes nothing: it queues
+ * its runs (see run-queue.ts) for a worker.
  */
 @Injectable()
 export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplicationShutdown {
@@ -68,6 +75,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     @Inject(ConnectorInstancesService) private readonly instances: ConnectorInstancesService,
     private readonly gate: AccessGate,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly secretBox: SecretBox,
   ) {
     this.liveness = new RunnerLiveness(() => dedicatedClient(dataSource, 'connector-runner'), this.runnerId);
     this.operations = new RunOperationExecutor(engine, writer, instances);
@@ -77,15 +85,32 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     return this.executing.size;
   }
 
-  /** Records a new running run; 409 when one is already running for the instance. */
-  async start(instanceId: string, trigger: 'manual' | 'schedule', override: boolean): Promise<ConnectorRun> {
-    await this.liveness.hold();
+  /** Whether this process queues its manual runs for a worker instead of executing them. */
+  get queuesRuns(): boolean {
+    return this.config.processRole === 'web';
+  }
+
+  /**
+   * Records a new running run, this process's or (in a web process) queued without a runner;
+   * 409 when one is already running for the instance.
+   */
+  async start(
+    instanceId: string,
+    trigger: 'manual' | 'schedule',
+    override: boolean,
+    queued: QueuedRequest = {},
+  ): Promise<ConnectorRun> {
+    if (!this.queuesRuns) await this.liveness.hold();
+    const sealed =
+      this.queuesRuns && (queued.settings || queued.authData)
+        ? this.secretBox.seal(JSON.stringify(queued))
+        : null;
     try {
       return await this.dataSource.transaction(async (manager) => {
         const [row] = await manager.query(
-          `INSERT INTO connector_runs (instance_id, trigger, override, runner_id, heartbeat_at)
-           VALUES ($1, $2, $3, $4, now()) RETURNING id`,
-          [instanceId, trigger, override, this.runnerId],
+          `INSERT INTO connector_runs (instance_id, trigger, override, runner_id, heartbeat_at, queued_request)
+           VALUES ($1, $2, $3, $4, now(), $5) RETURNING id`,
+          [instanceId, trigger, override, this.queuesRuns ? null : this.runnerId, sealed],
         );
         await manager.query(`UPDATE connector_instances SET last_run_started_at = now() WHERE id = $1`, [
           instanceId,
@@ -106,8 +131,8 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
   ): Promise<{ run_id: string; status: 'running' }> {
     const instance = await this.gate.requireInstance(user, instanceId);
     const request = await this.prepareOverride(instance, input);
-    const run = await this.start(instance.id, 'manual', request.override);
-    void this.launch({ ...request, runId: run.id, instanceId: instance.id });
+    const run = await this.start(instance.id, 'manual', request.override, request);
+    if (!this.queuesRuns) void this.launch({ ...request, runId: run.id, instanceId: instance.id });
     return { run_id: run.id, status: 'running' };
   }
 
@@ -119,17 +144,39 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
   async runNow(user: AuthenticatedUser, instanceId: string): Promise<RunNowAnswer> {
     const instance = await this.gate.requireInstance(user, instanceId);
     const run = await this.start(instance.id, 'manual', instance.settings?.override === true);
-    const done = this.launch({ runId: run.id, instanceId: instance.id, override: run.override });
-    let timer: NodeJS.Timeout | undefined;
-    const outlasted = new Promise<'outlasted'>((resolve) => {
-      timer = setTimeout(() => resolve('outlasted'), this.config.runNowWaitSeconds * 1000);
-    });
-    const outcome = await Promise.race([done, outlasted]).finally(() => clearTimeout(timer));
-    if (outcome === 'outlasted') return { run_id: run.id, status: 'running' };
+    const waitMs = this.config.runNowWaitSeconds * 1000;
+    const ended = this.queuesRuns
+      ? await waitForRunEnd(this.dataSource, run.id, waitMs, this.config.runQueuePollMs)
+      : await this.launchAndWait({ runId: run.id, instanceId: instance.id, override: run.override }, waitMs);
+    if (!ended) return { run_id: run.id, status: 'running' };
     const finished = await this.dataSource.getRepository(ConnectorRun).findOneByOrFail({ id: run.id });
     if (finished.status !== 'succeeded')
       throw new BadGatewayException(`Run failed: ${finished.error ?? 'unknown error'}`);
     return { rowCount: finished.rowCount, run_id: finished.id, warning: finished.warning ?? null };
+  }
+
+  /** Launches a run of this process and answers whether it ended within `waitMs`. */
+  private async launchAndWait(request: RunRequest, waitMs: number): Promise<boolean> {
+    const done = this.launch(request).then(() => true);
+    let timer: NodeJS.Timeout | undefined;
+    const outlasted = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), waitMs);
+    });
+    return Promise.race([done, outlasted]).finally(() => clearTimeout(timer));
+  }
+
+  /** Claims runs queued by web processes for this process to execute (see run-queue.ts). */
+  async claimQueued(limit: number): Promise<RunRequest[]> {
+    if (limit <= 0) return [];
+    // Held before the claim, so no other process ever sees a claimed run without a live runner.
+    await this.liveness.hold();
+    const claimed = await claimQueuedRuns(this.dataSource, this.runnerId, limit);
+    return claimed.map((run) => ({
+      runId: run.id,
+      instanceId: run.instance_id,
+      override: run.override,
+      ...(run.queued_request ? (JSON.parse(this.secretBox.open(run.queued_request)) as QueuedRequest) : {}),
+    }));
   }
 
   /**
@@ -195,18 +242,27 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
 
   /**
    * Marks failed every running run whose process is gone (its liveness lock released), and drops
-   * its staging tables. This process's own runs are alive by definition. The heartbeat's age is no
+   * its staging tables; a worker first queues again those of which nothing was committed
+   * (run-takeover.ts). This process's own runs are alive by definition. The heartbeat's age is no
    * evidence: a process starved of CPU misses beats while its runs go on, whereas the lock goes
    * only with the process's database connection.
    */
   async recoverAbandoned(): Promise<number> {
+    // A worker gives another worker the chance to run again what a dead one left uncommitted.
+    if (this.config.processRole === 'worker') {
+      const requeued = await requeueAbandoned(this.dataSource, this.runnerId, (tableName, runId) =>
+        this.writer.dropStaging(tableName, runId),
+      );
+      if (requeued.length > 0)
+        this.logger.warn(`Queued again ${requeued.length} connector run(s) whose worker stopped`);
+    }
     // Wrapped in a CTE so the driver answers the rows (a bare UPDATE answers [rows, count]).
     const rows: Array<{ id: string; table_names: string[] }> = await this.dataSource.query(
       `WITH failed AS (
          UPDATE connector_runs r SET status = 'failed', finished_at = now(), error = $1
          FROM connector_instances i
          WHERE r.instance_id = i.id AND r.status = 'running'
-           AND r.runner_id IS DISTINCT FROM $2 AND NOT ${RUNNER_ALIVE_SQL}
+           AND r.runner_id IS NOT NULL AND r.runner_id <> $2 AND NOT ${RUNNER_ALIVE_SQL}
          RETURNING r.id, r.instance_id, i.output_table_name)
        SELECT f.id, array_prepend(f.output_table_name,
                 ARRAY(SELECT t.output_table_name FROM connector_instance_tables t WHERE t.instance_id = f.instance_id)

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { dedicatedClient } from '../sql';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { SEED_POSTS } from '../../blog/seed/blog-seed-posts';
 import { SEED_CONNECTORS } from '../../connectors/seed/seed-connectors';
@@ -46,10 +47,11 @@ export class SeedService implements OnApplicationBootstrap {
 
   /** Answers how many datasets and blog posts were new (connectors are brought up to date every time). */
   async seed(): Promise<number> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    // A session lock held across the seeders' own transactions: on a connection of its own.
+    const lock = dedicatedClient(this.dataSource, 'seed-lock');
+    await lock.connect();
     try {
-      await runner.query('SELECT pg_advisory_lock($1)', [SEED_LOCK_ID]);
+      await lock.query('SELECT pg_advisory_lock($1)', [SEED_LOCK_ID]);
       const demoUserId = await this.demoUser.run();
       const context = { demoUserId };
       const datasetsAdded = await this.datasets.run(context);
@@ -57,8 +59,7 @@ export class SeedService implements OnApplicationBootstrap {
       const postsAdded = await this.blog.run(context);
       return datasetsAdded + postsAdded;
     } finally {
-      await runner.query('SELECT pg_advisory_unlock($1)', [SEED_LOCK_ID]).catch(() => undefined);
-      await runner.release();
+      await lock.end().catch(() => undefined);
     }
   }
 }

@@ -50,6 +50,8 @@ export interface AppProcessOptions {
   env?: Record<string, string | undefined>;
   /** Start through `npm start`, as the README does, instead of node directly; signals then go to npm. */
   viaNpm?: boolean;
+  /** PROCESS_ROLE=worker: no API; its port is the worker's health check (GET /health). */
+  worker?: boolean;
 }
 
 /**
@@ -129,6 +131,7 @@ export class AppProcess {
       SCHEDULER_ENABLED: 'false',
       CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true',
       ...SECRETS,
+      ...(this.options.worker ? { PROCESS_ROLE: 'worker', WORKER_HEALTH_PORT: String(this.port) } : {}),
       ...this.options.env,
     };
     const env = Object.fromEntries(
@@ -156,7 +159,8 @@ export class AppProcess {
         throw new Error(`${this.options.name} exited during start; see ${RELIABILITY_ARTIFACTS}`);
       }
       try {
-        const response = await fetch(`${this.baseUrl}/api/health`, { signal: AbortSignal.timeout(5000) });
+        const path = this.options.worker ? '/health' : '/api/health';
+        const response = await fetch(`${this.baseUrl}${path}`, { signal: AbortSignal.timeout(5000) });
         if (response.ok) return;
       } catch {
         // not listening yet

@@ -1,0 +1,90 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './app-process';
+
+/** Debian's haproxy package (installed by .ci/run). */
+const HAPROXY = '/usr/sbin/haproxy';
+const START_BOUND_MS = 30_000;
+
+/**
+ * HAProxy in front of web processes, as docs/deployment.md has it: round robin, each checked on
+ * GET /api/health every half second and taken out at its first failed check; a request whose
+ * connection is refused is sent again to another process.
+ */
+export class HaProxy {
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly folder: string,
+    readonly port: number,
+  ) {}
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** `port`: one chosen beforehand, when the processes behind must know the public origin. */
+  static async start(backendPorts: number[], port?: number): Promise<HaProxy> {
+    port ??= await freePort();
+    const folder = mkdtempSync(join(tmpdir(), 'dm-haproxy-'));
+    const config = join(folder, 'haproxy.cfg');
+    writeFileSync(
+      config,
+      [
+        'global',
+        '  maxconn 2000',
+        'defaults',
+        '  mode http',
+        '  timeout connect 2s',
+        '  timeout client 60s',
+        '  timeout server 60s',
+        '  option redispatch',
+        '  retries 3',
+        '  retry-on conn-failure empty-response',
+        'frontend public',
+        `  bind 127.0.0.1:${port}`,
+        '  default_backend web',
+        'backend web',
+        '  balance roundrobin',
+        '  option httpchk GET /api/health',
+        '  default-server check inter 500ms fall 1 rise 2',
+        ...backendPorts.map((backend, index) => `  server web${index + 1} 127.0.0.1:${backend}`),
+        '',
+      ].join('\n'),
+    );
+    const child = spawn(HAPROXY, ['-db', '-f', config], { stdio: 'ignore' });
+    const proxy = new HaProxy(child, folder, port);
+    await proxy.waitUntilListening().catch(async (error) => {
+      await proxy.stop();
+      throw error;
+    });
+    return proxy;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = new Promise((resolve) => this.child.once('exit', resolve));
+      this.child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(this.folder, { recursive: true, force: true });
+  }
+
+  private async waitUntilListening(): Promise<void> {
+    const deadline = Date.now() + START_BOUND_MS;
+    for (;;) {
+      const listening = await new Promise<boolean>((resolve) => {
+        const socket = connect(this.port, '127.0.0.1', () => {
+          socket.end();
+          resolve(true);
+        }).on('error', () => resolve(false));
+      });
+      if (listening) return;
+      if (this.child.exitCode !== null) throw new Error('haproxy exited at start');
+      if (Date.now() > deadline) throw new Error('haproxy did not start in time');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}

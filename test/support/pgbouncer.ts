@@ -1,0 +1,91 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freeLoopbackPort } from './replicated-postgres';
+
+/** Debian's pgbouncer package (installed by .ci/run). */
+const PGBOUNCER = '/usr/sbin/pgbouncer';
+const START_BOUND_MS = 30_000;
+
+/**
+ * A throw-away PgBouncer in transaction mode in front of a PostgreSQL server with trust
+ * authentication, configured as docs/deployment.md says: the startup parameters the app sends
+ * (planner options, statement limits) are ignored, as PgBouncer cannot keep them per client.
+ */
+export class PgBouncer {
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly folder: string,
+    readonly port: number,
+  ) {}
+
+  static async start(server: { host: string; port: number }): Promise<PgBouncer> {
+    const folder = mkdtempSync(join(tmpdir(), 'dm-pgbouncer-'));
+    chmodSync(folder, 0o777);
+    const port = await freeLoopbackPort();
+    writeFileSync(join(folder, 'userlist.txt'), '"postgres" ""\n');
+    writeFileSync(
+      join(folder, 'pgbouncer.ini'),
+      [
+        '[databases]',
+        `* = host=${server.host} port=${server.port}`,
+        '[pgbouncer]',
+        'listen_addr = 127.0.0.1',
+        `listen_port = ${port}`,
+        'unix_socket_dir =',
+        'auth_type = trust',
+        `auth_file = ${join(folder, 'userlist.txt')}`,
+        'pool_mode = transaction',
+        'max_client_conn = 1000',
+        'default_pool_size = 20',
+        'ignore_startup_parameters = options,statement_timeout,idle_in_transaction_session_timeout,extra_float_digits',
+        '',
+      ].join('\n'),
+    );
+    // PgBouncer refuses to run as root.
+    const command =
+      process.getuid?.() === 0
+        ? spawn('runuser', ['-u', 'postgres', '--', PGBOUNCER, join(folder, 'pgbouncer.ini')], {
+            stdio: 'ignore',
+          })
+        : spawn(PGBOUNCER, [join(folder, 'pgbouncer.ini')], { stdio: 'ignore' });
+    const bouncer = new PgBouncer(command, folder, port);
+    await bouncer.waitUntilListening().catch(async (error) => {
+      await bouncer.stop();
+      throw error;
+    });
+    return bouncer;
+  }
+
+  /** The URL of `database` through the pooler. */
+  urlOf(database: string): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = new Promise((resolve) => this.child.once('exit', resolve));
+      this.child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(this.folder, { recursive: true, force: true });
+  }
+
+  private async waitUntilListening(): Promise<void> {
+    const deadline = Date.now() + START_BOUND_MS;
+    for (;;) {
+      const listening = await new Promise<boolean>((resolve) => {
+        const socket = connect(this.port, '127.0.0.1', () => {
+          socket.end();
+          resolve(true);
+        }).on('error', () => resolve(false));
+      });
+      if (listening) return;
+      if (this.child.exitCode !== null) throw new Error('pgbouncer exited at start');
+      if (Date.now() > deadline) throw new Error('pgbouncer did not start in time');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
