@@ -40,7 +40,6 @@ const ALLOWED_NODES = new Set([
   'RangeVar',
   'RangeSubselect',
   'RangeFunction',
-  'RangeTableSample',
   'JoinExpr',
   'SortBy',
   'WindowDef',
