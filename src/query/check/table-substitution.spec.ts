@@ -46,4 +46,12 @@ describe('substituteTables: readable names become the held tables’ visible col
     const error = await run('TABLE sales').catch((caught: QueryRefusal) => caught);
     expect((error as QueryRefusal).message).toBe('Write SELECT * FROM sales instead of TABLE sales');
   });
+
+  it('maps a position in the statement run back to the text written', async () => {
+    const written = 'SELECT nope FROM sales WHERE x';
+    const { sql, originalPosition } = await run(written);
+    expect(originalPosition(sql.indexOf('nope') + 1)).toBe(written.indexOf('nope') + 1);
+    expect(originalPosition(sql.indexOf('WHERE x') + 7)).toBe(written.indexOf('WHERE x') + 7);
+    expect(originalPosition(sql.indexOf('"day"') + 1)).toBe(written.indexOf('sales') + 1);
+  });
 });

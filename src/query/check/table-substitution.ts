@@ -38,14 +38,17 @@ function tokenAt(bytes: Buffer, start: number): { text: string; end: number; nam
  * as the user wrote it so `name.column` still resolves. A name the caller does not hold fails
  * exactly like one that does not exist.
  */
-export function substituteTables(
+export function substituteTables<Table extends QueryTable>(
   sql: string,
   references: TableReference[],
-  held: ReadonlyMap<string, QueryTable>,
-): { sql: string; tables: QueryTable[] } {
+  held: ReadonlyMap<string, Table>,
+): { sql: string; tables: Table[]; originalPosition: (position: number) => number } {
   const bytes = Buffer.from(sql, 'utf8');
   const characterPosition = (byteOffset: number) => bytes.subarray(0, byteOffset).toString('utf8').length + 1;
-  const used = new Map<string, QueryTable>();
+  const used = new Map<string, Table>();
+  /** Each replacement: where it starts and ends in the new text, where the name stood, and the length change so far. */
+  const replaced: Array<{ start: number; end: number; originalStart: number; shiftAfter: number }> = [];
+  let shift = 0;
   const parts: Buffer[] = [];
   let copied = 0;
   for (const reference of references) {
@@ -58,12 +61,26 @@ export function substituteTables(
     const columns = table.columns.map(quoteIdentifier).join(', ');
     const source = `(SELECT ${columns || 'NULL WHERE false'} FROM data.${quoteIdentifier(table.tableName)})`;
     parts.push(bytes.subarray(copied, reference.byteOffset));
-    parts.push(
-      Buffer.from(reference.hasAlias ? source : `${source} AS ${quoteIdentifier(reference.name)}`, 'utf8'),
-    );
+    const replacement = reference.hasAlias ? source : `${source} AS ${quoteIdentifier(reference.name)}`;
+    parts.push(Buffer.from(replacement, 'utf8'));
+    const originalStart = characterPosition(reference.byteOffset);
+    const start = originalStart + shift;
+    shift += replacement.length - token.text.length;
+    replaced.push({ start, end: start + replacement.length, originalStart, shiftAfter: shift });
     copied = token.end;
     used.set(table.name, table);
   }
   parts.push(bytes.subarray(copied));
-  return { sql: Buffer.concat(parts).toString('utf8'), tables: [...used.values()] };
+  // A position PostgreSQL reports in the statement it ran, back in the text the user wrote; one
+  // inside a replacement points at the table name.
+  const originalPosition = (position: number): number => {
+    let shiftBefore = 0;
+    for (const { start, end, originalStart, shiftAfter } of replaced) {
+      if (position < start) break;
+      if (position < end) return originalStart;
+      shiftBefore = shiftAfter;
+    }
+    return position - shiftBefore;
+  };
+  return { sql: Buffer.concat(parts).toString('utf8'), tables: [...used.values()], originalPosition };
 }
