@@ -26,6 +26,7 @@ function literal(text: string): string {
 export class QueryRoles {
   private readonly logger = new Logger(QueryRoles.name);
   private prefix?: string;
+  private login?: Promise<PoolConfig>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -59,7 +60,15 @@ export class QueryRoles {
    * Creates the login role when missing (its password derives from ENCRYPTION_KEY, so every app
    * process computes the same one) and answers how the query pool connects as it.
    */
-  async prepareLogin(): Promise<PoolConfig> {
+  prepareLogin(): Promise<PoolConfig> {
+    this.login ??= this.createLogin().catch((error) => {
+      this.login = undefined;
+      throw error;
+    });
+    return this.login;
+  }
+
+  private async createLogin(): Promise<PoolConfig> {
     const login = `${await this.rolePrefix()}_login`;
     const password = createHmac('sha256', this.config.encryptionKey).update(login).digest('hex');
     await this.withLock(async (sql) => {
@@ -100,6 +109,7 @@ export class QueryRoles {
    * and of nothing outside `readable`: access removed since the last query ends here at once.
    */
   async syncUser(userId: string, readable: string[], used: string[]): Promise<string> {
+    await this.prepareLogin();
     const prefix = await this.rolePrefix();
     const user = await this.userRole(userId);
     const login = `${prefix}_login`;
