@@ -77,7 +77,7 @@ export class QueryRunner implements OnModuleDestroy {
       throw error;
     }
     const cursor = client.query(new Cursor(sql, [], { rowMode: 'array', types: RAW_TEXT }));
-    let columns: QueryColumn[] = [];
+    let columns: QueryColumn[];
     let first: Array<Array<string | null>>;
     try {
       first = await this.readFrom(cursor, 1);
