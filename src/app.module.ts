@@ -19,6 +19,7 @@ import { SeedModule } from './database/seed/seed.module';
 import { HealthModule } from './health/health.module';
 import { ListingsModule } from './listings/listings.module';
 import { ODataModule } from './odata/odata.module';
+import { QueryModule } from './query/query.module';
 import { StreamModule } from './stream/stream.module';
 import { UsersModule } from './users/users.module';
 import { validationException } from './common/pipes/validation-messages';
@@ -51,6 +52,7 @@ export class AppModule {
         BlogModule,
         StreamModule,
         ODataModule,
+        QueryModule,
         ListingsModule,
         SeedModule,
       ],

@@ -64,6 +64,8 @@ export interface AppConfig {
   runNowWaitSeconds: number;
   /** Seconds between two scheduler passes looking for due connector refreshes. */
   schedulerTickSeconds: number;
+  /** User SQL: the longest statement, and the most rows one API answer streams. */
+  query: { timeoutMs: number; maxRows: number };
   /** Which provider checks out paid datasets (test or Stripe) and its settings. */
   payments: PaymentsConfig;
 }
@@ -168,6 +170,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     schedulerEnabled: processRole !== 'web' && (env.SCHEDULER_ENABLED ?? true),
     runNowWaitSeconds: env.RUN_NOW_WAIT_SECONDS ?? 20,
     schedulerTickSeconds: env.SCHEDULER_TICK_SECONDS ?? 20,
+    query: { timeoutMs: env.QUERY_TIMEOUT_MS ?? 10_000, maxRows: env.QUERY_MAX_ROWS ?? 1_000_000 },
     payments: settlePayments(env, isProduction),
   };
 }

@@ -191,6 +191,20 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @Transform(toInteger)
+  @IsInt({ message: 'QUERY_TIMEOUT_MS must be a whole number of milliseconds' })
+  @Min(100)
+  @Max(600_000)
+  QUERY_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'QUERY_MAX_ROWS must be a whole number' })
+  @Min(1)
+  @Max(100_000_000)
+  QUERY_MAX_ROWS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
   @IsInt({ message: 'SCHEDULER_TICK_SECONDS must be a whole number of seconds' })
   @Min(1)
   @Max(3600)

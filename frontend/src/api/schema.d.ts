@@ -726,6 +726,38 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/query': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['QueryController_run'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/query/tables': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['QueryController_tables'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/stream/data': {
     parameters: {
       query?: never;
@@ -1678,6 +1710,19 @@ export interface components {
       /** @description No money moved: the built-in test provider, or Stripe in test mode */
       test_mode: boolean;
     };
+    QueryTableColumn: {
+      name: string;
+      /** @description PostgreSQL type name, e.g. int8, numeric, text, date, timestamptz */
+      type: string;
+    };
+    QueryTableResponse: {
+      columns: components['schemas']['QueryTableColumn'][];
+      /** @enum {string} */
+      kind: 'dataset' | 'connector';
+      /** @description The name to use in SQL */
+      name: string;
+      title: string;
+    };
     RecoveryCodesResponse: {
       /** @description Shown this once; each works once */
       recovery_codes: string[];
@@ -1720,6 +1765,17 @@ export interface components {
       /** @enum {string} */
       status: 'succeeded' | 'failed';
       warning: string | null;
+    };
+    RunQueryDto: {
+      /**
+       * @default json
+       * @enum {string}
+       */
+      format: 'json' | 'csv' | 'ndjson';
+      /** @description Most rows to answer (at most QUERY_MAX_ROWS) */
+      limit?: number;
+      /** @description One SELECT (or WITH … SELECT, VALUES, EXPLAIN) over the tables you hold */
+      sql: string;
     };
     RunStarted: {
       run_id: string;
@@ -3189,6 +3245,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  QueryController_run: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RunQueryDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  QueryController_tables: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['QueryTableResponse'][];
+        };
       };
     };
   };

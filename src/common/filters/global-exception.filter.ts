@@ -10,6 +10,8 @@ export interface ErrorBody {
   message: string;
   statusCode: number;
   errors?: string[];
+  /** Where in a submitted SQL text the error points (1-based, in characters). */
+  position?: number;
 }
 
 /**
@@ -61,7 +63,14 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       const raw = typeof payload === 'string' ? payload : (payload as { message?: unknown }).message;
       const list = Array.isArray(raw) ? raw.map(String) : undefined;
       const message = list ? list.join('; ') : String(raw ?? exception.message);
-      return { error: message, message, statusCode, ...(list ? { errors: list } : {}) };
+      const position = typeof payload === 'object' ? (payload as { position?: unknown }).position : undefined;
+      return {
+        error: message,
+        message,
+        statusCode,
+        ...(list ? { errors: list } : {}),
+        ...(typeof position === 'number' ? { position } : {}),
+      };
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn(`Database unavailable during ${request.method} ${request.path}: ${String(exception)}`);

@@ -1,0 +1,238 @@
+import { parse } from 'libpg-query';
+import { ALLOWED_FUNCTIONS } from './allowed-functions';
+import { QueryRefusal } from './query-refusal';
+
+/** A table named in the query, where it stands in the text (in UTF-8 bytes, as the parser counts). */
+export interface TableReference {
+  name: string;
+  byteOffset: number;
+  hasAlias: boolean;
+  /** `TABLE name` takes no alias. */
+  inTableStatement: boolean;
+}
+
+export interface CheckedQuery {
+  kind: 'select' | 'explain';
+  tables: TableReference[];
+}
+
+type Node = Record<string, unknown>;
+
+/**
+ * The expression and clause kinds a read may use. Every node of the parse tree must be one of
+ * these (or a plain field structure inside one): a new or unusual construct is refused rather
+ * than trusted.
+ */
+const ALLOWED_NODES = new Set([
+  'SelectStmt',
+  'ResTarget',
+  'ColumnRef',
+  'A_Star',
+  'A_Const',
+  'A_Expr',
+  'A_Indirection',
+  'A_Indices',
+  'A_ArrayExpr',
+  'BoolExpr',
+  'FuncCall',
+  'NamedArgExpr',
+  'TypeCast',
+  'RangeVar',
+  'RangeSubselect',
+  'RangeFunction',
+  'JoinExpr',
+  'SortBy',
+  'WindowDef',
+  'SubLink',
+  'CaseExpr',
+  'CaseWhen',
+  'CoalesceExpr',
+  'MinMaxExpr',
+  'NullTest',
+  'BooleanTest',
+  'RowExpr',
+  'List',
+  'String',
+  'Integer',
+  'Float',
+  'Boolean',
+  'BitString',
+  'CommonTableExpr',
+  'GroupingSet',
+  'GroupingFunc',
+  'CollateClause',
+  'SQLValueFunction',
+  'TypeName',
+]);
+
+/** CURRENT_DATE and friends; not CURRENT_USER, SESSION_USER or CURRENT_SCHEMA, which name roles and schemas. */
+const ALLOWED_VALUE_FUNCTIONS = new Set([
+  'SVFOP_CURRENT_DATE',
+  'SVFOP_CURRENT_TIME',
+  'SVFOP_CURRENT_TIME_N',
+  'SVFOP_CURRENT_TIMESTAMP',
+  'SVFOP_CURRENT_TIMESTAMP_N',
+  'SVFOP_LOCALTIME',
+  'SVFOP_LOCALTIME_N',
+  'SVFOP_LOCALTIMESTAMP',
+  'SVFOP_LOCALTIMESTAMP_N',
+]);
+
+/** Clauses that turn a read into a write or a lock. */
+const REFUSED_FIELDS: Record<string, string> = {
+  intoClause: 'SELECT INTO creates a table: only reading queries are allowed',
+  lockingClause: 'FOR UPDATE/SHARE locks rows: only reading queries are allowed',
+};
+
+function stringsOf(list: unknown): string[] {
+  return Array.isArray(list)
+    ? list.map((item) => String((item as { String?: { sval?: string } }).String?.sval ?? ''))
+    : [];
+}
+
+/** Bytes to a 1-based character position, as PostgreSQL reports positions. */
+function positionOf(sql: string, byteOffset: unknown): number | undefined {
+  if (typeof byteOffset !== 'number' || byteOffset < 0) return undefined;
+  return Buffer.from(sql, 'utf8').subarray(0, byteOffset).toString('utf8').length + 1;
+}
+
+class TreeCheck {
+  readonly tables: TableReference[] = [];
+  readonly cteNames = new Set<string>();
+
+  constructor(private readonly sql: string) {}
+
+  refuse(message: string, location?: unknown): never {
+    throw new QueryRefusal(message, positionOf(this.sql, location));
+  }
+
+  /** Walks every value: wrapped nodes (`{Kind: {...}}`) are checked by kind, plain structures field by field. */
+  walk(value: unknown, inTableStatement = false): void {
+    if (Array.isArray(value)) {
+      for (const item of value) this.walk(item, inTableStatement);
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    const keys = Object.keys(value);
+    if (keys.length === 1 && /^[A-Z]/.test(keys[0])) {
+      this.node(keys[0], (value as Node)[keys[0]] as Node, inTableStatement);
+      return;
+    }
+    for (const key of keys) {
+      if (key in REFUSED_FIELDS) this.refuse(REFUSED_FIELDS[key]);
+      this.walk((value as Node)[key], inTableStatement);
+    }
+  }
+
+  private node(kind: string, fields: Node, inTableStatement: boolean): void {
+    if (!ALLOWED_NODES.has(kind)) this.refuse(`${kind} is not allowed in a query`, fields.location);
+    switch (kind) {
+      case 'SelectStmt':
+        return this.walk(fields, isTableStatement(fields));
+      case 'RangeVar':
+        return this.rangeVar(fields, inTableStatement);
+      case 'FuncCall':
+        this.functionCall(fields);
+        break;
+      case 'TypeCast':
+        this.typeCast(fields);
+        break;
+      case 'SQLValueFunction':
+        if (!ALLOWED_VALUE_FUNCTIONS.has(String(fields.op)))
+          this.refuse('This value function is not allowed in a query', fields.location);
+        break;
+      case 'CommonTableExpr':
+        if (!isSelect(fields.ctequery))
+          this.refuse(
+            'Only SELECT may stand in a WITH clause: only reading queries are allowed',
+            fields.location,
+          );
+        this.cteNames.add(String(fields.ctename));
+        break;
+    }
+    this.walk(fields);
+  }
+
+  private rangeVar(fields: Node, inTableStatement: boolean): void {
+    if (fields.schemaname || fields.catalogname)
+      this.refuse('Name tables without a schema: your tables are listed beside the editor', fields.location);
+    if (typeof fields.location !== 'number' || fields.location < 0)
+      this.refuse('Unsupported table reference');
+    this.tables.push({
+      name: String(fields.relname),
+      byteOffset: fields.location,
+      hasAlias: fields.alias !== undefined,
+      inTableStatement,
+    });
+    if (fields.alias) this.walk(fields.alias);
+  }
+
+  private functionCall(fields: Node): void {
+    const name = stringsOf(fields.funcname);
+    const [schema, functionName] = name.length === 2 ? name : [undefined, name[0]];
+    if (
+      name.length > 2 ||
+      (schema !== undefined && schema !== 'pg_catalog') ||
+      !ALLOWED_FUNCTIONS.has(functionName)
+    )
+      this.refuse(`function ${name.join('.')} is not allowed in a query`, fields.location);
+  }
+
+  private typeCast(fields: Node): void {
+    const typeName = stringsOf((fields.typeName as Node | undefined)?.names).at(-1) ?? '';
+    // reg* casts look objects up by name in the catalogs (regclass, regproc, regrole, …).
+    if (typeName.startsWith('reg'))
+      this.refuse(`a cast to ${typeName} is not allowed in a query`, fields.location);
+  }
+}
+
+function isSelect(statement: unknown): boolean {
+  return typeof statement === 'object' && statement !== null && 'SelectStmt' in statement;
+}
+
+/** `TABLE name` parses as SELECT * FROM name with a star that stands nowhere in the text. */
+function isTableStatement(select: Node): boolean {
+  const targets = select.targetList as Array<{ ResTarget?: { location?: number } }> | undefined;
+  return targets?.length === 1 && targets[0].ResTarget?.location === -1;
+}
+
+/**
+ * Parses with PostgreSQL's own parser and walks the whole tree: exactly one statement, a SELECT
+ * (also VALUES, TABLE and WITH … SELECT) or an EXPLAIN of one without ANALYZE; every node of an
+ * allowed kind, every function on the allow-list, tables named without a schema.
+ */
+export async function checkQuery(sql: string): Promise<CheckedQuery> {
+  if (!sql.trim()) throw new QueryRefusal('The query is empty');
+  let tree: { stmts?: Array<{ stmt: Node }> };
+  try {
+    tree = await parse(sql);
+  } catch (error) {
+    const details = (error as { sqlDetails?: { cursorPosition?: number } }).sqlDetails;
+    const message = error instanceof Error ? error.message : 'syntax error';
+    throw new QueryRefusal(
+      message,
+      details?.cursorPosition !== undefined ? details.cursorPosition + 1 : undefined,
+    );
+  }
+  const statements = tree.stmts ?? [];
+  if (statements.length === 0) throw new QueryRefusal('The query is empty');
+  if (statements.length > 1) throw new QueryRefusal('Run one statement at a time');
+  const check = new TreeCheck(sql);
+  let statement = statements[0].stmt;
+  let kind: CheckedQuery['kind'] = 'select';
+  if ('ExplainStmt' in statement) {
+    const explain = statement.ExplainStmt as Node;
+    const options = (explain.options as Array<{ DefElem: { defname: string } }> | undefined) ?? [];
+    if (options.some((option) => option.DefElem.defname === 'analyze'))
+      throw new QueryRefusal('EXPLAIN ANALYZE runs the statement: use EXPLAIN without ANALYZE');
+    statement = explain.query as Node;
+    kind = 'explain';
+  }
+  if (!isSelect(statement))
+    throw new QueryRefusal(
+      `${Object.keys(statement)[0].replace(/Stmt$/, '')} is not allowed: only reading queries (SELECT) run here`,
+    );
+  check.walk(statement);
+  const tables = check.tables.filter((table) => !check.cteNames.has(table.name));
+  return { kind, tables: tables.sort((first, second) => first.byteOffset - second.byteOffset) };
+}

@@ -1,0 +1,24 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+
+export const QUERY_FORMATS = ['json', 'csv', 'ndjson'] as const;
+export type QueryFormat = (typeof QUERY_FORMATS)[number];
+export const QUERY_MAX_LENGTH = 100_000;
+
+export class RunQueryDto {
+  @ApiProperty({ description: 'One SELECT (or WITH … SELECT, VALUES, EXPLAIN) over the tables you hold' })
+  @IsString({ message: 'sql must be text' })
+  @MaxLength(QUERY_MAX_LENGTH, { message: `A query has at most ${QUERY_MAX_LENGTH} characters` })
+  sql: string;
+
+  @ApiPropertyOptional({ enum: QUERY_FORMATS, default: 'json' })
+  @IsOptional()
+  @IsIn(QUERY_FORMATS, { message: `format is one of ${QUERY_FORMATS.join(', ')}` })
+  format?: QueryFormat;
+
+  @ApiPropertyOptional({ minimum: 1, description: 'Most rows to answer (at most QUERY_MAX_ROWS)' })
+  @IsOptional()
+  @IsInt({ message: 'limit must be a whole number' })
+  @Min(1, { message: 'limit must be at least 1' })
+  limit?: number;
+}

@@ -1,0 +1,95 @@
+import type { Request, Response } from 'express';
+import { once } from 'node:events';
+import type { QueryFormat } from './dto/run-query.dto';
+import { csvRow, csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
+import type { StartedQuery } from './query.service';
+
+/** Rows fetched from the database per round trip. */
+const BATCH_ROWS = 1000;
+
+const CONTENT_TYPES: Record<QueryFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+};
+
+/**
+ * Streams a started query to the client in its format, with back-pressure: memory holds one batch
+ * whatever the result's size. A client that goes away cancels the query in the database. An error
+ * after the first bytes ends a JSON answer with an `error` field and cuts a CSV or JSON Lines one
+ * short (its status is already sent).
+ */
+export async function writeQueryAnswer(
+  started: StartedQuery,
+  format: QueryFormat,
+  request: Request,
+  response: Response,
+  describe: (error: unknown) => string,
+): Promise<void> {
+  const { query, limit, startedAt, finish } = started;
+  const { columns } = query;
+  const names = uniqueNames(columns);
+  let gone = false;
+  const leave = () => {
+    if (response.writableFinished) return;
+    gone = true;
+    void query.close();
+  };
+  response.on('close', leave);
+  const write = async (text: string) => {
+    if (!response.write(text) && !gone)
+      await Promise.race([once(response, 'drain'), once(response, 'close')]);
+  };
+  let count = 0;
+  try {
+    response.status(200);
+    response.setHeader('Content-Type', CONTENT_TYPES[format]);
+    response.setHeader('Cache-Control', 'no-store');
+    if (format !== 'json')
+      response.setHeader(
+        'Content-Disposition',
+        `attachment; filename="query.${format === 'csv' ? 'csv' : 'jsonl'}"`,
+      );
+    if (format === 'json')
+      await write(
+        `{"columns":${JSON.stringify(columns.map((column, index) => ({ name: names[index], type: column.type })))},"rows":[`,
+      );
+    if (format === 'csv') await write(`${names.map(csvValue).join(',')}\n`);
+    let truncated = false;
+    for (;;) {
+      if (gone) return;
+      if (count === limit) {
+        truncated = (await query.read(1)).length > 0;
+        break;
+      }
+      const wanted = Math.min(BATCH_ROWS, limit - count);
+      const rows = await query.read(wanted);
+      let text = '';
+      for (const row of rows) {
+        if (format === 'json') text += (count > 0 ? ',' : '') + jsonRow(columns, row);
+        else if (format === 'csv') text += csvRow(row);
+        else text += ndjsonRow(columns, names, row);
+        count += 1;
+      }
+      if (text) await write(text);
+      if (rows.length < wanted) break;
+    }
+    await query.close();
+    if (format === 'json')
+      await write(`],"row_count":${count},"truncated":${truncated},"elapsed_ms":${Date.now() - startedAt}}`);
+    response.end();
+  } catch (error) {
+    await query.close();
+    if (gone) return;
+    if (format === 'json') {
+      response.end(
+        `],"row_count":${count},"truncated":true,"elapsed_ms":${Date.now() - startedAt},"error":${JSON.stringify(describe(error))}}`,
+      );
+    } else {
+      request.socket.destroy();
+    }
+  } finally {
+    response.off('close', leave);
+    await finish();
+  }
+}

@@ -1,0 +1,165 @@
+import { BadRequestException, HttpException, Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
+import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-limiter.service';
+import { TooManyRequestsException } from '../common/rate-limit/too-many-requests.exception';
+import { DatasetActivityService } from '../assets/activity/dataset-activity.service';
+import { StreamAccessService } from '../stream/stream-access.service';
+import type { StreamSource } from '../stream/stream-source';
+import { checkQuery } from './check/query-check';
+import { QueryRefusal } from './check/query-refusal';
+import { QueryTable, substituteTables } from './check/table-substitution';
+import { OpenQuery, QueryRunner } from './run/query-runner.service';
+import { QueryRoles } from './run/query-roles.service';
+
+/** Queries per user and minute: plenty for a person at the editor or a notebook, not a loop. */
+const QUERY_RATE: RateLimitRule = { limit: 60, windowSeconds: 60 };
+export const MAX_RUNNING_PER_USER = 2;
+
+interface HeldTable extends QueryTable {
+  source: StreamSource;
+}
+
+/** A query on its way: rows still to read, and what the answer reports about it. */
+export interface StartedQuery {
+  query: OpenQuery;
+  limit: number;
+  startedAt: number;
+  /** Frees the caller's running-query slot; called once the answer is done. */
+  finish(): Promise<void>;
+}
+
+/** A refusal or PostgreSQL error as the answer shows it: the message and where it points. */
+export class QueryFailed extends BadRequestException {
+  constructor(message: string, position?: number) {
+    super({ error: message, message, statusCode: 400, ...(position ? { position } : {}) });
+  }
+}
+
+/**
+ * User SQL over exactly the tables the caller may read: checked, names resolved to the held
+ * tables, the user's database role brought in step with access, then run by the query runner.
+ */
+@Injectable()
+export class QueryService {
+  private readonly running = new Map<string, number>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly access: StreamAccessService,
+    private readonly roles: QueryRoles,
+    private readonly runner: QueryRunner,
+    private readonly rateLimiter: RateLimiterService,
+    private readonly activity: DatasetActivityService,
+  ) {}
+
+  /** The caller's tables as SQL sees them: readable name, title and columns with types. */
+  async tables(caller: AuthenticatedUser) {
+    const held = await this.heldTables(caller);
+    return [...held.values()].map(({ name, source }) => ({
+      name,
+      title: source.title,
+      kind: source.kind === 'asset' ? 'dataset' : 'connector',
+      columns: source.columns.map((column) => ({ name: column.name, type: column.pgType })),
+    }));
+  }
+
+  async start(
+    caller: AuthenticatedUser,
+    sql: string,
+    requestedLimit: number | undefined,
+  ): Promise<StartedQuery> {
+    const limit = requestedLimit ?? this.config.query.maxRows;
+    if (limit > this.config.query.maxRows)
+      throw new QueryFailed(`limit is at most ${this.config.query.maxRows.toLocaleString('en')}`);
+    await this.rateLimiter.consume(
+      `query:${caller.id}`,
+      QUERY_RATE,
+      'Too many queries, please try again in a minute',
+    );
+    const slot = this.takeSlot(caller.id);
+    try {
+      const checked = await checkQuery(sql);
+      const held = await this.heldTables(caller);
+      // The role follows access first, also when this query then names something not held.
+      const named = checked.tables.flatMap((reference) => held.get(reference.name)?.tableName ?? []);
+      const role = await this.roles.syncUser(
+        caller.id,
+        [...held.values()].map((table) => table.tableName),
+        named,
+      );
+      const { sql: statement, tables, originalPosition } = substituteTables(sql, checked.tables, held);
+      for (const table of tables)
+        if (table.source.kind === 'asset') this.activity.countStreamRequest(table.source.id);
+      const startedAt = Date.now();
+      const query = await this.runner
+        .open(role, statement, this.config.query.timeoutMs)
+        .catch((error) => Promise.reject(this.failure(error, tables, originalPosition)));
+      return { query, limit, startedAt, finish: slot };
+    } catch (error) {
+      await slot();
+      if (error instanceof QueryRefusal) throw new QueryFailed(error.message, error.position);
+      throw error;
+    }
+  }
+
+  /** A PostgreSQL error in the user's terms: internal table names replaced by readable ones. */
+  failure(
+    error: unknown,
+    tables: HeldTable[],
+    originalPosition: (position: number) => number,
+  ): HttpException | unknown {
+    const pgError = error as { code?: string; message?: string; position?: string };
+    if (typeof pgError.code !== 'string' || /^(08|57P|53|58|XX)/.test(pgError.code)) return error;
+    if (pgError.code === '57014')
+      return new QueryFailed(
+        `The query ran longer than ${this.config.query.timeoutMs / 1000} s and was stopped`,
+      );
+    let message = pgError.message ?? 'The query failed';
+    for (const table of tables) message = message.replaceAll(table.tableName, table.name);
+    const position = pgError.position ? originalPosition(Number(pgError.position)) : undefined;
+    return new QueryFailed(message, position);
+  }
+
+  /** The message of an error that came after the answer began. */
+  failureText(error: unknown): string {
+    const failed = this.failure(error, [], (position) => position);
+    return failed instanceof HttpException ? failed.message : 'The query failed';
+  }
+
+  private takeSlot(userId: string): () => Promise<void> {
+    const running = this.running.get(userId) ?? 0;
+    if (running >= MAX_RUNNING_PER_USER)
+      throw new TooManyRequestsException(
+        `At most ${MAX_RUNNING_PER_USER} queries run at a time: wait for one to finish or cancel it`,
+        1,
+      );
+    this.running.set(userId, running + 1);
+    let freed = false;
+    return async () => {
+      if (freed) return;
+      freed = true;
+      const left = (this.running.get(userId) ?? 1) - 1;
+      if (left > 0) this.running.set(userId, left);
+      else this.running.delete(userId);
+    };
+  }
+
+  /** Every table the caller may read in full, by readable name; tables not created yet are left out. */
+  private async heldTables(caller: AuthenticatedUser): Promise<Map<string, HeldTable>> {
+    const sources = await this.access.readableSources(caller);
+    return new Map(
+      sources
+        .filter((source) => source.columns.length > 0)
+        .map((source) => [
+          source.readableName,
+          {
+            name: source.readableName,
+            tableName: source.tableName,
+            columns: source.columns.map((column) => column.name),
+            source,
+          },
+        ]),
+    );
+  }
+}

@@ -1,0 +1,168 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createHmac } from 'node:crypto';
+import type { PoolConfig } from 'pg';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { quoteIdentifier } from '../../database/data-tables/data-table-names';
+import { pgPool, Sql, sqlOn } from '../../database/sql';
+
+/** Session settings of the login role: what one user query may use of the server. */
+const LOGIN_ROLE_SETTINGS = { work_mem: '64MB', temp_file_limit: '1GB', default_transaction_read_only: 'on' };
+
+function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/**
+ * The database roles behind user SQL, the barrier that holds even if a query got past the check:
+ * - a login role with no rights of its own (the query pool connects as it);
+ * - a role per user, which the login role may switch into, and which may only read…
+ * - …through reader roles, one per data table, each allowed SELECT on its table alone; a user's
+ *   role is a member of the reader roles of exactly the tables the user may read at that moment.
+ * Role names are cluster-wide, so each carries this database's oid (`dq<oid>_…`); a comment names
+ * the database, so roles of dropped databases can be found and removed.
+ */
+@Injectable()
+export class QueryRoles {
+  private readonly logger = new Logger(QueryRoles.name);
+  private prefix?: string;
+  private login?: Promise<PoolConfig>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  private get sql(): Sql {
+    return sqlOn(this.dataSource);
+  }
+
+  private async rolePrefix(): Promise<string> {
+    if (!this.prefix) {
+      const { rows } = await this.sql<{ oid: string }>(
+        `SELECT oid::text FROM pg_database WHERE datname = current_database()`,
+      );
+      this.prefix = `dq${rows[0].oid}`;
+    }
+    return this.prefix;
+  }
+
+  async userRole(userId: string): Promise<string> {
+    return `${await this.rolePrefix()}_u_${userId.replaceAll('-', '')}`;
+  }
+
+  private async readerRole(tableName: string): Promise<string> {
+    const digest = createHmac('sha256', 'reader').update(tableName).digest('hex').slice(0, 24);
+    return `${await this.rolePrefix()}_r_${digest}`;
+  }
+
+  /**
+   * Creates the login role when missing (its password derives from ENCRYPTION_KEY, so every app
+   * process computes the same one) and answers how the query pool connects as it.
+   */
+  prepareLogin(): Promise<PoolConfig> {
+    this.login ??= this.createLogin().catch((error) => {
+      this.login = undefined;
+      throw error;
+    });
+    return this.login;
+  }
+
+  private async createLogin(): Promise<PoolConfig> {
+    const login = `${await this.rolePrefix()}_login`;
+    const password = createHmac('sha256', this.config.encryptionKey).update(login).digest('hex');
+    await this.withLock(async (sql) => {
+      const { rows } = await sql<{ database: string }>(`SELECT current_database() AS database`);
+      if (!(await this.roleExists(sql, login))) {
+        await sql(`CREATE ROLE ${quoteIdentifier(login)} LOGIN NOINHERIT`);
+        await sql(
+          `COMMENT ON ROLE ${quoteIdentifier(login)} IS ${literal(`query login of ${rows[0].database}`)}`,
+        );
+      }
+      await sql(`ALTER ROLE ${quoteIdentifier(login)} PASSWORD ${literal(password)}`);
+      for (const [name, value] of Object.entries(LOGIN_ROLE_SETTINGS)) {
+        // temp_file_limit may only be set by a superuser; the statement timeout still bounds a query.
+        await sql(`SAVEPOINT setting`);
+        try {
+          await sql(`ALTER ROLE ${quoteIdentifier(login)} SET ${name} = ${literal(value)}`);
+          await sql(`RELEASE SAVEPOINT setting`);
+        } catch (error) {
+          await sql(`ROLLBACK TO SAVEPOINT setting`);
+          this.logger.warn(`Query login role: ${name} not set (${(error as Error).message})`);
+        }
+      }
+      // No temporary tables for anyone but the app itself (PUBLIC has TEMP by default).
+      await sql(`REVOKE TEMPORARY ON DATABASE ${quoteIdentifier(rows[0].database)} FROM PUBLIC`);
+    });
+    const options = pgPool(this.dataSource).options as PoolConfig;
+    const url = options.connectionString ? new URL(options.connectionString) : undefined;
+    if (url) {
+      url.username = login;
+      url.password = password;
+      return { ...options, connectionString: url.toString(), user: login, password };
+    }
+    return { ...options, user: login, password };
+  }
+
+  /**
+   * Makes the user's role a member of the reader roles of `used` (all readable by the user now)
+   * and of nothing outside `readable`: access removed since the last query ends here at once.
+   */
+  async syncUser(userId: string, readable: string[], used: string[]): Promise<string> {
+    await this.prepareLogin();
+    const prefix = await this.rolePrefix();
+    const user = await this.userRole(userId);
+    const login = `${prefix}_login`;
+    const readers = new Map<string, string>();
+    for (const tableName of readable) readers.set(await this.readerRole(tableName), tableName);
+    await this.withLock(async (sql) => {
+      if (!(await this.roleExists(sql, user))) {
+        await sql(`CREATE ROLE ${quoteIdentifier(user)} NOLOGIN INHERIT`);
+        await sql(`GRANT ${quoteIdentifier(user)} TO ${quoteIdentifier(login)}`);
+        await sql(`GRANT USAGE ON SCHEMA data TO ${quoteIdentifier(user)}`);
+      }
+      const { rows: memberships } = await sql<{ role: string }>(
+        `SELECT granted.rolname AS role FROM pg_auth_members member
+           JOIN pg_roles granted ON granted.oid = member.roleid
+           JOIN pg_roles grantee ON grantee.oid = member.member
+          WHERE grantee.rolname = $1`,
+        [user],
+      );
+      const current = new Set(memberships.map((row) => row.role));
+      for (const role of current) {
+        if (!readers.has(role)) await sql(`REVOKE ${quoteIdentifier(role)} FROM ${quoteIdentifier(user)}`);
+      }
+      for (const tableName of used) {
+        const reader = await this.readerRole(tableName);
+        await this.ensureReader(sql, reader, tableName);
+        if (!current.has(reader)) await sql(`GRANT ${quoteIdentifier(reader)} TO ${quoteIdentifier(user)}`);
+      }
+    });
+    return user;
+  }
+
+  /** The reader role of a table, with SELECT on it (again after a replace put a new table in its place). */
+  private async ensureReader(sql: Sql, reader: string, tableName: string): Promise<void> {
+    if (!(await this.roleExists(sql, reader))) await sql(`CREATE ROLE ${quoteIdentifier(reader)} NOLOGIN`);
+    const { rows } = await sql<{ granted: boolean }>(
+      `SELECT has_table_privilege($1, format('data.%I', $2::text), 'SELECT') AS granted`,
+      [reader, tableName],
+    );
+    if (!rows[0].granted)
+      await sql(`GRANT SELECT ON data.${quoteIdentifier(tableName)} TO ${quoteIdentifier(reader)}`);
+  }
+
+  private async roleExists(sql: Sql, role: string): Promise<boolean> {
+    const { rows } = await sql(`SELECT 1 FROM pg_roles WHERE rolname = $1`, [role]);
+    return rows.length > 0;
+  }
+
+  /** Role changes of all app processes take turns: concurrent GRANTs on one role can collide. */
+  private async withLock(work: (sql: Sql) => Promise<void>): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const sql = sqlOn(manager);
+      await sql(`SELECT pg_advisory_xact_lock(hashtext('query roles'))`);
+      await work(sql);
+    });
+  }
+}
