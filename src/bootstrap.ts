@@ -1,4 +1,4 @@
-import { Logger, LoggerService, LogLevel } from '@nestjs/common';
+import { Logger, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
