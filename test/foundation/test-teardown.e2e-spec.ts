@@ -1,6 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
-import { leftoverTestDatabases, reapLeftoverTestDatabases } from '../setup/leftover-test-databases';
+import {
+  leftoverTestDatabases,
+  reapLeftoverTestDatabases,
+  reapOrphanQueryRoles,
+} from '../setup/leftover-test-databases';
 import { createTestDatabase, TestDatabase, THROW_AWAY_COMMENT } from '../setup/test-database';
 import { CLOSE_BOUND_MS, closeWithinBound } from '../support/test-app';
 
@@ -81,6 +85,37 @@ describe('test databases: bounded drop and the reaper', () => {
     await inUse.drop();
     const stillThere = await exists(nameOf(inUse));
     expect(!stillThere || (await leftoverTestDatabases(serverUrl())).includes(nameOf(inUse))).toBe(true);
+  });
+});
+
+describe('query roles of dropped test databases', () => {
+  it('removes the roles of a database that is gone and keeps those of one that exists', async () => {
+    const roleExists = (name: string) =>
+      onServer(
+        async (client) =>
+          (await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [name])).rows.length,
+      );
+    const [{ oid }] = await onServer(
+      async (client) =>
+        (await client.query(`SELECT oid::text FROM pg_database WHERE datname = current_database()`)).rows,
+    );
+    const [{ unused }] = await onServer(
+      async (client) =>
+        (await client.query(`SELECT (max(oid)::int8 + 1000000)::text AS unused FROM pg_database`)).rows,
+    );
+    const gone = `dq${unused}_u_teardown`;
+    const kept = `dq${oid}_u_teardown_${Date.now()}`;
+    await onServer(async (client) => {
+      await client.query(`CREATE ROLE "${gone}" NOLOGIN`);
+      await client.query(`CREATE ROLE "${kept}" NOLOGIN`);
+    });
+    try {
+      await reapOrphanQueryRoles(serverUrl());
+      expect(await roleExists(gone)).toBe(0);
+      expect(await roleExists(kept)).toBe(1);
+    } finally {
+      await onServer((client) => client.query(`DROP ROLE IF EXISTS "${gone}", "${kept}"`));
+    }
   });
 });
 

@@ -10,6 +10,32 @@ export async function reapBeforeRun(adminUrl: string | undefined): Promise<void>
   const reaped = await reapLeftoverTestDatabases(adminUrl);
   if (reaped.length > 0)
     process.stdout.write(`Dropped ${reaped.length} test database(s) left by earlier runs\n`);
+  await reapOrphanQueryRoles(adminUrl);
+}
+
+/**
+ * Roles are per server, not per database: the query roles of a dropped test database
+ * (`dq<its oid>_…`, see src/query/run/query-roles.service.ts) stay behind until removed here.
+ * Never throws; a role still in use somewhere is left alone.
+ */
+export async function reapOrphanQueryRoles(adminUrl: string): Promise<void> {
+  const client = new Client({ connectionString: adminUrl });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ rolname: string }>(
+      `SELECT rolname FROM pg_roles
+        WHERE rolname ~ '^dq[0-9]+_'
+          AND substring(rolname FROM '^dq([0-9]+)_')::oid NOT IN (SELECT oid FROM pg_database)`,
+    );
+    for (const { rolname } of rows) {
+      await client.query(`DROP ROLE IF EXISTS "${rolname.replaceAll('"', '""')}"`).catch(() => undefined);
+    }
+  } catch (error) {
+    process.stderr.write(`Could not look for leftover query roles: ${String(error)}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /**
