@@ -1,13 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stopChild, waitUntilListening } from './listening-child';
 import { freeLoopbackPort } from './replicated-postgres';
 
 /** Debian's pgbouncer package (installed by .ci/run). */
 const PGBOUNCER = '/usr/sbin/pgbouncer';
-const START_BOUND_MS = 30_000;
 
 /**
  * A throw-away PgBouncer in transaction mode in front of a PostgreSQL server with trust
@@ -52,7 +51,7 @@ export class PgBouncer {
           })
         : spawn(PGBOUNCER, [join(folder, 'pgbouncer.ini')], { stdio: 'ignore' });
     const bouncer = new PgBouncer(command, folder, port);
-    await bouncer.waitUntilListening().catch(async (error) => {
+    await waitUntilListening(command, port, 'pgbouncer').catch(async (error) => {
       await bouncer.stop();
       throw error;
     });
@@ -64,28 +63,7 @@ export class PgBouncer {
     return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise((resolve) => this.child.once('exit', resolve));
-      this.child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(this.folder, { recursive: true, force: true });
-  }
-
-  private async waitUntilListening(): Promise<void> {
-    const deadline = Date.now() + START_BOUND_MS;
-    for (;;) {
-      const listening = await new Promise<boolean>((resolve) => {
-        const socket = connect(this.port, '127.0.0.1', () => {
-          socket.end();
-          resolve(true);
-        }).on('error', () => resolve(false));
-      });
-      if (listening) return;
-      if (this.child.exitCode !== null) throw new Error('pgbouncer exited at start');
-      if (Date.now() > deadline) throw new Error('pgbouncer did not start in time');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  stop(): Promise<void> {
+    return stopChild(this.child, this.folder);
   }
 }

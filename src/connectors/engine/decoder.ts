@@ -2,7 +2,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { isSafeNumber, LosslessNumber, parse as parseLossless } from 'lossless-json';
 import type { ResponseFormat } from '../dsl/connector-spec.types';
 import { ConnectorFetchError } from './connector-fetch-error';
-import { excerpt } from './http-errors';
+import { parseProblem } from './http-errors';
 import type { HttpResponse } from './safe-http-client';
 
 /**
@@ -52,7 +52,7 @@ export function decodeJson(response: HttpResponse, where: string): unknown {
     return parseExactJson(text);
   } catch (error) {
     throw new ConnectorFetchError(
-      `Response from ${where} is not valid JSON (${(error as Error).message}): ${excerpt(response.body)}`,
+      `Response from ${where} is not valid JSON ${parseProblem(error, response.body)}`,
     );
   }
 }
@@ -67,7 +67,7 @@ export function decodeJsonLines(response: HttpResponse, where: string): unknown 
       values.push(parseExactJson(line));
     } catch (error) {
       throw new ConnectorFetchError(
-        `Line ${index + 1} of the response from ${where} is not valid JSON (${(error as Error).message}): ${line.slice(0, 200)}`,
+        `Line ${index + 1} of the response from ${where} is not valid JSON ${parseProblem(error, Buffer.from(line))}`,
       );
     }
   });
@@ -104,7 +104,7 @@ export function decodeCsv(response: HttpResponse, where: string, delimiter = ','
     }) as unknown[];
   } catch (error) {
     throw new ConnectorFetchError(
-      `Response from ${where} is not valid CSV (${(error as Error).message}): ${excerpt(response.body)}`,
+      `Response from ${where} is not valid CSV ${parseProblem(error, response.body)}`,
     );
   }
 }

@@ -28,6 +28,17 @@ export function excerpt(body: Buffer): string {
   return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH)}…` : text;
 }
 
+/**
+ * A parser's complaint about a body, for an error text: JSON.parse quotes the text it choked on,
+ * so for binary data only the excerpt's size is kept.
+ */
+export function parseProblem(error: unknown, body: Buffer): string {
+  const sample = excerpt(body);
+  if (sample.endsWith('bytes of binary data)')) return sample;
+  const reason = printable(error instanceof Error ? error.message : String(error));
+  return `(${reason}): ${sample}`;
+}
+
 export function httpErrorText(status: number, where: string, body: Buffer): string {
   const reason = STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : '';
   const sample = excerpt(body);

@@ -1,13 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stopChild, waitUntilListening } from '../../support/listening-child';
 import { freePort } from './app-process';
 
 /** Debian's haproxy package (installed by .ci/run). */
 const HAPROXY = '/usr/sbin/haproxy';
-const START_BOUND_MS = 30_000;
 
 /**
  * HAProxy in front of web processes, as docs/deployment.md has it: round robin, each checked on
@@ -56,35 +55,14 @@ export class HaProxy {
     );
     const child = spawn(HAPROXY, ['-db', '-f', config], { stdio: 'ignore' });
     const proxy = new HaProxy(child, folder, port);
-    await proxy.waitUntilListening().catch(async (error) => {
+    await waitUntilListening(child, port, 'haproxy').catch(async (error) => {
       await proxy.stop();
       throw error;
     });
     return proxy;
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise((resolve) => this.child.once('exit', resolve));
-      this.child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(this.folder, { recursive: true, force: true });
-  }
-
-  private async waitUntilListening(): Promise<void> {
-    const deadline = Date.now() + START_BOUND_MS;
-    for (;;) {
-      const listening = await new Promise<boolean>((resolve) => {
-        const socket = connect(this.port, '127.0.0.1', () => {
-          socket.end();
-          resolve(true);
-        }).on('error', () => resolve(false));
-      });
-      if (listening) return;
-      if (this.child.exitCode !== null) throw new Error('haproxy exited at start');
-      if (Date.now() > deadline) throw new Error('haproxy did not start in time');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  stop(): Promise<void> {
+    return stopChild(this.child, this.folder);
   }
 }
