@@ -235,7 +235,9 @@ export class DatasetOwnerService {
     asset: { id: string; title: string; ownerId: string | null },
   ): Promise<void> {
     const archived = await sql(
-      `UPDATE assets SET archived_at = now(), updated_at = now() WHERE id = $1 AND archived_at IS NULL`,
+      // Private as well, so the owner's Edit form shows what it is and saving it keeps it archived.
+      `UPDATE assets SET archived_at = now(), is_public = false, updated_at = now()
+        WHERE id = $1 AND archived_at IS NULL`,
       [asset.id],
     );
     if (archived.rowCount > 0) await this.notifications.datasetArchived(sql, asset);

@@ -14,17 +14,19 @@ export interface OrderFacts {
   at: Date;
   /** Null once the dataset is gone. */
   assetId: string | null;
+  /** The dataset's readable name (its stream link, its name in SQL); null once it is gone. */
+  tableName: string | null;
 }
 
 const price = (order: OrderFacts) => `${order.amount} ${order.currency}`;
 const day = (moment: Date) => moment.toISOString().slice(0, 10);
 
 /** Where and how the buyer reads what they bought; no key in it, since mail is not a safe place for one. */
-function howToRead(appOrigin: string, assetId: string): string[] {
+function howToRead(appOrigin: string, assetId: string, tableName: string): string[] {
   return [
     'How to read the data:',
-    `- In the browser: ${appOrigin}/dataset_profile/${assetId} (Download tab: CSV, JSON or NDJSON).`,
-    `- In a BI tool: ${appOrigin}/api/stream/data/${assetId}?api_key=<your API key from ${appOrigin}/manage>.`,
+    `- In the browser: ${appOrigin}/dataset_profile/${assetId} (Download: CSV, JSON, Parquet or Excel).`,
+    `- In a BI tool: ${appOrigin}/api/stream/data/${tableName}?api_key=<your API key from ${appOrigin}/manage>.`,
   ];
 }
 
@@ -39,7 +41,7 @@ export function receiptNotice(appOrigin: string, order: OrderFacts): NoticeText 
       `Price: ${price(order)}`,
       `Date: ${day(order.at)}`,
       '',
-      ...(order.assetId ? howToRead(appOrigin, order.assetId) : []),
+      ...(order.assetId && order.tableName ? howToRead(appOrigin, order.assetId, order.tableName) : []),
     ].join('\n'),
   };
 }

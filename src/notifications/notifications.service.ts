@@ -13,6 +13,7 @@ interface OrderRow {
   amount: string;
   currency: string;
   asset_id: string | null;
+  readable_name: string | null;
 }
 
 /**
@@ -76,7 +77,10 @@ export class NotificationsService {
 
   private async order(sql: Sql, purchaseId: string): Promise<OrderRow> {
     const { rows } = await sql<OrderRow>(
-      `SELECT user_id, id, title, amount::text AS amount, currency, asset_id FROM purchases WHERE id = $1`,
+      `SELECT purchase.user_id, purchase.id, purchase.title, purchase.amount::text AS amount, purchase.currency,
+              purchase.asset_id, asset.readable_name
+         FROM purchases purchase LEFT JOIN assets asset ON asset.id = purchase.asset_id
+        WHERE purchase.id = $1`,
       [purchaseId],
     );
     if (!rows[0]) throw new Error(`No purchase ${purchaseId}`);
@@ -91,6 +95,7 @@ export class NotificationsService {
       currency: order.currency,
       at: new Date(),
       assetId: order.asset_id,
+      tableName: order.readable_name,
     };
   }
 }

@@ -32,7 +32,11 @@ describe('receipts: an e-mail and an account notice for every purchase', () => {
     expect(receipt.text).toContain('Price: 19.99 USD');
     expect(receipt.text).toContain(`Date: ${new Date().toISOString().slice(0, 10)}`);
     expect(receipt.text).toContain(`${TEST_ORIGIN}/dataset_profile/${assetId}`);
-    expect(receipt.text).toContain(`${TEST_ORIGIN}/api/stream/data/${assetId}?api_key=`);
+    const [{ readable_name: tableName }] = await testApp.dataSource.query(
+      `SELECT readable_name FROM assets WHERE id = $1`,
+      [assetId],
+    );
+    expect(receipt.text).toContain(`${TEST_ORIGIN}/api/stream/data/${tableName}?api_key=`);
 
     expect(await outboxFor(testApp, buyer.user.email)).toEqual([]);
     await testApp.app.get(NotificationMailer).sendDue();

@@ -73,6 +73,22 @@ describe('paid data never vanishes: deleting or unpublishing what others bought 
     expect(order).toEqual({ asset_id: id, status: 'paid' });
   });
 
+  it('stays archived when its owner saves the Edit form, which shows it as private', async () => {
+    const title = `Archived then edited ${Date.now()}`;
+    const id = await boughtDataset(title);
+    await remove(id).expect(200);
+    const shown = (await owner.agent.get(`/api/assets/${id}`).expect(200)).body;
+    expect(shown.is_public).toBe(false);
+    await owner.agent
+      .patch(`/api/assets/${id}`)
+      .set('Origin', TEST_ORIGIN)
+      .send({ title, description: 'typo fixed', is_public: shown.is_public })
+      .expect(200);
+    expect(await catalogueIds(testApp.http, { search: title })).not.toContain(id);
+    await testApp.http.get(`/api/assets/${id}`).expect(404);
+    await buyer.agent.get(`/api/assets/${id}/data`).query({ limit: 10 }).expect(200);
+  });
+
   it('hides an archived dataset from the catalogue and its search, and from everyone who does not hold it', async () => {
     const title = `Archived search ${Date.now()}`;
     const id = await boughtDataset(title);

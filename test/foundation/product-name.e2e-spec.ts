@@ -11,7 +11,7 @@ function filesUnder(folder: string): string[] {
     const path = join(folder, name);
     if (statSync(path).isDirectory())
       return name === 'node_modules' || name === 'dist' ? [] : filesUnder(path);
-    return /\.(ts|tsx|md|html|json)$/.test(name) ? [path] : [];
+    return /\.(ts|tsx|md|html|json|svg)$/.test(name) ? [path] : [];
   });
 }
 
@@ -23,6 +23,7 @@ describe('one product name and a README for newcomers', () => {
       ...filesUnder(join(ROOT, 'src')),
       ...filesUnder(join(ROOT, 'frontend', 'src')),
       join(ROOT, 'frontend', 'index.html'),
+      ...filesUnder(join(ROOT, 'frontend', 'public')),
     ];
     const misnamed = places
       .filter((file) => OTHER_NAME.test(readFileSync(file, 'utf8')))

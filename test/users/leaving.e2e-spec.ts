@@ -28,6 +28,13 @@ describe('leaving: export one’s data and delete the account', () => {
         .send({ email: me.user.email })
         .expect(200)
     ).body.api_key as string;
+    const named = (
+      await me.agent
+        .post('/api/users/tokens')
+        .set('Origin', TEST_ORIGIN)
+        .send({ name: 'Export notebook', scopes: ['query'] })
+        .expect(201)
+    ).body.token as string;
 
     const response = await me.agent.get('/api/users/me/export').expect(200);
     expect(response.headers['content-disposition']).toBe('attachment; filename="my-data.json"');
@@ -43,11 +50,19 @@ describe('leaving: export one’s data and delete the account', () => {
     expect(data.tokens).toEqual(
       expect.arrayContaining([
         { kind: 'api_key', expires_at: null },
+        {
+          kind: 'named_token',
+          name: 'Export notebook',
+          scopes: ['query'],
+          expires_at: null,
+          last_used_at: null,
+        },
         { kind: 'session', expires_at: expect.any(String) },
       ]),
     );
     const text = JSON.stringify(data);
     expect(text).not.toContain(key);
+    expect(text).not.toContain(named);
     expect(text).not.toContain(me.user.password);
     expect(text).not.toMatch(/password|hash/i);
   });

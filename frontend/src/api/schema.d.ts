@@ -1536,7 +1536,12 @@ export interface components {
        */
       expires_at: string | null;
       /** @enum {string} */
-      kind: 'api_key' | 'session';
+      kind: 'api_key' | 'named_token' | 'session';
+      /** Format: date-time */
+      last_used_at?: string | null;
+      /** @description A named token: its name, scopes and last use (never the token) */
+      name?: string;
+      scopes?: string[];
     };
     ExportUpload: {
       /** Format: date-time */

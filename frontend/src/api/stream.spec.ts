@@ -1,4 +1,4 @@
-import { datasetStreamUrl, generalStreamUrl, instanceStreamUrl } from './stream';
+import { datasetStreamUrl, generalStreamUrl } from './stream';
 
 const ORIGIN = 'https://data.example.com';
 
@@ -12,12 +12,12 @@ describe('stream links', () => {
     );
   });
 
-  it('builds per-dataset and per-connector-instance links', () => {
-    expect(datasetStreamUrl('a1', 'k1', 'csv', ORIGIN)).toBe(
-      'https://data.example.com/api/stream/data/a1?api_key=k1&format=csv',
+  it('builds a table’s link by its readable name', () => {
+    expect(datasetStreamUrl('sales_2024', 'k1', 'csv', ORIGIN)).toBe(
+      'https://data.example.com/api/stream/data/sales_2024?api_key=k1&format=csv',
     );
-    expect(instanceStreamUrl('i1', 'k1', 'json', ORIGIN)).toBe(
-      'https://data.example.com/api/stream/data/instance-i1?api_key=k1',
+    expect(datasetStreamUrl('my_holidays', 'k1', 'json', ORIGIN)).toBe(
+      'https://data.example.com/api/stream/data/my_holidays?api_key=k1',
     );
   });
 

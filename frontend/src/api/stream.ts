@@ -25,7 +25,10 @@ export function generalStreamUrl(apiKey: string, format: StreamFormat = 'json', 
   return buildStreamUrl('', { apiKey, format, origin });
 }
 
-/** GET stream/data/{reference}?api_key=: every row of one dataset, by its readable name (or its id). */
+/**
+ * GET stream/data/{reference}?api_key=: every row of one table (a dataset or a connector table), by
+ * its readable name (its id works too).
+ */
 export function datasetStreamUrl(
   reference: string,
   apiKey: string,
@@ -33,29 +36,6 @@ export function datasetStreamUrl(
   origin?: string,
 ): string {
   return buildStreamUrl(`/${encodeURIComponent(reference)}`, { apiKey, format, origin });
-}
-
-/**
- * GET stream/data/{reference}?api_key=: every row of a table a further stream of a connector
- * instance fills (`table-<id>`, the reference the instance lists for it).
- */
-export function tableStreamUrl(
-  reference: string,
-  apiKey: string,
-  format: StreamFormat = 'json',
-  origin?: string,
-): string {
-  return buildStreamUrl(`/${encodeURIComponent(reference)}`, { apiKey, format, origin });
-}
-
-/** GET stream/data/instance-{instanceId}?api_key=: every row of one of the user's connector tables. */
-export function instanceStreamUrl(
-  instanceId: string,
-  apiKey: string,
-  format: StreamFormat = 'json',
-  origin?: string,
-): string {
-  return buildStreamUrl(`/instance-${encodeURIComponent(instanceId)}`, { apiKey, format, origin });
 }
 
 /** GET downloads/{assetId}?format=: the browser download of a held dataset, through the session. */

@@ -89,6 +89,11 @@ describe('requestLogLevel', () => {
     expect(requestLogLevel('GET', '/api/users/me?fresh=1', 401)).toBe('debug');
     expect(requestLogLevel('POST', '/api/users/me', 401)).toBe('log');
   });
+
+  it('writes the app’s session check at debug, but not when it fails', () => {
+    expect(requestLogLevel('GET', '/api/users/session', 200)).toBe('debug');
+    expect(requestLogLevel('GET', '/api/users/session', 503)).toBe('warn');
+  });
 });
 
 describe('redactUrl', () => {

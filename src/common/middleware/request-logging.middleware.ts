@@ -46,8 +46,9 @@ function normalizedName(name: string): string {
 
 /**
  * How loud a finished request is. Server errors warn. Files of the single-page app (everything
- * outside /api that was found) and the 401 of `GET /api/users/me`, which the app asks on every
- * page to learn whether someone is logged in, are routine: debug. Everything else: log.
+ * outside /api that was found), the app's session check on every page (`GET /api/users/session`)
+ * and the 401 of `GET /api/users/me` (API clients asking the same) are routine: debug. Everything
+ * else: log.
  */
 export function requestLogLevel(method: string, url: string, status: number): LogLevel {
   if (status >= 500) return 'warn';
@@ -55,6 +56,8 @@ export function requestLogLevel(method: string, url: string, status: number): Lo
   const apiCall = path === '/api' || path.startsWith('/api/');
   if (!apiCall && status < 400) return 'debug';
   if (method === 'GET' && path === '/api/users/me' && status === 401) return 'debug';
+  // The app's own check of who is signed in, on every page load (GET users/session).
+  if (method === 'GET' && path === '/api/users/session' && status === 200) return 'debug';
   return 'log';
 }
 

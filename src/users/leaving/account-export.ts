@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AccountPurchases } from '../../access/grant-result';
 
 class ExportProfile {
@@ -32,8 +32,14 @@ class ExportUpload {
 }
 
 class ExportToken {
-  @ApiProperty({ enum: ['api_key', 'session'] })
-  kind: 'api_key' | 'session';
+  @ApiProperty({ enum: ['api_key', 'named_token', 'session'] })
+  kind: 'api_key' | 'named_token' | 'session';
+  @ApiPropertyOptional({ description: 'A named token: its name, scopes and last use (never the token)' })
+  name?: string;
+  @ApiPropertyOptional({ type: [String] })
+  scopes?: string[];
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' })
+  last_used_at?: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'When it ends, if it does' })
   expires_at: string | null;
 }

@@ -48,6 +48,15 @@ export class LeavingService {
       `SELECT api_key_hash IS NOT NULL AS present FROM users WHERE id = $1`,
       [caller.id],
     );
+    const named: Array<{
+      name: string;
+      scopes: string[];
+      expires_at: Date | null;
+      last_used_at: Date | null;
+    }> = await this.dataSource.query(
+      `SELECT name, scopes, expires_at, last_used_at FROM api_tokens WHERE user_id = $1 ORDER BY created_at`,
+      [caller.id],
+    );
     const sessions: Array<{ expire: Date }> = await this.dataSource.query(
       `SELECT expire FROM session WHERE (sess -> 'passport' ->> 'user') = $1 ORDER BY expire`,
       [caller.id],
@@ -70,6 +79,13 @@ export class LeavingService {
       })),
       tokens: [
         ...(key?.present ? [{ kind: 'api_key' as const, expires_at: null }] : []),
+        ...named.map((token) => ({
+          kind: 'named_token' as const,
+          name: token.name,
+          scopes: token.scopes,
+          expires_at: asIso(token.expires_at),
+          last_used_at: asIso(token.last_used_at),
+        })),
         ...sessions.map((session) => ({ kind: 'session' as const, expires_at: asIso(session.expire) })),
       ],
     };

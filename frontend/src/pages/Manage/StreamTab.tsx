@@ -10,13 +10,7 @@ import { useNotify } from '../../components/useNotify';
 import { useGenerateApiKey } from '../../api/users';
 import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
 import { NEW_KEY_CONFIRMATION } from '../../features/manage/confirmTexts';
-import {
-  datasetStreamUrl,
-  generalStreamUrl,
-  instanceStreamUrl,
-  tableStreamUrl,
-  type StreamFormat,
-} from '../../api/stream';
+import { datasetStreamUrl, generalStreamUrl, type StreamFormat } from '../../api/stream';
 import { CopyLink, useCopy } from './CopyLink';
 import { odataFeedUrl } from './odataFeedUrl';
 import { TableName } from './TableName';
@@ -180,10 +174,10 @@ export function StreamTab({ data }: { data: ManageData }) {
                   <TableName name={instance.readable_name} subject={instance.title} />
                   <TableLinks
                     label={instance.title}
-                    urlFor={(format) => instanceStreamUrl(instance.id, keyInLinks, format)}
+                    urlFor={(format) => datasetStreamUrl(instance.readable_name, keyInLinks, format)}
                   />
                   {(instance.tables ?? []).slice(1).map((table) => (
-                    <Stack key={table.stream_reference} spacing={1}>
+                    <Stack key={table.readable_name} spacing={1}>
                       <Typography variant="body2" color="text.secondary">
                         Stream {table.operation_id}
                       </Typography>
@@ -193,7 +187,7 @@ export function StreamTab({ data }: { data: ManageData }) {
                       />
                       <TableLinks
                         label={`${instance.title} ${table.operation_id}`}
-                        urlFor={(format) => tableStreamUrl(table.stream_reference, keyInLinks, format)}
+                        urlFor={(format) => datasetStreamUrl(table.readable_name, keyInLinks, format)}
                       />
                     </Stack>
                   ))}
