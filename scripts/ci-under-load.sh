@@ -18,6 +18,9 @@ PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432}
 COPY_PAUSE_SECONDS=${COPY_PAUSE_SECONDS:-40}
 LOAD_DB="ci_load_$$"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ci-under-load.XXXXXX")
+# As root the embedded PostgreSQL of the tests runs as a system user of its own, which must reach
+# the binaries inside each clone's node_modules (mktemp makes the folder private).
+chmod 755 "$WORK"
 # What this script started: load processes and the CI run in progress. The COPY and the CI run
 # each lead a process group of their own (setsid), which is ended as a whole.
 STARTED=()
