@@ -106,7 +106,7 @@ describe(`reliability: the deployment of docs/deployment.md under ${CLIENTS} cli
     try {
       return await http.send<{ removed?: boolean }>(method, path, json === undefined ? {} : { json });
     } catch (error) {
-      return { status: 0, text: `network ${String(error)}`, body: {} };
+      return { status: 0, text: String(error), body: {} };
     }
   }
 
@@ -127,7 +127,8 @@ describe(`reliability: the deployment of docs/deployment.md under ${CLIENTS} cli
         if (path === '/api/access/remove') log.held.delete(dataset);
       } else {
         log.failures.push(
-          `${answer.status === 0 ? '' : answer.status} ${method} ${path} ${answer.text.slice(0, 120)}`.trim(),
+          // A reset connection has no status: it reads "network …", like a 502 or 503 one that says "try again".
+          `${answer.status || 'network'} ${method} ${path} ${answer.text.slice(0, 120)}`,
         );
         if (method === 'POST') log.unsure = true;
       }
