@@ -127,6 +127,20 @@ describe('abuse: authorisation matrix of the API', () => {
           LOGIN_REQUIRED,
         ],
         [
+          'GET query/tables',
+          'visitor',
+          () => agentOf('visitor').get('/api/query/tables'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST query',
+          'visitor',
+          () => agentOf('visitor').post('/api/query').send({ sql: 'SELECT 1' }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
           'GET users/me/export',
           'visitor',
           () => agentOf('visitor').get('/api/users/me/export'),
@@ -556,6 +570,26 @@ describe('abuse: authorisation matrix of the API', () => {
       expect(mine.body).toMatchObject({ id: owner.user.id, api_key: ownerKey });
       const theirs = await other.agent.get('/api/users/me').expect(200);
       expect(theirs.body).toMatchObject({ id: other.user.id, api_key: otherKey });
+    });
+
+    it('lets SQL reach the owner’s private table for the owner only, by session or API key', async () => {
+      const [{ readable_name: name }] = await testApp.dataSource.query(
+        `SELECT readable_name FROM assets WHERE id = $1`,
+        [privateAssetId],
+      );
+      const sql = `SELECT count(*) FROM ${name}`;
+      expect((await post('owner', '/api/query', { sql }).expect(200)).body.rows).toEqual([[3]]);
+      await testApp.http.post('/api/query').set('X-API-Key', ownerKey).send({ sql }).expect(200);
+      const missing = `relation "${name}" does not exist`;
+      expect((await post('other', '/api/query', { sql }).expect(400)).body.error).toBe(missing);
+      const byKey = await testApp.http
+        .post('/api/query')
+        .set('X-API-Key', otherKey)
+        .send({ sql })
+        .expect(400);
+      expect(byKey.body.error).toBe(missing);
+      const tables = (await other.agent.get('/api/query/tables').expect(200)).body as Array<{ name: string }>;
+      expect(tables.map((table) => table.name)).not.toContain(name);
     });
 
     it('answers users/session with the caller’s own profile, and null for a visitor', async () => {
