@@ -314,11 +314,13 @@ describe('uploading, setting up and running a connector in a browser', () => {
     await page.getByRole('tab', { name: 'Stream Data' }).click();
     await page.getByRole('button', { name: 'Copy Port Sensors and Stations stations JSON link' }).waitFor();
     const links = await page.locator('section[aria-labelledby="connector-links-heading"]').innerText();
-    const tableId = /\/api\/stream\/data\/table-([0-9a-f-]{36})/.exec(links)?.[1];
-    expect(tableId).toBeDefined();
-    // Each stream's table shows its readable name: the instance title and the operation.
+    // Each stream's table shows its readable name (the instance title and the operation), and its
+    // links use that name.
     const stationsName = page.getByLabel('Table name of Port Sensors and Stations stations', { exact: true });
-    await expect(stationsName.innerText()).resolves.toMatch(/^port_sensors_and_stations_stations(_[0-9]+)?$/);
+    const name = await stationsName.innerText();
+    expect(name).toMatch(/^port_sensors_and_stations_stations(_[0-9]+)?$/);
+    expect(links).toContain(`/api/stream/data/${name}?api_key=`);
+    expect(links).not.toMatch(/\/api\/stream\/data\/(table|instance)-/);
     await screenshot(page, 'manage-stream-two-streams', 'phone');
     await apiAs(page, 'POST', `connectors/remove/${instance.id}`, {});
     expect(errors).toEqual([]);

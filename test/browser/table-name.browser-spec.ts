@@ -38,6 +38,9 @@ describe("a dataset's readable table name on its detail page", () => {
     await expectNotice(page, 'Table name copied.');
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(expected);
 
+    // Stream links carry the personal key: the first one is made in place.
+    await page.getByRole('button', { name: 'Create my API key' }).click();
+    await page.getByRole('button', { name: 'Copy JSON stream link' }).waitFor();
     const links = await page.locator('section[aria-labelledby="links-heading"]').innerText();
     expect(links).toContain(`/api/stream/data/${expected}?api_key=`);
     await screenshot(page, 'dataset-table-name', 'desktop');

@@ -25,8 +25,9 @@ const MARKER = `Quokka${Date.now()}`;
 /** Literal text of a vector that must appear on screen as text, not as markup. */
 const VISIBLE = '<img src=x onerror=';
 
+// A listing's JSON-LD block is data the server writes (escaped, never run), not an injected script.
 const INJECTED_ELEMENTS = `document.querySelectorAll(
-  '[onerror],[onload],[ontoggle],[onclick],[onmouseover],[onfocus],[srcdoc],script:not([src]),a[href^="javascript:" i],iframe'
+  '[onerror],[onload],[ontoggle],[onclick],[onmouseover],[onfocus],[srcdoc],script:not([src]):not([type="application/ld+json"]),a[href^="javascript:" i],iframe'
 ).length`;
 
 /** Quotes one CSV field. */
