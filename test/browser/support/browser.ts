@@ -48,6 +48,14 @@ export async function openPage(
   const errors: string[] = [];
   const consoleErrors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  // When a journey times out, these lines say whether the server failed or a request was lost.
+  page.on('response', (response) => {
+    if (response.status() >= 500) console.warn(`${response.status()} from ${response.url()}`);
+  });
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? 'failed';
+    if (reason !== 'net::ERR_ABORTED') console.warn(`${reason}: ${request.method()} ${request.url()}`);
+  });
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
   });
