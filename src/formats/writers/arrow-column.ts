@@ -35,7 +35,7 @@ function arrowType(column: ExportColumn, kind: ValueKind): arrow.DataType {
 }
 
 /** Values up to this length are copied byte by byte rather than by a native copy. */
-const SHORT_VALUE_BYTES = 64;
+const SHORT_VALUE_BYTES = 256;
 
 /** 32-bit words each value takes in the column's value buffer (0: bits or bytes elsewhere). */
 const WORDS_PER_VALUE: Record<ValueKind, number> = {

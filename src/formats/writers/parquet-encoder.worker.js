@@ -60,7 +60,9 @@ async function encode(settings) {
     .build();
   const output = await parquet.transformParquetStream(recordBatches(), properties);
   for await (const bytes of output) {
-    parentPort.postMessage({ type: 'bytes', bytes });
+    // Moved, not copied, when the chunk has its memory to itself.
+    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    parentPort.postMessage({ type: 'bytes', bytes }, owned ? [bytes.buffer] : []);
     // Back-pressure: the next chunk is encoded once the client has taken this one.
     await acked();
   }
