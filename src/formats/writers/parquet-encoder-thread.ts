@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 const WORKER_FILE = join(__dirname, 'parquet-encoder.worker.js');
-/** Groups sent ahead of the encoder: one encoding, one waiting, while the next is built. */
-const GROUPS_AHEAD = 2;
+/** Groups sent ahead of the encoder: one waiting while it encodes another and the next is built. */
+const GROUPS_AHEAD = 1;
 /** Idle encoder threads kept for the next download (each keeps its WebAssembly memory). */
 const MAX_IDLE = 2;
 
