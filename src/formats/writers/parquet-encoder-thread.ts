@@ -18,7 +18,24 @@ type WorkerMessage =
   | { type: 'done' }
   | { type: 'error'; message: string };
 
-const idle: Worker[] = [];
+const idle = new Set<Worker>();
+
+/** An idle thread, or a new one; one that dies while idle is not handed out again. */
+function encoderWorker(): Worker {
+  const [reused] = idle;
+  if (reused) {
+    idle.delete(reused);
+    return reused;
+  }
+  const worker = new Worker(WORKER_FILE);
+  worker.on('exit', () => idle.delete(worker));
+  return worker;
+}
+
+/** Stops the idle threads (a process exits without it: they are unref'd); each leaves the idle ones as it exits. */
+export async function stopIdleEncoders(): Promise<void> {
+  await Promise.all([...idle].map((worker) => worker.terminate()));
+}
 
 /**
  * One download's Parquet encoding on a thread of its own (taken from the idle ones or started):
@@ -40,7 +57,7 @@ export class ParquetEncoderThread {
     this.fail(new Error(`The Parquet encoder thread exited (${code})`));
 
   constructor(settings: EncoderSettings) {
-    this.worker = idle.pop() ?? new Worker(WORKER_FILE);
+    this.worker = encoderWorker();
     this.worker.ref();
     this.worker.on('message', this.onMessage);
     this.worker.on('error', this.onError);
@@ -89,10 +106,10 @@ export class ParquetEncoderThread {
     this.worker.off('exit', this.onExit);
     const clean = this.done && !this.failure;
     if (!clean) this.fail(new Error('The Parquet download ended early'));
-    if (clean && idle.length < MAX_IDLE) {
+    if (clean && idle.size < MAX_IDLE) {
       // An idle thread does not keep the process alive.
       this.worker.unref();
-      idle.push(this.worker);
+      idle.add(this.worker);
     } else void this.worker.terminate();
   }
 
