@@ -115,6 +115,8 @@ describe('POST /api/query: what the check lets through', () => {
         'SELECT 1 OPERATOR(pg_catalog.+) 2, 3 OPERATOR(pg_catalog.=) ANY (SELECT 3)',
       ).expect(200);
       expect(operators.body.rows).toEqual([[3, true]]);
+      const casts = await query(owner, "SELECT '7'::pg_catalog.int4 + 1, '2026-01-02'::date").expect(200);
+      expect(casts.body.rows).toEqual([[8, '2026-01-02']]);
     });
 
     it.each([
@@ -127,6 +129,11 @@ describe('POST /api/query: what the check lets through', () => {
       ["SELECT 'postgres=r/postgres'::aclitem", 'a cast to aclitem is not allowed in a query'],
       ["SELECT '{postgres=r/postgres}'::_aclitem", 'a cast to _aclitem is not allowed in a query'],
       ["SELECT regclass 'pg_authid'", 'a cast to regclass is not allowed in a query'],
+      ['SELECT (NULL::public.users).*', 'a cast to public.users is not allowed in a query'],
+      ['SELECT (CAST(NULL AS public.api_tokens)).*', 'a cast to public.api_tokens is not allowed in a query'],
+      ['SELECT NULL::data.anything', 'a cast to data.anything is not allowed in a query'],
+      ["SELECT '{}'::public.users[]", 'a cast to public.users is not allowed in a query'],
+      ['SELECT NULL::a.b.c', 'a cast to a.b.c is not allowed in a query'],
     ])('refuses the catalog lookup in %s', async (sql, message) => {
       expect(await refused(sql)).toBe(message);
     });

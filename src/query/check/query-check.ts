@@ -235,9 +235,14 @@ class TreeCheck {
   }
 
   private typeCast(fields: Node): void {
-    const typeName = stringsOf((fields.typeName as Node | undefined)?.names).at(-1) ?? '';
+    const names = stringsOf((fields.typeName as Node | undefined)?.names);
+    const typeName = names.at(-1) ?? '';
     if (looksUpCatalogs(typeName))
       this.refuse(`a cast to ${typeName} is not allowed in a query`, fields.location);
+    // Every table has a row type of its name: `(NULL::public.users).*` would list the columns of
+    // any table, app or another user's, without reading it. Built-in types need no schema.
+    if (names.length > 1 && (names.length > 2 || names[0] !== 'pg_catalog'))
+      this.refuse(`a cast to ${names.join('.')} is not allowed in a query`, fields.location);
   }
 }
 
