@@ -65,6 +65,9 @@ describe('POST /api/query: what the check lets through', () => {
       ['SELECT reltuples FROM pg_class', missing('pg_class')],
       ['SELECT 1 WHERE EXISTS (SELECT 1 FROM pg_stat_user_tables)', missing('pg_stat_user_tables')],
       ['SELECT * FROM (SELECT * FROM (SELECT * FROM session) a) b', missing('session')],
+      ['TABLE pg_roles', missing('pg_roles')],
+      ['SELECT (TABLE pg_authid LIMIT 1) IS NULL', missing('pg_authid')],
+      ['WITH x AS (SELECT 1) SELECT * FROM x, LATERAL (SELECT * FROM pg_settings) s', missing('pg_settings')],
     ])('%s', async (sql, message) => {
       expect(await refused(sql)).toBe(message);
     });
