@@ -79,7 +79,10 @@ export class QueryRunner implements OnModuleDestroy {
     }
     // Without this, a query whose first row takes long would run on to the statement limit
     // after its caller went away: nothing reads its answer, yet it holds a connection and a CPU.
-    const cancel = () => void this.cancel(pool, client);
+    // The connection is closed too, which stops the statement even if the cancel came too early.
+    const cancel = () => {
+      void this.cancel(pool, client).then(() => end(false));
+    };
     hungUp?.addEventListener('abort', cancel, { once: true });
     const cursor = client.query(new Cursor(sql, [], { rowMode: 'array', types: RAW_TEXT }));
     if (hungUp?.aborted) cancel();
