@@ -36,9 +36,8 @@ export class QueryController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const started = await this.queries.start(user, input.sql, input.limit);
-    await writeQueryAnswer(started, input.format ?? 'json', request, response, (error) =>
-      this.queries.failureText(error),
-    );
+    const format = input.format ?? 'json';
+    const started = await this.queries.start(user, input.sql, input.limit, format === 'csv' ? 'csv' : 'rows');
+    await writeQueryAnswer(started, format, request, response, (error) => this.queries.failureText(error));
   }
 }

@@ -259,9 +259,14 @@ describe('POST /api/query: SQL over the tables a user holds', () => {
       const ownTable = (
         await testApp.dataSource.query(`SELECT table_name FROM assets WHERE id = $1`, [datasetId])
       )[0].table_name;
-      await expect(runner.open(role, `DELETE FROM data."${ownTable}"`, 1000)).rejects.toThrow(
-        /read-only transaction|permission denied/,
-      );
+      // A row lock is a write, and unlike DELETE it can stand where the runner puts a statement.
+      await expect(
+        runner.open(role, `SELECT * FROM data."${ownTable}" FOR UPDATE`, {
+          timeoutMs: 1000,
+          explain: false,
+          output: 'rows',
+        }),
+      ).rejects.toThrow(/read-only transaction|permission denied/);
     });
   });
 });

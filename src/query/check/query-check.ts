@@ -13,6 +13,8 @@ export interface TableReference {
 
 export interface CheckedQuery {
   kind: 'select' | 'explain';
+  /** The statement alone: the query without a closing semicolon and what follows it. */
+  text: string;
   tables: TableReference[];
 }
 
@@ -201,9 +203,19 @@ function isTableStatement(select: Node): boolean {
  * (also VALUES, TABLE and WITH … SELECT) or an EXPLAIN of one without ANALYZE; every node of an
  * allowed kind, every function on the allow-list, tables named without a schema.
  */
+/**
+ * The query up to the end of its statement: a closing semicolon and anything after it (blanks, a
+ * comment) left out, so the statement can stand inside parentheses.
+ */
+function statementText(sql: string, statement: { stmt_location?: number; stmt_len?: number }): string {
+  if (!statement.stmt_len) return sql;
+  const end = (statement.stmt_location ?? 0) + statement.stmt_len;
+  return Buffer.from(sql, 'utf8').subarray(0, end).toString('utf8');
+}
+
 export async function checkQuery(sql: string): Promise<CheckedQuery> {
   if (!sql.trim()) throw new QueryRefusal('The query is empty');
-  let tree: { stmts?: Array<{ stmt: Node }> };
+  let tree: { stmts?: Array<{ stmt: Node; stmt_location?: number; stmt_len?: number }> };
   try {
     tree = await parse(sql);
   } catch (error) {
@@ -234,5 +246,9 @@ export async function checkQuery(sql: string): Promise<CheckedQuery> {
     );
   check.walk(statement);
   const tables = check.tables.filter((table) => !check.cteNames.has(table.name));
-  return { kind, tables: tables.sort((first, second) => first.byteOffset - second.byteOffset) };
+  return {
+    kind,
+    text: statementText(sql, statements[0]),
+    tables: tables.sort((first, second) => first.byteOffset - second.byteOffset),
+  };
 }

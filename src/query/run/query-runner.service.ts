@@ -1,8 +1,12 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Pool, PoolClient } from 'pg';
-import Cursor from 'pg-cursor';
+import { to as copyTo } from 'pg-copy-streams';
 import { quoteIdentifier } from '../../database/data-tables/data-table-names';
+import { settleAnswerTimer } from '../../stream/copy-out';
+import { CopyTextRows, Row } from './copy-text-rows';
+import { CsvRecords } from './csv-records';
 import { QueryRoles } from './query-roles.service';
+import { csvRow } from './result-encoding';
 
 /** The server process of a connection, to cancel its statement from another one. */
 function backendOf(client: PoolClient): number {
@@ -12,24 +16,70 @@ function backendOf(client: PoolClient): number {
 /** Values exactly as PostgreSQL writes them: the writers decide how each type goes out. */
 const RAW_TEXT = { getTypeParser: () => (value: string) => value };
 
+/** Text put before the statement, on a line of its own so a comment ending the statement ends there. */
+const DESCRIBE_BEFORE = 'SELECT * FROM (\n';
+const COPY_BEFORE = 'COPY (\n';
+
 export interface QueryColumn {
   name: string;
   type: string;
 }
 
-/** A running query: its columns, then its rows in batches, each row the values as text (null for NULL). */
-export interface OpenQuery {
+/** A piece of CSV exactly as COPY writes it, and how many whole records it holds. */
+export interface CsvPiece {
+  text: Buffer;
+  records: number;
+}
+
+interface QueryBase {
   columns: QueryColumn[];
-  /** Up to `count` more rows; fewer (or none) at the end. */
-  read(count: number): Promise<Array<Array<string | null>>>;
   /** Ends the query (cancelling it in the database if it still runs) and resets its connection. */
   close(): Promise<void>;
 }
 
+/** A running query answering rows, each the values as text (null for NULL). */
+export interface RowsQuery extends QueryBase {
+  output: 'rows';
+  /** Up to `count` more rows; fewer (or none) at the end. */
+  read(count: number): Promise<Row[]>;
+}
+
+/** A running query answering CSV (without a header): up to `count` more records; empty at the end. */
+export interface CsvQuery extends QueryBase {
+  output: 'csv';
+  read(count: number): Promise<CsvPiece>;
+}
+
+export type OpenQuery = RowsQuery | CsvQuery;
+
+export interface RunOptions {
+  timeoutMs: number;
+  /** An EXPLAIN cannot stand inside COPY: its few lines are read in one go. */
+  explain: boolean;
+  output: OpenQuery['output'];
+}
+
+/** Positions in an error about the wrapped statement, moved back to the statement itself. */
+function unwrapped<T>(before: string, work: Promise<T>): Promise<T> {
+  return work.catch((error: { position?: string }) => {
+    if (error?.position) error.position = String(Math.max(1, Number(error.position) - before.length));
+    throw error;
+  });
+}
+
+interface Connection {
+  client: PoolClient;
+  /** Gives the connection back (after COMMIT and DISCARD ALL) or, when not reusable, closes it. */
+  end(reusable: boolean): Promise<void>;
+  ended(): boolean;
+}
+
 /**
  * Runs user SQL on connections of the query login role: inside a read-only transaction, as the
- * user's role, with the statement limit set for that transaction only. A connection goes back to
- * the pool only after DISCARD ALL; one whose query failed or was cancelled is closed instead.
+ * user's role, with the statement limit set for that transaction only. The rows come from
+ * `COPY (statement) TO STDOUT`, which PostgreSQL may run with parallel workers (a cursor read in
+ * batches may not), and a CSV answer is COPY's own CSV. A connection goes back to the pool only
+ * after DISCARD ALL; one whose query failed or was cancelled is closed instead.
  */
 @Injectable()
 export class QueryRunner implements OnModuleDestroy {
@@ -47,8 +97,48 @@ export class QueryRunner implements OnModuleDestroy {
     if (this.pool) await (await this.pool).end();
   }
 
-  async open(role: string, sql: string, timeoutMs: number): Promise<OpenQuery> {
+  async open(role: string, sql: string, options: RunOptions): Promise<OpenQuery> {
     const pool = await this.loginPool();
+    const connection = await this.begin(pool, role, options.timeoutMs);
+    const { client, end } = connection;
+    const close = async () => {
+      if (connection.ended()) return;
+      // A query still producing rows is cancelled in the database before the connection goes.
+      await pool.query('SELECT pg_cancel_backend($1)', [backendOf(client)]).catch(() => undefined);
+      await end(false);
+    };
+    try {
+      if (options.explain) return await this.explain(connection, sql, options.output, close);
+      const described = await unwrapped(
+        DESCRIBE_BEFORE,
+        client.query({ text: `${DESCRIBE_BEFORE}${sql}\n) AS statement LIMIT 0`, rowMode: 'array' }),
+      );
+      const columns = await this.columnsOf(client, described.fields);
+      const copy = client.query(
+        copyTo(`${COPY_BEFORE}${sql}\n) TO STDOUT${options.output === 'csv' ? ' (FORMAT csv)' : ''}`),
+      );
+      // Heard once the connection is closed under a COPY still running.
+      copy.on('error', () => undefined);
+      const source = copy[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      // The first chunk (or the end) is awaited here, so a failing statement fails before any answer.
+      const first = await unwrapped(COPY_BEFORE, source.next());
+      const chunks = this.chunksOf(first, source, async () => {
+        settleAnswerTimer(copy);
+        await end(true);
+      });
+      if (options.output === 'rows') {
+        const rows = new CopyTextRows(chunks, columns.length);
+        return { output: 'rows', columns, read: (count) => this.failing(rows.read(count), end), close };
+      }
+      return { output: 'csv', columns, read: (count) => this.failing(this.csv(chunks)(count), end), close };
+    } catch (error) {
+      await end(false);
+      throw error;
+    }
+  }
+
+  /** A pooled connection in a read-only transaction as the user's role, with the query's settings. */
+  private async begin(pool: Pool, role: string, timeoutMs: number): Promise<Connection> {
     const client = await pool.connect();
     let ended = false;
     const end = async (reusable: boolean) => {
@@ -76,73 +166,90 @@ export class QueryRunner implements OnModuleDestroy {
       await end(false);
       throw error;
     }
-    const cursor = client.query(new Cursor(sql, [], { rowMode: 'array', types: RAW_TEXT }));
-    let columns: QueryColumn[];
-    let first: Array<Array<string | null>>;
-    try {
-      first = await this.readFrom(cursor, 1);
-      columns = await this.columnsOf(pool, cursor);
-    } catch (error) {
-      await end(false);
-      throw error;
-    }
-    let pending = first;
+    return { client, end, ended: () => ended };
+  }
+
+  /** An EXPLAIN's plan lines, all read at once. */
+  private async explain(
+    { client, end }: Connection,
+    sql: string,
+    output: OpenQuery['output'],
+    close: () => Promise<void>,
+  ): Promise<OpenQuery> {
+    const result = await client.query({ text: sql, rowMode: 'array', types: RAW_TEXT });
+    const columns = await this.columnsOf(client, result.fields);
+    await end(true);
+    const rows = result.rows as Row[];
+    const take = (count: number) => rows.splice(0, count);
+    if (output === 'rows') return { output, columns, read: async (count) => take(count), close };
     return {
+      output,
       columns,
       read: async (count) => {
-        if (pending.length > 0) {
-          const batch = pending;
-          pending = [];
-          if (count <= batch.length) return batch;
-          return [...batch, ...(await this.readOrEnd(cursor, count - batch.length, end))];
-        }
-        return this.readOrEnd(cursor, count, end);
+        const taken = take(count);
+        const text = taken.map(csvRow).join('');
+        return { text: Buffer.from(text), records: taken.length };
       },
-      close: async () => {
-        if (ended) return;
-        // A query still producing rows is cancelled in the database before the connection goes.
-        await pool.query('SELECT pg_cancel_backend($1)', [backendOf(client)]).catch(() => undefined);
-        await new Promise<void>((done) => cursor.close(() => done()));
-        await end(false);
+      close,
+    };
+  }
+
+  /** The COPY's chunks, the first one already read; `finish` runs once they end. */
+  private chunksOf(
+    first: IteratorResult<Buffer>,
+    rest: AsyncIterator<Buffer>,
+    finish: () => Promise<void>,
+  ): AsyncIterator<Buffer> {
+    let pending: IteratorResult<Buffer> | undefined = first;
+    return {
+      next: async () => {
+        const chunk = pending ?? (await rest.next());
+        pending = undefined;
+        if (chunk.done) await finish();
+        return chunk;
       },
     };
   }
 
-  private async readOrEnd(
-    cursor: Cursor,
-    count: number,
-    end: (reusable: boolean) => Promise<void>,
-  ): Promise<Array<Array<string | null>>> {
-    try {
-      const rows = await this.readFrom(cursor, count);
-      if (rows.length < count) {
-        await new Promise<void>((done) => cursor.close(() => done()));
-        await end(true);
+  /** Reads CSV records off the chunks, a chunk cut where the wanted count of records ends. */
+  private csv(chunks: AsyncIterator<Buffer>): (count: number) => Promise<CsvPiece> {
+    const records = new CsvRecords();
+    let left: Buffer | undefined;
+    let done = false;
+    return async (count) => {
+      if (!left && !done) {
+        const chunk = await chunks.next();
+        if (chunk.done) done = true;
+        else left = chunk.value;
       }
-      return rows;
+      if (!left) return { text: Buffer.alloc(0), records: 0 };
+      const scanned = records.scan(left, count);
+      const text = left.subarray(0, scanned.end);
+      left = scanned.end < left.length ? left.subarray(scanned.end) : undefined;
+      return { text, records: scanned.records };
+    };
+  }
+
+  /** A read that fails closes the connection: its transaction is in an unknown state. */
+  private async failing<T>(read: Promise<T>, end: (reusable: boolean) => Promise<void>): Promise<T> {
+    try {
+      return await read;
     } catch (error) {
       await end(false);
       throw error;
     }
   }
 
-  private readFrom(cursor: Cursor, count: number): Promise<Array<Array<string | null>>> {
-    return new Promise((done, fail) =>
-      cursor.read(count, (error, rows) => (error ? fail(error) : done(rows as Array<Array<string | null>>))),
-    );
-  }
-
   /** Column names and type names (pg_type.typname, looked up once per type). */
-  /** Looked up on another connection: a statement on the query's own would end its cursor. */
-  private async columnsOf(pool: Pool, cursor: Cursor): Promise<QueryColumn[]> {
-    const fields =
-      (cursor as unknown as { _result?: { fields?: Array<{ name: string; dataTypeID: number }> } })._result
-        ?.fields ?? [];
+  private async columnsOf(
+    client: PoolClient,
+    fields: Array<{ name: string; dataTypeID: number }>,
+  ): Promise<QueryColumn[]> {
     const unknown = [...new Set(fields.map((field) => field.dataTypeID))].filter(
       (oid) => !this.typeNames.has(oid),
     );
     if (unknown.length > 0) {
-      const { rows } = await pool.query({
+      const { rows } = await client.query({
         text: `SELECT oid::int AS oid, typname FROM pg_catalog.pg_type WHERE oid = ANY($1::oid[])`,
         values: [unknown],
       });
