@@ -55,13 +55,8 @@ export async function writeQueryAnswer(
     if (format === 'csv') await write(`${names.map(csvValue).join(',')}\n`);
     let truncated = false;
     if (query.output === 'csv') {
-      // COPY's own CSV goes out as it comes, cut after the limit's last record.
-      while (!gone && count < limit) {
-        const piece = await query.read(limit - count);
-        if (piece.text.length === 0) break;
-        count += piece.records;
-        await write(piece.text);
-      }
+      // COPY's own CSV goes out as it comes; the statement's limit already ends it.
+      for (let piece = await query.read(); piece && !gone; piece = await query.read()) await write(piece);
     }
     while (query.output === 'rows') {
       if (gone) return;

@@ -100,6 +100,8 @@ export class QueryService {
       const query = await this.runner
         .open(role, statement, {
           timeoutMs: this.config.query.timeoutMs,
+          // A JSON answer reads one row more to tell whether the limit cut the result.
+          rowLimit: output === 'csv' ? limit : limit + 1,
           explain: checked.kind === 'explain',
           output,
         })

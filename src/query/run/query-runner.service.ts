@@ -4,7 +4,6 @@ import { to as copyTo } from 'pg-copy-streams';
 import { quoteIdentifier } from '../../database/data-tables/data-table-names';
 import { settleAnswerTimer } from '../../stream/copy-out';
 import { CopyTextRows, Row } from './copy-text-rows';
-import { CsvRecords } from './csv-records';
 import { QueryRoles } from './query-roles.service';
 import { csvRow } from './result-encoding';
 
@@ -16,19 +15,20 @@ function backendOf(client: PoolClient): number {
 /** Values exactly as PostgreSQL writes them: the writers decide how each type goes out. */
 const RAW_TEXT = { getTypeParser: () => (value: string) => value };
 
-/** Text put before the statement, on a line of its own so a comment ending the statement ends there. */
-const DESCRIBE_BEFORE = 'SELECT * FROM (\n';
-const COPY_BEFORE = 'COPY (\n';
+/**
+ * The statement as a subquery, on lines of its own so a comment ending it ends there. The limit
+ * lets PostgreSQL stop at the last row wanted; a subquery's order holds under it.
+ */
+const SELECT_BEFORE = 'SELECT * FROM (\n';
+const COPY_BEFORE = `COPY (${SELECT_BEFORE}`;
+
+function limited(sql: string, rowLimit: number): string {
+  return `${SELECT_BEFORE}${sql}\n) AS statement LIMIT ${Math.trunc(rowLimit)}`;
+}
 
 export interface QueryColumn {
   name: string;
   type: string;
-}
-
-/** A piece of CSV exactly as COPY writes it, and how many whole records it holds. */
-export interface CsvPiece {
-  text: Buffer;
-  records: number;
 }
 
 interface QueryBase {
@@ -44,16 +44,19 @@ export interface RowsQuery extends QueryBase {
   read(count: number): Promise<Row[]>;
 }
 
-/** A running query answering CSV (without a header): up to `count` more records; empty at the end. */
+/** A running query answering CSV exactly as COPY writes it, without a header. */
 export interface CsvQuery extends QueryBase {
   output: 'csv';
-  read(count: number): Promise<CsvPiece>;
+  /** The next piece of CSV; undefined at the end. */
+  read(): Promise<Buffer | undefined>;
 }
 
 export type OpenQuery = RowsQuery | CsvQuery;
 
 export interface RunOptions {
   timeoutMs: number;
+  /** Most rows the query produces. */
+  rowLimit: number;
   /** An EXPLAIN cannot stand inside COPY: its few lines are read in one go. */
   explain: boolean;
   output: OpenQuery['output'];
@@ -110,13 +113,12 @@ export class QueryRunner implements OnModuleDestroy {
     try {
       if (options.explain) return await this.explain(connection, sql, options.output, close);
       const described = await unwrapped(
-        DESCRIBE_BEFORE,
-        client.query({ text: `${DESCRIBE_BEFORE}${sql}\n) AS statement LIMIT 0`, rowMode: 'array' }),
+        SELECT_BEFORE,
+        client.query({ text: limited(sql, 0), rowMode: 'array' }),
       );
       const columns = await this.columnsOf(client, described.fields);
-      const copy = client.query(
-        copyTo(`${COPY_BEFORE}${sql}\n) TO STDOUT${options.output === 'csv' ? ' (FORMAT csv)' : ''}`),
-      );
+      const format = options.output === 'csv' ? ' (FORMAT csv)' : '';
+      const copy = client.query(copyTo(`COPY (${limited(sql, options.rowLimit)}) TO STDOUT${format}`));
       // Heard once the connection is closed under a COPY still running.
       copy.on('error', () => undefined);
       const source = copy[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
@@ -130,7 +132,8 @@ export class QueryRunner implements OnModuleDestroy {
         const rows = new CopyTextRows(chunks, columns.length);
         return { output: 'rows', columns, read: (count) => this.failing(rows.read(count), end), close };
       }
-      return { output: 'csv', columns, read: (count) => this.failing(this.csv(chunks)(count), end), close };
+      const next = async () => (await chunks.next()).value as Buffer | undefined;
+      return { output: 'csv', columns, read: () => this.failing(next(), end), close };
     } catch (error) {
       await end(false);
       throw error;
@@ -180,15 +183,16 @@ export class QueryRunner implements OnModuleDestroy {
     const columns = await this.columnsOf(client, result.fields);
     await end(true);
     const rows = result.rows as Row[];
-    const take = (count: number) => rows.splice(0, count);
-    if (output === 'rows') return { output, columns, read: async (count) => take(count), close };
+    if (output === 'rows') return { output, columns, read: async (count) => rows.splice(0, count), close };
+    // The plan's lines are few: one piece.
+    let text: Buffer | undefined = Buffer.from(rows.map(csvRow).join(''));
     return {
       output,
       columns,
-      read: async (count) => {
-        const taken = take(count);
-        const text = taken.map(csvRow).join('');
-        return { text: Buffer.from(text), records: taken.length };
+      read: async () => {
+        const piece = text;
+        text = undefined;
+        return piece;
       },
       close,
     };
@@ -208,25 +212,6 @@ export class QueryRunner implements OnModuleDestroy {
         if (chunk.done) await finish();
         return chunk;
       },
-    };
-  }
-
-  /** Reads CSV records off the chunks, a chunk cut where the wanted count of records ends. */
-  private csv(chunks: AsyncIterator<Buffer>): (count: number) => Promise<CsvPiece> {
-    const records = new CsvRecords();
-    let left: Buffer | undefined;
-    let done = false;
-    return async (count) => {
-      if (!left && !done) {
-        const chunk = await chunks.next();
-        if (chunk.done) done = true;
-        else left = chunk.value;
-      }
-      if (!left) return { text: Buffer.alloc(0), records: 0 };
-      const scanned = records.scan(left, count);
-      const text = left.subarray(0, scanned.end);
-      left = scanned.end < left.length ? left.subarray(scanned.end) : undefined;
-      return { text, records: scanned.records };
     };
   }
 
