@@ -1,6 +1,8 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import type { CopyToStreamQuery } from 'pg-copy-streams';
+import { localStatementLimit } from '../../database/sql';
 import { quoteIdentifier } from '../../database/data-tables/data-table-names';
 import { settleAnswerTimer } from '../../stream/copy-out';
 import { CopyTextRows, Row } from './copy-text-rows';
@@ -72,6 +74,8 @@ function unwrapped<T>(before: string, work: Promise<T>): Promise<T> {
 
 interface Connection {
   client: PoolClient;
+  /** The COPY under way, whose answer timer pg would otherwise leave running. */
+  copy?: CopyToStreamQuery;
   /** Gives the connection back (after COMMIT and DISCARD ALL) or, when not reusable, closes it. */
   end(reusable: boolean): Promise<void>;
   ended(): boolean;
@@ -119,15 +123,13 @@ export class QueryRunner implements OnModuleDestroy {
       const columns = await this.columnsOf(client, described.fields);
       const format = options.output === 'csv' ? ' (FORMAT csv)' : '';
       const copy = client.query(copyTo(`COPY (${limited(sql, options.rowLimit)}) TO STDOUT${format}`));
+      connection.copy = copy;
       // Heard once the connection is closed under a COPY still running.
       copy.on('error', () => undefined);
       const source = copy[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
       // The first chunk (or the end) is awaited here, so a failing statement fails before any answer.
       const first = await unwrapped(COPY_BEFORE, source.next());
-      const chunks = this.chunksOf(first, source, async () => {
-        settleAnswerTimer(copy);
-        await end(true);
-      });
+      const chunks = this.chunksOf(first, source, () => end(true));
       if (options.output === 'rows') {
         const rows = new CopyTextRows(chunks, columns.length);
         return { output: 'rows', columns, read: (count) => this.failing(rows.read(count), end), close };
@@ -143,10 +145,16 @@ export class QueryRunner implements OnModuleDestroy {
   /** A pooled connection in a read-only transaction as the user's role, with the query's settings. */
   private async begin(pool: Pool, role: string, timeoutMs: number): Promise<Connection> {
     const client = await pool.connect();
+    // The statement limit also bounds the answer, however long the client takes to read it: the
+    // pool's own wait for an answer would otherwise cut a long one short.
+    const limit = localStatementLimit(client, timeoutMs);
     let ended = false;
+    const connection: Connection = { client, end: (reusable) => end(reusable), ended: () => ended };
     const end = async (reusable: boolean) => {
       if (ended) return;
       ended = true;
+      if (connection.copy) settleAnswerTimer(connection.copy);
+      limit.restore();
       if (reusable) {
         try {
           await client.query('COMMIT');
@@ -160,7 +168,7 @@ export class QueryRunner implements OnModuleDestroy {
     try {
       await client.query('BEGIN READ ONLY');
       await client.query(`SET LOCAL ROLE ${quoteIdentifier(role)}`);
-      await client.query(`SELECT set_config('statement_timeout', $1, true)`, [String(timeoutMs)]);
+      await client.query(limit.sql);
       // Only the names the check put in (data."…") resolve; nothing is found by search path.
       await client.query(`SET LOCAL search_path = ''`);
       await client.query(`SET LOCAL DateStyle = 'ISO, YMD'`);
@@ -169,7 +177,7 @@ export class QueryRunner implements OnModuleDestroy {
       await end(false);
       throw error;
     }
-    return { client, end, ended: () => ended };
+    return connection;
   }
 
   /** An EXPLAIN's plan lines, all read at once. */
