@@ -17,7 +17,7 @@ export interface BenchSettings {
   /** Records and pages the fake API serves to the connector (BENCH_CONNECTOR_RECORDS, BENCH_CONNECTOR_PAGES). */
   connectorRecords: number;
   connectorPages: number;
-  /** Benchmarks to run (BENCH_ONLY, comma-separated); the streams, OData and refresh need the ingest's dataset. */
+  /** Benchmarks to run (BENCH_ONLY, comma-separated); the streams, OData, refresh and query need the ingest's dataset. */
   only: BenchName[];
 }
 
@@ -33,6 +33,7 @@ export const BENCH_NAMES = [
   'scale-out',
   'connector',
   'incremental',
+  'query',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
@@ -44,7 +45,7 @@ function benchList(raw: string | undefined): BenchName[] {
     throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')}; use ${BENCH_NAMES.join(', ')}`);
   const chosen = BENCH_NAMES.filter((name) => names.includes(name));
   const needsIngest = chosen.some((name) =>
-    ['streams', 'gzip-streams', 'parquet', 'odata', 'refresh'].includes(name),
+    ['streams', 'gzip-streams', 'parquet', 'odata', 'refresh', 'query'].includes(name),
   );
   // Two processes are measured on the catalogue the catalogue row inserts.
   const withCatalogue =

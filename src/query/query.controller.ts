@@ -42,14 +42,19 @@ export class QueryController {
       if (!response.writableFinished) hangUp.abort();
     };
     response.once('close', hungUp);
+    const format = input.format ?? 'json';
     let started;
     try {
-      started = await this.queries.start(user, input.sql, input.limit, hangUp.signal);
+      started = await this.queries.start(
+        user,
+        input.sql,
+        input.limit,
+        format === 'csv' ? 'csv' : 'rows',
+        hangUp.signal,
+      );
     } finally {
       response.off('close', hungUp);
     }
-    await writeQueryAnswer(started, input.format ?? 'json', request, response, (error) =>
-      this.queries.failureText(error),
-    );
+    await writeQueryAnswer(started, format, request, response, (error) => this.queries.failureText(error));
   }
 }

@@ -13,6 +13,8 @@ export interface TableReference {
 
 export interface CheckedQuery {
   kind: 'select' | 'explain';
+  /** The statement alone: the query without a closing semicolon and what follows it. */
+  text: string;
   tables: TableReference[];
 }
 
@@ -257,13 +259,23 @@ function isTableStatement(select: Node): boolean {
 }
 
 /**
+ * The query up to the end of its statement: a closing semicolon and anything after it (blanks, a
+ * comment) left out, so the statement can stand inside parentheses.
+ */
+function statementText(sql: string, statement: { stmt_location?: number; stmt_len?: number }): string {
+  if (!statement.stmt_len) return sql;
+  const end = (statement.stmt_location ?? 0) + statement.stmt_len;
+  return Buffer.from(sql, 'utf8').subarray(0, end).toString('utf8');
+}
+
+/**
  * Parses with PostgreSQL's own parser and walks the whole tree: exactly one statement, a SELECT
  * (also VALUES, TABLE and WITH … SELECT) or an EXPLAIN of one without ANALYZE; every node of an
  * allowed kind, every function on the allow-list, tables named without a schema.
  */
 export async function checkQuery(sql: string): Promise<CheckedQuery> {
   if (!sql.trim()) throw new QueryRefusal('The query is empty');
-  let tree: { stmts?: Array<{ stmt: Node }> };
+  let tree: { stmts?: Array<{ stmt: Node; stmt_location?: number; stmt_len?: number }> };
   try {
     tree = await parse(sql);
   } catch (error) {
@@ -293,5 +305,9 @@ export async function checkQuery(sql: string): Promise<CheckedQuery> {
       `${Object.keys(statement)[0].replace(/Stmt$/, '')} is not allowed: only reading queries (SELECT) run here`,
     );
   check.walk(statement, TOP);
-  return { kind, tables: check.tables.sort((first, second) => first.byteOffset - second.byteOffset) };
+  return {
+    kind,
+    text: statementText(sql, statements[0]),
+    tables: check.tables.sort((first, second) => first.byteOffset - second.byteOffset),
+  };
 }
