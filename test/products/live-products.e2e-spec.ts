@@ -107,22 +107,32 @@ describe('live products: publish, refresh, read through every path', () => {
     expect(query.body.rows).toEqual([['Rome', 2_800_000]]);
   });
 
-  it('an unchanged refresh adds no version; a new column is published and shown as new', async () => {
+  it('a run that brings nothing new adds no version; a new column is published and shown as new', async () => {
     const source = upstreamPath([{ code: 'A', value: 1 }]);
-    const connection = await connectionWithRows(testApp, upstream.origin, source.path);
+    // Appending: a run whose answer is empty leaves the table as it was.
+    const connection = await connectionWithRows(testApp, upstream.origin, source.path, false);
     const id = await publish(connection);
     const subscriber = await subscriberOf(testApp, id);
 
-    // Override on: the same answer still writes a new table of the same rows, counted as updated.
-    source.answer([{ code: 'A', value: 1, unit: 'kg' }]);
+    source.answer([]);
+    expect(await runNow(connection.owner.agent, connection.instanceId)).toBe(200);
+    const unchanged = (await detail(subscriber.agent, id)).body;
+    expect(unchanged.live.runs.map((run: { outcome: string }) => run.outcome)).toEqual(['unchanged']);
+    expect(unchanged.versions).toHaveLength(1);
+
+    source.answer([{ code: 'B', value: 2, unit: 'kg' }]);
     expect(await runNow(connection.owner.agent, connection.instanceId)).toBe(200);
     const body = (await detail(subscriber.agent, id)).body;
     expect(body.columns.map((column: { name: string }) => column.name)).toEqual(['code', 'value', 'unit']);
     expect(body.live.new_columns).toEqual(['unit']);
+    expect(body.versions).toHaveLength(2);
     const rows = await testApp.http
       .get(`/api/stream/data/${body.readable_name}`)
       .query({ api_key: subscriber.key });
-    expect(rows.body).toEqual([{ code: 'A', value: 1, unit: 'kg' }]);
+    expect(rows.body).toEqual([
+      { code: 'A', value: 1, unit: null },
+      { code: 'B', value: 2, unit: 'kg' },
+    ]);
   });
 
   it('refuses to publish what is not the owner’s, an unknown table, a table twice, or a missing title', async () => {

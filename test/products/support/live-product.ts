@@ -26,6 +26,7 @@ export async function connectionWithRows(
   testApp: TestApp,
   origin: string,
   path: string,
+  override = true,
 ): Promise<Connection> {
   // Pro: only pro users may give a connection a schedule.
   const owner = await createLoggedInUser(testApp, { proUser: true });
@@ -34,7 +35,7 @@ export async function connectionWithRows(
   });
   const activated = await post(owner.agent, '/api/connectors/activate', {
     connector_id: connector.id,
-    settings: { override: true },
+    settings: { override },
   }).expect(201);
   const instanceId: string = activated.body.id;
   const status = await runNow(owner.agent, instanceId);
