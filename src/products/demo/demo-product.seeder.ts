@@ -5,6 +5,7 @@ import { ConnectorInstancesService } from '../../connectors/connector-instances.
 import { ConnectorsService, SeedConnector } from '../../connectors/connectors.service';
 import { ConnectorLifecycle } from '../../connectors/runs/run-end-listeners';
 import { DEMO_FEED_PATH } from '../../connectors/seed/demo-feed-url';
+import { DEMO_USER } from '../../database/seed/seed-context';
 import { ProductsService } from '../products.service';
 
 export const DEMO_CONNECTOR_TITLE = 'Demo sensor network (served by this app)';
@@ -74,15 +75,18 @@ export class DemoProductSeeder implements OnModuleInit {
     };
   }
 
-  /** Publishes the demo connection's table once its first run has filled it. */
+  /** Publishes the demo user's connection's table once its first run has filled it (nobody else's). */
   private async publishAfterFirstRun(instanceId: string): Promise<void> {
     const [pending]: Array<{ output_table_name: string; owner_id: string }> = await this.dataSource.query(
       `SELECT instance.output_table_name, instance.owner_id
-         FROM connector_instances instance JOIN connectors connector ON connector.id = instance.connector_id
+         FROM connector_instances instance
+         JOIN connectors connector ON connector.id = instance.connector_id
+         JOIN users owner ON owner.id = instance.owner_id
         WHERE instance.id = $1 AND connector.title = $2 AND connector.owner_id = instance.owner_id
+          AND owner.email = $3
           AND NOT EXISTS (SELECT 1 FROM live_products product WHERE product.instance_id = instance.id)
           AND EXISTS (SELECT 1 FROM connector_runs run WHERE run.instance_id = instance.id AND run.status = 'succeeded')`,
-      [instanceId, DEMO_CONNECTOR_TITLE],
+      [instanceId, DEMO_CONNECTOR_TITLE, DEMO_USER.email],
     );
     if (!pending) return;
     await this.products.publish(await this.demoUser(pending.owner_id), instanceId, {
