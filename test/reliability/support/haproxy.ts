@@ -10,8 +10,8 @@ const HAPROXY = '/usr/sbin/haproxy';
 
 /**
  * HAProxy in front of web processes, as docs/deployment.md has it: round robin, each checked on
- * GET /api/health every half second and taken out at its first failed check; a request whose
- * connection is refused is sent again to another process.
+ * GET /api/health every half second and taken out after three failed checks in a row; a request
+ * whose connection is refused is sent again to another process.
  */
 export class HaProxy {
   private constructor(
@@ -48,7 +48,10 @@ export class HaProxy {
         'backend web',
         '  balance roundrobin',
         '  option httpchk GET /api/health',
-        '  default-server check inter 500ms fall 1 rise 2',
+        // A dead process refuses connections and its requests go to another at once (retry-on); the
+        // checks only take it out of the rotation. A live one slow to answer on a busy machine stays in.
+        '  timeout check 5s',
+        '  default-server check inter 500ms fall 3 rise 2',
         ...backendPorts.map((backend, index) => `  server web${index + 1} 127.0.0.1:${backend}`),
         '',
       ].join('\n'),
