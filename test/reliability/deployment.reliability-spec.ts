@@ -10,7 +10,7 @@ import { waitFor } from './support/database';
 import { HaProxy } from './support/haproxy';
 import { HttpClient } from './support/http-client';
 import { replicaCaughtUp, replicaScans } from './support/replica-watch';
-import { ClientLog, LoadWindow, newClientLog, runClient } from './support/timed-load';
+import { ClientLog, LoadWindow, loadSummary, newClientLog, runClient } from './support/timed-load';
 
 const CLIENTS = 50;
 /** Length of the load; the three faults come at a quarter, half and three quarters of it. */
@@ -210,11 +210,14 @@ describe(`reliability: the deployment of docs/deployment.md under ${CLIENTS} cli
 
       const window = new LoadWindow(LOAD_SECONDS);
       const load = Promise.all(logs.map((log, index) => runClient(log, clients[index], datasets, window)));
+      const moments: string[] = [];
       const faults = (async () => {
         await window.at(LOAD_SECONDS / 4);
         await webs[0].kill();
+        moments.push(`web process killed at ${window.elapsed} s`);
         await window.at(LOAD_SECONDS / 2);
         const run = await killWorkerMidRun(publisherHttp);
+        moments.push(`worker killed mid-run at ${window.elapsed} s`);
         await window.at((LOAD_SECONDS * 3) / 4);
         // Reads did go to the replica, so its stop moves them.
         await waitFor(
@@ -223,10 +226,12 @@ describe(`reliability: the deployment of docs/deployment.md under ${CLIENTS} cli
           EVENT_TIMEOUT_MS,
         );
         await cluster.stopReplica();
+        moments.push(`replica stopped at ${window.elapsed} s`);
         return run;
       })().finally(() => window.endFaults());
       // The load ends on its own once the faults are over (or failed): no request is cut off by the teardown.
       const [outcome] = await Promise.allSettled([faults, load]);
+      console.log(loadSummary(logs, window, moments));
       if (outcome.status === 'rejected') throw outcome.reason;
       const run = outcome.value;
 

@@ -48,6 +48,11 @@ export class LoadWindow {
     return new Promise((resolve) => setTimeout(resolve, Math.max(0, remaining)));
   }
 
+  /** Seconds since the load began, for the log. */
+  get elapsed(): string {
+    return ((Date.now() - this.startedAt) / 1000).toFixed(1);
+  }
+
   /** Called once the faults are all injected, or their injection failed: the load may end. */
   endFaults(): void {
     this.faultsOver = true;
@@ -106,4 +111,14 @@ export async function runClient(
       if (method === 'POST') log.unsure = true;
     }
   }
+}
+
+/** One line on what the load did: operations answered by kind, failures, and the faults' moments. */
+export function loadSummary(logs: ClientLog[], window: LoadWindow, faults: string[]): string {
+  const total = (kind: keyof ClientLog['done']) => logs.reduce((sum, log) => sum + log.done[kind], 0);
+  const failures = logs.reduce((sum, log) => sum + log.failures.length, 0);
+  return (
+    `${logs.length} clients for ${window.elapsed} s: ${total('catalogue')} catalogue, ${total('preview')} previews, ` +
+    `${total('write')} writes answered, ${failures} failed; ${faults.join(', ')}`
+  );
 }
