@@ -116,9 +116,15 @@ export async function runClient(
 /** One line on what the load did: operations answered by kind, failures, and the faults' moments. */
 export function loadSummary(logs: ClientLog[], window: LoadWindow, faults: string[]): string {
   const total = (kind: keyof ClientLog['done']) => logs.reduce((sum, log) => sum + log.done[kind], 0);
-  const failures = logs.reduce((sum, log) => sum + log.failures.length, 0);
+  const failures = new Map<string, number>();
+  for (const failure of logs.flatMap((log) => log.failures)) {
+    // "503 GET" and whether the proxy said it had no process, or the app answered.
+    const kind = `${failure.split(' ').slice(0, 2).join(' ')}${failure.includes('No server is available') ? ' (proxy)' : ''}`;
+    failures.set(kind, (failures.get(kind) ?? 0) + 1);
+  }
+  const failed = [...failures].map(([kind, count]) => `${count} ${kind}`).join(', ') || 'none';
   return (
     `${logs.length} clients for ${window.elapsed} s: ${total('catalogue')} catalogue, ${total('preview')} previews, ` +
-    `${total('write')} writes answered, ${failures} failed; ${faults.join(', ')}`
+    `${total('write')} writes answered; failed: ${failed}; ${faults.join(', ')}`
   );
 }
