@@ -36,7 +36,18 @@ export class QueryController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const started = await this.queries.start(user, input.sql, input.limit);
+    // The response closes before it was written only when the client hung up.
+    const hangUp = new AbortController();
+    const hungUp = () => {
+      if (!response.writableFinished) hangUp.abort();
+    };
+    response.once('close', hungUp);
+    let started;
+    try {
+      started = await this.queries.start(user, input.sql, input.limit, hangUp.signal);
+    } finally {
+      response.off('close', hungUp);
+    }
     await writeQueryAnswer(started, input.format ?? 'json', request, response, (error) =>
       this.queries.failureText(error),
     );

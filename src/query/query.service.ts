@@ -68,6 +68,7 @@ export class QueryService {
     caller: AuthenticatedUser,
     sql: string,
     requestedLimit: number | undefined,
+    hungUp?: AbortSignal,
   ): Promise<StartedQuery> {
     const limit = requestedLimit ?? this.config.query.maxRows;
     if (limit > this.config.query.maxRows)
@@ -93,7 +94,7 @@ export class QueryService {
         if (table.source.kind === 'asset') this.activity.countStreamRequest(table.source.id);
       const startedAt = Date.now();
       const query = await this.runner
-        .open(role, statement, this.config.query.timeoutMs)
+        .open(role, statement, this.config.query.timeoutMs, hungUp)
         .catch((error) => Promise.reject(this.failure(error, tables, originalPosition)));
       return { query, limit, startedAt, finish: slot };
     } catch (error) {

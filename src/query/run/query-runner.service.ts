@@ -47,7 +47,8 @@ export class QueryRunner implements OnModuleDestroy {
     if (this.pool) await (await this.pool).end();
   }
 
-  async open(role: string, sql: string, timeoutMs: number): Promise<OpenQuery> {
+  /** `hungUp` aborts when the caller is gone before the first row: the statement is cancelled then too. */
+  async open(role: string, sql: string, timeoutMs: number, hungUp?: AbortSignal): Promise<OpenQuery> {
     const pool = await this.loginPool();
     const client = await pool.connect();
     let ended = false;
@@ -76,7 +77,15 @@ export class QueryRunner implements OnModuleDestroy {
       await end(false);
       throw error;
     }
+    // Without this, a query whose first row takes long would run on to the statement limit
+    // after its caller went away: nothing reads its answer, yet it holds a connection and a CPU.
+    // The connection is closed too, which stops the statement even if the cancel came too early.
+    const cancel = () => {
+      void this.cancel(pool, client).then(() => end(false));
+    };
+    hungUp?.addEventListener('abort', cancel, { once: true });
     const cursor = client.query(new Cursor(sql, [], { rowMode: 'array', types: RAW_TEXT }));
+    if (hungUp?.aborted) cancel();
     let columns: QueryColumn[];
     let first: Array<Array<string | null>>;
     try {
@@ -85,6 +94,8 @@ export class QueryRunner implements OnModuleDestroy {
     } catch (error) {
       await end(false);
       throw error;
+    } finally {
+      hungUp?.removeEventListener('abort', cancel);
     }
     let pending = first;
     return {
@@ -101,11 +112,16 @@ export class QueryRunner implements OnModuleDestroy {
       close: async () => {
         if (ended) return;
         // A query still producing rows is cancelled in the database before the connection goes.
-        await pool.query('SELECT pg_cancel_backend($1)', [backendOf(client)]).catch(() => undefined);
+        await this.cancel(pool, client);
         await new Promise<void>((done) => cursor.close(() => done()));
         await end(false);
       },
     };
+  }
+
+  /** Cancels the statement running on `client`, from another connection of the same login. */
+  private async cancel(pool: Pool, client: PoolClient): Promise<void> {
+    await pool.query('SELECT pg_cancel_backend($1)', [backendOf(client)]).catch(() => undefined);
   }
 
   private async readOrEnd(
