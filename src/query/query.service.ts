@@ -85,7 +85,7 @@ export class QueryService {
       const held = await this.heldTables(caller);
       // The role follows access first, also when this query then names something not held.
       const named = checked.tables.flatMap((reference) => held.get(reference.name)?.tableName ?? []);
-      const role = await this.roles.syncUser(
+      const login = await this.roles.syncUser(
         caller.id,
         [...held.values()].map((table) => table.tableName),
         named,
@@ -99,7 +99,7 @@ export class QueryService {
         if (table.source.kind === 'asset') this.activity.countStreamRequest(table.source.id);
       const startedAt = Date.now();
       const query = await this.runner
-        .open(role, statement, {
+        .open(login, statement, {
           timeoutMs: this.config.query.timeoutMs,
           // A JSON answer reads one row more to tell whether the limit cut the result.
           rowLimit: output === 'csv' ? limit : limit + 1,

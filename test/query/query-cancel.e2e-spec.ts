@@ -23,7 +23,7 @@ describe('POST /api/query: a closed connection cancels the query', () => {
     key = (
       await agent.post('/api/dev/apikey').set('Origin', TEST_ORIGIN).send({ email: user.email }).expect(200)
     ).body.api_key;
-    login = (await testApp.app.get(QueryRoles).prepareLogin()).user as string;
+    login = await testApp.app.get(QueryRoles).userRole(user.id);
     server = testApp.app.getHttpServer();
     await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   });
@@ -32,7 +32,7 @@ describe('POST /api/query: a closed connection cancels the query', () => {
     await testApp.close();
   });
 
-  /** Queries of this suite only: other suites share the login role of the test database. */
+  /** Queries of this suite only (the user's role is this suite's own; the mark is belt and braces). */
   const MARK = 1_000_000_000_007;
   const runningQueries = async (): Promise<number> =>
     (

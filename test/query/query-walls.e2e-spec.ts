@@ -1,10 +1,9 @@
-import { Client, Pool } from 'pg';
+import { Client } from 'pg';
 import type { Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { PaymentEventsService } from '../../src/access/payments/payment-events.service';
 import { RateLimiterService } from '../../src/common/rate-limit/rate-limiter.service';
 import { QueryRoles } from '../../src/query/run/query-roles.service';
-import { QueryRunner } from '../../src/query/run/query-runner.service';
 import { uploadDataset } from '../factories/asset.factory';
 import { createConnector } from '../factories/connector.factory';
 import { createLoggedInUser, TestUser } from '../factories/user.factory';
@@ -42,7 +41,6 @@ describe('POST /api/query: the walls behind the check', () => {
     agent.post('/api/query').set('Origin', TEST_ORIGIN).send(body);
   const tableOf = async (assetId: string): Promise<string> =>
     (await testApp.dataSource.query(`SELECT table_name FROM assets WHERE id = $1`, [assetId]))[0].table_name;
-  const loginName = async () => (await roles.prepareLogin()).user as string;
   const membershipsOf = async (role: string): Promise<string[]> =>
     (
       await testApp.dataSource.query(
@@ -58,12 +56,12 @@ describe('POST /api/query: the walls behind the check', () => {
       await query(owner.agent, { sql: `SELECT count(*) FROM ${mine}` }).expect(200);
     });
 
-    it('gives the login role no attributes, no rights of its own, and only user roles to switch into', async () => {
-      const login = await loginName();
+    it('gives each user a role of its own that logs in, with no rights but its readers, and no shared login', async () => {
+      const userRole = await roles.userRole(owner.user.id);
       const [attributes] = await testApp.dataSource.query(
         `SELECT rolsuper, rolcreaterole, rolcreatedb, rolreplication, rolbypassrls, rolinherit, rolcanlogin
            FROM pg_roles WHERE rolname = $1`,
-        [login],
+        [userRole],
       );
       expect(attributes).toEqual({
         rolsuper: false,
@@ -71,21 +69,21 @@ describe('POST /api/query: the walls behind the check', () => {
         rolcreatedb: false,
         rolreplication: false,
         rolbypassrls: false,
-        rolinherit: false,
+        rolinherit: true,
         rolcanlogin: true,
       });
-      const [rights] = await testApp.dataSource.query(
-        `SELECT count(*) FILTER (WHERE has_table_privilege($1, c.oid, 'SELECT,INSERT,UPDATE,DELETE,TRUNCATE,REFERENCES,TRIGGER'))::int AS tables,
-                bool_or(has_schema_privilege($1, n.oid, 'CREATE')) AS creates,
-                has_database_privilege($1, current_database(), 'CREATE,TEMPORARY') AS database
-           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-          WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'`,
-        [login],
+      // Nobody is a member of a user's role: no other role's session can switch into it.
+      const [{ members }] = await testApp.dataSource.query(
+        `SELECT count(*)::int AS members FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid
+          WHERE r.rolname = $1`,
+        [userRole],
       );
-      expect(rights).toEqual({ tables: 0, creates: false, database: false });
-      const memberships = await membershipsOf(login);
-      expect(memberships).toContain(await roles.userRole(owner.user.id));
-      expect(memberships.every((role) => /_u_[0-9a-f]{32}$/.test(role))).toBe(true);
+      expect(members).toBe(0);
+      const prefix = userRole.replace(/_u_[0-9a-f]{32}$/, '');
+      const shared = await testApp.dataSource.query(`SELECT 1 FROM pg_roles WHERE rolname = $1`, [
+        `${prefix}_login`,
+      ]);
+      expect(shared).toEqual([]);
     });
 
     it('lets a user role read only through reader roles, each with SELECT on one table', async () => {
@@ -94,7 +92,7 @@ describe('POST /api/query: the walls behind the check', () => {
         `SELECT rolcanlogin, rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = $1`,
         [userRole],
       );
-      expect(user).toEqual({ rolcanlogin: false, rolsuper: false, rolcreaterole: false, rolcreatedb: false });
+      expect(user).toEqual({ rolcanlogin: true, rolsuper: false, rolcreaterole: false, rolcreatedb: false });
       const readers = await membershipsOf(userRole);
       expect(readers).toHaveLength(1);
       expect(await membershipsOf(readers[0])).toEqual([]);
@@ -125,12 +123,12 @@ describe('POST /api/query: the walls behind the check', () => {
 
     it('cannot switch from one user role into another, nor read another user’s table with the flag undone', async () => {
       await query(other.agent, { sql: 'SELECT 1' }).expect(200);
-      const client = new Client(await roles.prepareLogin());
+      const otherRole = await roles.userRole(other.user.id);
+      const client = new Client(roles.connectionAs(await roles.userRole(owner.user.id)));
       await client.connect();
       const asOwner = async (sql: string) => {
         await client.query('BEGIN READ ONLY');
         try {
-          await client.query(`SET LOCAL ROLE "${await roles.userRole(owner.user.id)}"`);
           await client.query('SET TRANSACTION READ WRITE');
           return await client.query(sql);
         } finally {
@@ -138,6 +136,11 @@ describe('POST /api/query: the walls behind the check', () => {
         }
       };
       try {
+        await expect(asOwner(`SET LOCAL ROLE "${otherRole}"`)).rejects.toThrow(/permission denied/);
+        await expect(asOwner(`SELECT set_config('role', '${otherRole}', true)`)).rejects.toThrow(
+          /permission denied/,
+        );
+        await expect(asOwner('RESET ROLE')).resolves.toBeDefined();
         const otherId = await uploadDataset(other.agent, { title: 'Walls other', is_public: 'false' });
         await expect(asOwner(`SELECT * FROM data."${await tableOf(otherId)}"`)).rejects.toThrow(
           /permission denied/,
@@ -162,8 +165,8 @@ describe('POST /api/query: the walls behind the check', () => {
       }
     });
 
-    it('caps memory and temporary files for every user query through the login role', async () => {
-      const client = new Client(await roles.prepareLogin());
+    it('caps memory and temporary files for every user query through the user’s role', async () => {
+      const client = new Client(roles.connectionAs(await roles.userRole(owner.user.id)));
       await client.connect();
       try {
         expect((await client.query('SHOW work_mem')).rows[0].work_mem).toBe('64MB');
@@ -181,30 +184,22 @@ describe('POST /api/query: the walls behind the check', () => {
   });
 
   describe('a connection that ran a user query', () => {
-    const poolOf = (runner: QueryRunner) => (runner as unknown as { pool: Promise<Pool> }).pool;
-
-    it('goes back to the pool as the login role with its own settings, and the app pool is untouched', async () => {
-      // A failed query's connection is closed, a finished one's goes back: the failure comes first,
-      // or it would take (and close) the connection the finished query gave back.
+    it('is closed when the query ends, and the app pool is untouched', async () => {
+      const userRole = await roles.userRole(owner.user.id);
       await query(owner.agent, { sql: 'SELECT 1 / 0' }).expect(400);
       await query(owner.agent, { sql: `SELECT count(*) FROM ${mine}` }).expect(200);
-      const fresh = new Client(await roles.prepareLogin());
-      await fresh.connect();
-      const settings = `SELECT current_user AS current, current_setting('role') AS role,
-                               current_setting('search_path') AS path, current_setting('statement_timeout') AS timeout,
-                               current_setting('transaction_read_only') AS read_only`;
-      const expected = (await fresh.query(settings)).rows[0];
-      await fresh.end();
-      expect(expected).toMatchObject({ current: await loginName(), role: 'none' });
-      const pool = await poolOf(testApp.app.get(QueryRunner));
-      expect(pool.idleCount).toBeGreaterThan(0);
-      const clients = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
-      try {
-        for (const client of clients) {
-          expect((await client.query(settings)).rows[0]).toEqual(expected);
-        }
-      } finally {
-        for (const client of clients) client.release();
+      const connectionsOf = async () =>
+        (
+          await testApp.dataSource.query(
+            `SELECT count(*)::int AS open FROM pg_stat_activity WHERE usename = $1 AND pid <> pg_backend_pid()`,
+            [userRole],
+          )
+        )[0].open as number;
+      // The server ends a backend a moment after its client closed the connection.
+      for (let tries = 0; (await connectionsOf()) > 0; tries += 1) {
+        if (tries === 200)
+          throw new Error(`${await connectionsOf()} connection(s) of the user's role still open`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const [{ current }] = await testApp.dataSource.query('SELECT current_user AS current');
       expect(current).not.toMatch(/^dq[0-9]+_/);
@@ -379,7 +374,7 @@ describe('POST /api/query: the walls behind the check', () => {
     });
 
     it('runs at most two queries of one user at a time', async () => {
-      const login = await loginName();
+      const login = await roles.userRole(owner.user.id);
       const long = 'SELECT count(*) FROM (SELECT generate_series(1, 100000000000)) s';
       // A supertest request starts when awaited: `then` sends both now.
       const running = [1, 2].map(() => query(owner.agent, { sql: long }).then((response) => response));

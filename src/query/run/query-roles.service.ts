@@ -7,11 +7,11 @@ import { quoteIdentifier } from '../../database/data-tables/data-table-names';
 import { pgPool, Sql, sqlOn } from '../../database/sql';
 
 /**
- * Session settings of the login role: what one user query may use of the server. A query whose
+ * Session settings of every user's role: what one user query may use of the server. A query whose
  * connection closed stops within a second (client_connection_check_interval): a cancel that
  * reached the server before its statement started would otherwise leave it running to the limit.
  */
-const LOGIN_ROLE_SETTINGS = {
+const USER_ROLE_SETTINGS = {
   work_mem: '64MB',
   temp_file_limit: '1GB',
   default_transaction_read_only: 'on',
@@ -24,10 +24,13 @@ function literal(text: string): string {
 
 /**
  * The database roles behind user SQL, the barrier that holds even if a query got past the check:
- * - a login role with no rights of its own (the query pool connects as it);
- * - a role per user, which the login role may switch into, and which may only read…
+ * - a role per user, which logs in itself (its password derives from ENCRYPTION_KEY, so every app
+ *   process computes the same one) and may only read…
  * - …through reader roles, one per data table, each allowed SELECT on its table alone; a user's
  *   role is a member of the reader roles of exactly the tables the user may read at that moment.
+ * A user query's connection logs in as the user's own role rather than switching into it from a
+ * shared login: PostgreSQL lets a session switch into any role its login is a member of, so a
+ * shared login would have let one user's query become another's.
  * Role names are cluster-wide, so each carries this database's oid (`dq<oid>_…`); a comment names
  * the database, so roles of dropped databases can be found and removed.
  */
@@ -35,7 +38,9 @@ function literal(text: string): string {
 export class QueryRoles {
   private readonly logger = new Logger(QueryRoles.name);
   private prefix?: string;
-  private login?: Promise<PoolConfig>;
+  private prepared?: Promise<void>;
+  /** User roles this process has given their login settings (see readyUserRole). */
+  private readonly readyRoles = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -65,71 +70,91 @@ export class QueryRoles {
     return `${await this.rolePrefix()}_r_${digest}`;
   }
 
-  /**
-   * Creates the login role when missing (its password derives from ENCRYPTION_KEY, so every app
-   * process computes the same one) and answers how the query pool connects as it.
-   */
-  prepareLogin(): Promise<PoolConfig> {
-    this.login ??= this.createLogin().catch((error) => {
-      this.login = undefined;
-      throw error;
-    });
-    return this.login;
-  }
-
-  private async createLogin(): Promise<PoolConfig> {
-    const login = `${await this.rolePrefix()}_login`;
-    const password = createHmac('sha256', this.config.encryptionKey).update(login).digest('hex');
-    await this.withLock(async (sql) => {
+  /** Once per process: no temporary tables for anyone but the app, and no shared login left over. */
+  private prepare(): Promise<void> {
+    this.prepared ??= this.withLock(async (sql) => {
       const { rows } = await sql<{ database: string }>(`SELECT current_database() AS database`);
-      if (!(await this.roleExists(sql, login))) {
-        await sql(`CREATE ROLE ${quoteIdentifier(login)} LOGIN NOINHERIT`);
-        await sql(
-          `COMMENT ON ROLE ${quoteIdentifier(login)} IS ${literal(`query login of ${rows[0].database}`)}`,
-        );
-      }
-      await sql(`ALTER ROLE ${quoteIdentifier(login)} PASSWORD ${literal(password)}`);
-      for (const [name, value] of Object.entries(LOGIN_ROLE_SETTINGS)) {
-        // temp_file_limit may only be set by a superuser; the statement timeout still bounds a query.
-        await sql(`SAVEPOINT setting`);
+      // PUBLIC has TEMP by default.
+      await sql(`REVOKE TEMPORARY ON DATABASE ${quoteIdentifier(rows[0].database)} FROM PUBLIC`);
+      // Earlier versions ran every user query through one login role, a member of every user role.
+      const shared = `${await this.rolePrefix()}_login`;
+      if (await this.roleExists(sql, shared)) {
+        await sql(`SAVEPOINT shared_login`);
         try {
-          await sql(`ALTER ROLE ${quoteIdentifier(login)} SET ${name} = ${literal(value)}`);
-          await sql(`RELEASE SAVEPOINT setting`);
+          await sql(`DROP ROLE ${quoteIdentifier(shared)}`);
+          await sql(`RELEASE SAVEPOINT shared_login`);
         } catch (error) {
-          await sql(`ROLLBACK TO SAVEPOINT setting`);
-          this.logger.warn(`Query login role: ${name} not set (${(error as Error).message})`);
+          // Something of it is still in use elsewhere: it can at least no longer log in.
+          await sql(`ROLLBACK TO SAVEPOINT shared_login`);
+          await sql(`ALTER ROLE ${quoteIdentifier(shared)} NOLOGIN`);
+          this.logger.warn(`Shared query login not dropped (${(error as Error).message}); it cannot log in`);
         }
       }
-      // No temporary tables for anyone but the app itself (PUBLIC has TEMP by default).
-      await sql(`REVOKE TEMPORARY ON DATABASE ${quoteIdentifier(rows[0].database)} FROM PUBLIC`);
+    }).catch((error) => {
+      this.prepared = undefined;
+      throw error;
     });
+    return this.prepared;
+  }
+
+  private passwordOf(role: string): string {
+    return createHmac('sha256', this.config.encryptionKey).update(role).digest('hex');
+  }
+
+  /** How a connection logs in as the user's role: the app's own connection settings, another user. */
+  connectionAs(role: string): PoolConfig {
+    const password = this.passwordOf(role);
     const options = pgPool(this.dataSource).options as PoolConfig;
     const url = options.connectionString ? new URL(options.connectionString) : undefined;
     if (url) {
-      url.username = login;
+      url.username = role;
       url.password = password;
-      return { ...options, connectionString: url.toString(), user: login, password };
+      return { ...options, connectionString: url.toString(), user: role, password };
     }
-    return { ...options, user: login, password };
+    return { ...options, user: role, password };
+  }
+
+  /**
+   * The user's role as this process first uses it: able to log in, with the query settings and
+   * the password of the current ENCRYPTION_KEY (set again after a restart, so a changed key holds).
+   */
+  private async readyUserRole(sql: Sql, role: string): Promise<void> {
+    const { rows } = await sql<{ database: string }>(`SELECT current_database() AS database`);
+    if (!(await this.roleExists(sql, role))) {
+      await sql(`CREATE ROLE ${quoteIdentifier(role)} LOGIN INHERIT`);
+      await sql(
+        `COMMENT ON ROLE ${quoteIdentifier(role)} IS ${literal(`query role in ${rows[0].database}`)}`,
+      );
+      await sql(`GRANT USAGE ON SCHEMA data TO ${quoteIdentifier(role)}`);
+    }
+    if (this.readyRoles.has(role)) return;
+    await sql(`ALTER ROLE ${quoteIdentifier(role)} LOGIN INHERIT PASSWORD ${literal(this.passwordOf(role))}`);
+    for (const [name, value] of Object.entries(USER_ROLE_SETTINGS)) {
+      // temp_file_limit may only be set by a superuser; the statement timeout still bounds a query.
+      await sql(`SAVEPOINT setting`);
+      try {
+        await sql(`ALTER ROLE ${quoteIdentifier(role)} SET ${name} = ${literal(value)}`);
+        await sql(`RELEASE SAVEPOINT setting`);
+      } catch (error) {
+        await sql(`ROLLBACK TO SAVEPOINT setting`);
+        this.logger.warn(`Query role: ${name} not set (${(error as Error).message})`);
+      }
+    }
+    this.readyRoles.add(role);
   }
 
   /**
    * Makes the user's role a member of the reader roles of `used` (all readable by the user now)
    * and of nothing outside `readable`: access removed since the last query ends here at once.
+   * Answers how to connect as that role.
    */
-  async syncUser(userId: string, readable: string[], used: string[]): Promise<string> {
-    await this.prepareLogin();
-    const prefix = await this.rolePrefix();
+  async syncUser(userId: string, readable: string[], used: string[]): Promise<PoolConfig> {
+    await this.prepare();
     const user = await this.userRole(userId);
-    const login = `${prefix}_login`;
     const readers = new Map<string, string>();
     for (const tableName of readable) readers.set(await this.readerRole(tableName), tableName);
     await this.withLock(async (sql) => {
-      if (!(await this.roleExists(sql, user))) {
-        await sql(`CREATE ROLE ${quoteIdentifier(user)} NOLOGIN INHERIT`);
-        await sql(`GRANT ${quoteIdentifier(user)} TO ${quoteIdentifier(login)}`);
-        await sql(`GRANT USAGE ON SCHEMA data TO ${quoteIdentifier(user)}`);
-      }
+      await this.readyUserRole(sql, user);
       const { rows: memberships } = await sql<{ role: string }>(
         `SELECT granted.rolname AS role FROM pg_auth_members member
            JOIN pg_roles granted ON granted.oid = member.roleid
@@ -147,7 +172,7 @@ export class QueryRoles {
         if (!current.has(reader)) await sql(`GRANT ${quoteIdentifier(reader)} TO ${quoteIdentifier(user)}`);
       }
     });
-    return user;
+    return this.connectionAs(user);
   }
 
   /** The reader role of a table, with SELECT on it (again after a replace put a new table in its place). */

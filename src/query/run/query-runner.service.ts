@@ -1,16 +1,16 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Pool, PoolClient } from 'pg';
+import { Injectable } from '@nestjs/common';
+import { Client, PoolConfig } from 'pg';
+import { DataSource } from 'typeorm';
 import { to as copyTo } from 'pg-copy-streams';
 import type { CopyToStreamQuery } from 'pg-copy-streams';
-import { localStatementLimit } from '../../database/sql';
-import { quoteIdentifier } from '../../database/data-tables/data-table-names';
+import { NO_ANSWER_GRACE_MS } from '../../database/data-source-options';
+import { pgPool } from '../../database/sql';
 import { settleAnswerTimer } from '../../stream/copy-out';
 import { CopyTextRows, Row } from './copy-text-rows';
-import { QueryRoles } from './query-roles.service';
 import { csvRow } from './result-encoding';
 
 /** The server process of a connection, to cancel its statement from another one. */
-function backendOf(client: PoolClient): number {
+function backendOf(client: Client): number {
   return (client as unknown as { processID: number }).processID;
 }
 
@@ -75,46 +75,39 @@ function unwrapped<T>(before: string, work: Promise<T>): Promise<T> {
 }
 
 interface Connection {
-  client: PoolClient;
+  client: Client;
   /** The COPY under way, whose answer timer pg would otherwise leave running. */
   copy?: CopyToStreamQuery;
-  /** Gives the connection back (after COMMIT and DISCARD ALL) or, when not reusable, closes it. */
-  end(reusable: boolean): Promise<void>;
+  /** Closes the connection (once). */
+  end(): Promise<void>;
   ended(): boolean;
 }
 
 /**
- * Runs user SQL on connections of the query login role: inside a read-only transaction, as the
- * user's role, with the statement limit set for that transaction only. The rows come from
- * `COPY (statement) TO STDOUT`, which PostgreSQL may run with parallel workers (a cursor read in
- * batches may not), and a CSV answer is COPY's own CSV. A connection goes back to the pool only
- * after DISCARD ALL; one whose query failed or was cancelled is closed instead.
+ * Runs user SQL on a connection of its own, logged in as the user's role (see QueryRoles): inside
+ * a read-only transaction, with the statement limit set for that transaction only. The rows come
+ * from `COPY (statement) TO STDOUT`, which PostgreSQL may run with parallel workers (a cursor read
+ * in batches may not), and a CSV answer is COPY's own CSV. The connection is closed when the query
+ * ends, so nothing a query changed in its session can reach anything else.
  */
 @Injectable()
-export class QueryRunner implements OnModuleDestroy {
-  private pool?: Promise<Pool>;
+export class QueryRunner {
   private readonly typeNames = new Map<number, string>();
 
-  constructor(private readonly roles: QueryRoles) {}
+  constructor(private readonly dataSource: DataSource) {}
 
-  private loginPool(): Promise<Pool> {
-    this.pool ??= this.roles.prepareLogin().then((config) => new Pool({ ...config, max: 10 }));
-    return this.pool;
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    if (this.pool) await (await this.pool).end();
-  }
-
-  async open(role: string, sql: string, options: RunOptions): Promise<OpenQuery> {
-    const pool = await this.loginPool();
-    const connection = await this.begin(pool, role, options.timeoutMs);
+  /** Runs `sql` on a connection of its own, logged in as the user's role (`login`). */
+  async open(login: PoolConfig, sql: string, options: RunOptions): Promise<OpenQuery> {
+    const connection = await this.begin(login, options.timeoutMs);
     const { client, end } = connection;
     const close = async () => {
       if (connection.ended()) return;
-      // A query still producing rows is cancelled in the database before the connection goes.
-      await pool.query('SELECT pg_cancel_backend($1)', [backendOf(client)]).catch(() => undefined);
-      await end(false);
+      // A query still producing rows is cancelled in the database before the connection goes
+      // (where the app may signal it; otherwise closing the connection stops it within a second).
+      await pgPool(this.dataSource)
+        .query('SELECT pg_cancel_backend($1)', [backendOf(client)])
+        .catch(() => undefined);
+      await end();
     };
     // Without this, a query whose first row takes long would run on to the statement limit
     // after its caller went away: nothing reads its answer, yet it holds a connection and a CPU.
@@ -138,7 +131,7 @@ export class QueryRunner implements OnModuleDestroy {
       const source = copy[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
       // The first chunk (or the end) is awaited here, so a failing statement fails before any answer.
       const first = await unwrapped(COPY_BEFORE, source.next());
-      const chunks = this.chunksOf(first, source, () => end(true));
+      const chunks = this.chunksOf(first, source, () => end());
       if (options.output === 'rows') {
         const rows = new CopyTextRows(chunks, columns.length);
         return { output: 'rows', columns, read: (count) => this.failing(rows.read(count), end), close };
@@ -146,46 +139,40 @@ export class QueryRunner implements OnModuleDestroy {
       const next = async () => (await chunks.next()).value as Buffer | undefined;
       return { output: 'csv', columns, read: () => this.failing(next(), end), close };
     } catch (error) {
-      await end(false);
+      await end();
       throw error;
     } finally {
       hungUp?.removeEventListener('abort', cancel);
     }
   }
 
-  /** A pooled connection in a read-only transaction as the user's role, with the query's settings. */
-  private async begin(pool: Pool, role: string, timeoutMs: number): Promise<Connection> {
-    const client = await pool.connect();
-    // The statement limit also bounds the answer, however long the client takes to read it: the
-    // pool's own wait for an answer would otherwise cut a long one short.
-    const limit = localStatementLimit(client, timeoutMs);
+  /**
+   * A connection of its own as the user's role, in a read-only transaction with the query's
+   * settings. It is closed when the query ends, whatever happened: nothing else ever uses it.
+   */
+  private async begin(login: PoolConfig, timeoutMs: number): Promise<Connection> {
+    // The statement limit also bounds the answer, however long the client takes to read it.
+    const client = new Client({ ...login, query_timeout: timeoutMs + NO_ANSWER_GRACE_MS });
+    // A connection closed under a running query errors here; the query's own read reports it.
+    client.on('error', () => undefined);
     let ended = false;
-    const connection: Connection = { client, end: (reusable) => end(reusable), ended: () => ended };
-    const end = async (reusable: boolean) => {
+    const connection: Connection = { client, end: () => end(), ended: () => ended };
+    const end = async () => {
       if (ended) return;
       ended = true;
       if (connection.copy) settleAnswerTimer(connection.copy);
-      limit.restore();
-      if (reusable) {
-        try {
-          await client.query('COMMIT');
-          await client.query('DISCARD ALL');
-        } catch {
-          reusable = false;
-        }
-      }
-      client.release(!reusable);
+      await client.end().catch(() => undefined);
     };
     try {
+      await client.connect();
       await client.query('BEGIN READ ONLY');
-      await client.query(`SET LOCAL ROLE ${quoteIdentifier(role)}`);
-      await client.query(limit.sql);
+      await client.query(`SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`);
       // Only the names the check put in (data."…") resolve; nothing is found by search path.
       await client.query(`SET LOCAL search_path = ''`);
       await client.query(`SET LOCAL DateStyle = 'ISO, YMD'`);
       await client.query(`SET LOCAL IntervalStyle = 'iso_8601'`);
     } catch (error) {
-      await end(false);
+      await end();
       throw error;
     }
     return connection;
@@ -200,7 +187,7 @@ export class QueryRunner implements OnModuleDestroy {
   ): Promise<OpenQuery> {
     const result = await client.query({ text: sql, rowMode: 'array', types: RAW_TEXT });
     const columns = await this.columnsOf(client, result.fields);
-    await end(true);
+    await end();
     const rows = result.rows as Row[];
     if (output === 'rows') return { output, columns, read: async (count) => rows.splice(0, count), close };
     // The plan's lines are few: one piece.
@@ -235,18 +222,18 @@ export class QueryRunner implements OnModuleDestroy {
   }
 
   /** A read that fails closes the connection: its transaction is in an unknown state. */
-  private async failing<T>(read: Promise<T>, end: (reusable: boolean) => Promise<void>): Promise<T> {
+  private async failing<T>(read: Promise<T>, end: () => Promise<void>): Promise<T> {
     try {
       return await read;
     } catch (error) {
-      await end(false);
+      await end();
       throw error;
     }
   }
 
   /** Column names and type names (pg_type.typname, looked up once per type). */
   private async columnsOf(
-    client: PoolClient,
+    client: Client,
     fields: Array<{ name: string; dataTypeID: number }>,
   ): Promise<QueryColumn[]> {
     const unknown = [...new Set(fields.map((field) => field.dataTypeID))].filter(
