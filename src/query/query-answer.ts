@@ -2,6 +2,8 @@ import type { Request, Response } from 'express';
 import { once } from 'node:events';
 import type { QueryFormat } from './dto/run-query.dto';
 import { csvRow, csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
+import type { QueryOutcome } from './history/query-history.service';
+import { CANCELLED } from './query.service';
 import type { StartedQuery } from './query.service';
 
 /** Rows fetched from the database per round trip. */
@@ -12,6 +14,15 @@ const CONTENT_TYPES: Record<QueryFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   ndjson: 'application/x-ndjson; charset=utf-8',
 };
+
+/** Fires when the client goes away before its answer is complete (a closed tab, an aborted fetch). */
+export function abortOnClose(response: Response): AbortSignal {
+  const controller = new AbortController();
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
 
 /**
  * Streams a started query to the client in its format, with back-pressure: memory holds one batch
@@ -24,18 +35,20 @@ export async function writeQueryAnswer(
   format: QueryFormat,
   request: Request,
   response: Response,
+  cancelled: AbortSignal,
   describe: (error: unknown) => string,
 ): Promise<void> {
   const { query, limit, startedAt, finish } = started;
   const { columns } = query;
   const names = uniqueNames(columns);
   let gone = false;
+  let outcome: QueryOutcome = { error: CANCELLED };
   const leave = () => {
-    if (response.writableFinished) return;
     gone = true;
     void query.close();
   };
-  response.on('close', leave);
+  if (cancelled.aborted) leave();
+  cancelled.addEventListener('abort', leave, { once: true });
   const write = async (text: string) => {
     if (!response.write(text) && !gone)
       await Promise.race([once(response, 'drain'), once(response, 'close')]);
@@ -75,12 +88,15 @@ export async function writeQueryAnswer(
       if (rows.length < wanted) break;
     }
     await query.close();
+    if (gone) return;
+    outcome = { rowCount: count };
     if (format === 'json')
       await write(`],"row_count":${count},"truncated":${truncated},"elapsed_ms":${Date.now() - startedAt}}`);
     response.end();
   } catch (error) {
     await query.close();
     if (gone) return;
+    outcome = { error: describe(error) };
     if (format === 'json') {
       response.end(
         `],"row_count":${count},"truncated":true,"elapsed_ms":${Date.now() - startedAt},"error":${JSON.stringify(describe(error))}}`,
@@ -89,7 +105,7 @@ export async function writeQueryAnswer(
       request.socket.destroy();
     }
   } finally {
-    response.off('close', leave);
-    await finish();
+    cancelled.removeEventListener('abort', leave);
+    await finish(outcome);
   }
 }

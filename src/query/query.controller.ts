@@ -5,7 +5,7 @@ import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { RunQueryDto } from './dto/run-query.dto';
 import { QueryCallerGuard } from './query-caller.guard';
-import { writeQueryAnswer } from './query-answer';
+import { abortOnClose, writeQueryAnswer } from './query-answer';
 import { QueryTableResponse } from './query-table.response';
 import { QueryService } from './query.service';
 
@@ -36,8 +36,9 @@ export class QueryController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const started = await this.queries.start(user, input.sql, input.limit);
-    await writeQueryAnswer(started, input.format ?? 'json', request, response, (error) =>
+    const cancelled = abortOnClose(response);
+    const started = await this.queries.start(user, input.sql, input.limit, cancelled);
+    await writeQueryAnswer(started, input.format ?? 'json', request, response, cancelled, (error) =>
       this.queries.failureText(error),
     );
   }

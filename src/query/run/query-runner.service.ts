@@ -47,7 +47,8 @@ export class QueryRunner implements OnModuleDestroy {
     if (this.pool) await (await this.pool).end();
   }
 
-  async open(role: string, sql: string, timeoutMs: number): Promise<OpenQuery> {
+  /** `cancelled` stops the statement in the database while it works towards its first row. */
+  async open(role: string, sql: string, timeoutMs: number, cancelled?: AbortSignal): Promise<OpenQuery> {
     const pool = await this.loginPool();
     const client = await pool.connect();
     let ended = false;
@@ -76,6 +77,14 @@ export class QueryRunner implements OnModuleDestroy {
       await end(false);
       throw error;
     }
+    if (cancelled?.aborted) {
+      await end(false);
+      throw new Error('The caller went away before the query started');
+    }
+    const cancel = () => {
+      void pool.query('SELECT pg_cancel_backend($1)', [backendOf(client)]).catch(() => undefined);
+    };
+    cancelled?.addEventListener('abort', cancel, { once: true });
     const cursor = client.query(new Cursor(sql, [], { rowMode: 'array', types: RAW_TEXT }));
     let columns: QueryColumn[];
     let first: Array<Array<string | null>>;
@@ -85,6 +94,8 @@ export class QueryRunner implements OnModuleDestroy {
     } catch (error) {
       await end(false);
       throw error;
+    } finally {
+      cancelled?.removeEventListener('abort', cancel);
     }
     let pending = first;
     return {
