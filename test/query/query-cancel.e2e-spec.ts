@@ -21,6 +21,8 @@ describe('POST /api/query: a caller that goes away stops its query in the databa
   let testApp: TestApp;
   let owner: { user: TestUser; agent: Agent };
   let tableName: string;
+  let baseUrl: string;
+  let apiKey: string;
 
   beforeAll(async () => {
     // A statement limit far beyond the test: only the cancel can end the query in time.
@@ -28,6 +30,11 @@ describe('POST /api/query: a caller that goes away stops its query in the databa
     owner = await createLoggedInUser(testApp);
     const datasetId = await uploadDataset(owner.agent, { title: 'Ten rows', is_public: 'false' }, TEN_ROWS);
     tableName = (await owner.agent.get(`/api/assets/${datasetId}`).expect(200)).body.readable_name;
+    apiKey = (
+      await owner.agent.post('/api/dev/apikey').set('Origin', TEST_ORIGIN).send({ email: owner.user.email })
+    ).body.api_key;
+    await testApp.app.listen(0, '127.0.0.1');
+    baseUrl = (await testApp.app.getUrl()).replace('[::1]', '127.0.0.1');
   });
   afterAll(() => testApp.close());
 
@@ -46,18 +53,28 @@ describe('POST /api/query: a caller that goes away stops its query in the databa
     `SELECT ${select} AS ${marker} FROM ${tableName} a, ${tableName} b, ${tableName} c, ${tableName} d,
        ${tableName} e, ${tableName} f, ${tableName} g, ${tableName} h, ${tableName} i, ${tableName} j`;
 
+  /** Starts the query the way the workspace does (fetch), to abort it with `controller`. */
+  const startQuery = (body: object, controller: AbortController) =>
+    fetch(`${baseUrl}/api/query`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    });
+
   it('cancels a statement still working towards its first row when the request is aborted', async () => {
     const marker = 'cancel_probe_first_row';
-    const request = owner.agent
-      .post('/api/query')
-      .set('Origin', TEST_ORIGIN)
-      .send({ sql: slowSql(marker, 'count(*)') });
-    request.end(() => undefined);
+    const controller = new AbortController();
+    const answer = startQuery({ sql: slowSql(marker, 'count(*)') }, controller).then(
+      () => 'answered',
+      (error: Error) => error.name,
+    );
     await eventually(async () => (await running(marker)) > 0, 10_000);
     // Still at work a second later: nothing but the cancel is going to stop it.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(await running(marker)).toBeGreaterThan(0);
-    request.abort();
+    controller.abort();
+    expect(await answer).toBe('AbortError');
     await eventually(async () => (await running(marker)) === 0, 5000);
     await eventually(async () => {
       const [latest] = (await owner.agent.get('/api/query/history').expect(200)).body;
@@ -67,15 +84,13 @@ describe('POST /api/query: a caller that goes away stops its query in the databa
 
   it('cancels a statement whose rows are streaming when the download is aborted', async () => {
     const marker = 'cancel_probe_streaming';
-    const request = owner.agent
-      .post('/api/query')
-      .set('Origin', TEST_ORIGIN)
-      .send({ sql: slowSql(marker, 'a.n * b.n'), format: 'csv' })
-      .buffer(false);
-    request.end(() => undefined);
-    await eventually(async () => (await running(marker)) > 0, 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    request.abort();
+    const controller = new AbortController();
+    const response = await startQuery({ sql: slowSql(marker, 'a.n * b.n'), format: 'csv' }, controller);
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    expect((await reader.read()).value?.length).toBeGreaterThan(0);
+    expect(await running(marker)).toBeGreaterThan(0);
+    controller.abort();
     await eventually(async () => (await running(marker)) === 0, 5000);
   });
 

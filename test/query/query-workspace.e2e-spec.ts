@@ -20,12 +20,17 @@ describe('the query workspace: history and saved queries', () => {
     testApp = await createTestApp();
     owner = await createLoggedInUser(testApp);
     other = await createLoggedInUser(testApp);
-    const datasetId = await uploadDataset(owner.agent, { title: 'Workspace visits', is_public: 'false' }, CSV);
+    const datasetId = await uploadDataset(
+      owner.agent,
+      { title: 'Workspace visits', is_public: 'false' },
+      CSV,
+    );
     tableName = (await owner.agent.get(`/api/assets/${datasetId}`).expect(200)).body.readable_name;
   });
   afterAll(() => testApp.close());
 
-  const run = (agent: Agent, sql: string) => agent.post('/api/query').set('Origin', TEST_ORIGIN).send({ sql });
+  const run = (agent: Agent, sql: string) =>
+    agent.post('/api/query').set('Origin', TEST_ORIGIN).send({ sql });
   const save = (agent: Agent, body: object) =>
     agent.post('/api/query/saved').set('Origin', TEST_ORIGIN).send(body);
 
@@ -58,7 +63,10 @@ describe('the query workspace: history and saved queries', () => {
     it('records a refused statement with the refusal', async () => {
       await run(owner.agent, 'SELECT pg_sleep(1)').expect(400);
       const [latest] = (await owner.agent.get('/api/query/history').expect(200)).body;
-      expect(latest).toMatchObject({ sql: 'SELECT pg_sleep(1)', error: 'function pg_sleep is not allowed in a query' });
+      expect(latest).toMatchObject({
+        sql: 'SELECT pg_sleep(1)',
+        error: 'function pg_sleep is not allowed in a query',
+      });
     });
 
     it(`keeps only the newest ${HISTORY_KEPT_PER_USER} runs of a user`, async () => {
@@ -111,7 +119,10 @@ describe('the query workspace: history and saved queries', () => {
         .send({ name: 'Renamed' })
         .expect(200);
       expect(renamed.body).toMatchObject({ name: 'Renamed', sql: 'SELECT 3' });
-      const deleted = await user.agent.delete(`/api/query/saved/${id}`).set('Origin', TEST_ORIGIN).expect(200);
+      const deleted = await user.agent
+        .delete(`/api/query/saved/${id}`)
+        .set('Origin', TEST_ORIGIN)
+        .expect(200);
       expect(deleted.body).toEqual({ message: 'Saved query deleted' });
       expect((await user.agent.get(`/api/query/saved/${id}`).expect(404)).body.error).toBe(NOT_FOUND);
       expect((await user.agent.get('/api/query/saved').expect(200)).body).toHaveLength(1);
@@ -130,7 +141,9 @@ describe('the query workspace: history and saved queries', () => {
         .expect(409);
       expect(clash.body.error).toBe('You already have a saved query named "totals"');
       await save(other.agent, { name: 'Totals', sql: 'SELECT 1' }).expect(201);
-      expect((await user.agent.get(`/api/query/saved/${first.body.id}`).expect(200)).body.sql).toBe('SELECT 1');
+      expect((await user.agent.get(`/api/query/saved/${first.body.id}`).expect(200)).body.sql).toBe(
+        'SELECT 1',
+      );
     });
 
     it('is private: another user can neither see, change nor delete it (404 as if missing)', async () => {
@@ -146,20 +159,31 @@ describe('the query workspace: history and saved queries', () => {
         .send({ sql: 'SELECT 8' })
         .expect(404);
       expect(change.body.error).toBe(NOT_FOUND);
-      const remove = await other.agent.delete(`/api/query/saved/${mine.id}`).set('Origin', TEST_ORIGIN).expect(404);
+      const remove = await other.agent
+        .delete(`/api/query/saved/${mine.id}`)
+        .set('Origin', TEST_ORIGIN)
+        .expect(404);
       expect(remove.body.error).toBe(NOT_FOUND);
       expect((await other.agent.get('/api/query/saved/not-a-uuid').expect(404)).body.error).toBe(NOT_FOUND);
       expect((await owner.agent.get(`/api/query/saved/${mine.id}`).expect(200)).body.sql).toBe('SELECT 7');
     });
 
     it.each([
-      [{ sql: 'SELECT 1' }, 'A name is required'],
-      [{ name: '   ', sql: 'SELECT 1' }, 'A name is required'],
-      [{ name: 'x'.repeat(101), sql: 'SELECT 1' }, 'A name has at most 100 characters'],
-      [{ name: 'No SQL' }, 'The SQL is required'],
-      [{ name: 'Blank SQL', sql: ' \n ' }, 'The SQL is required'],
-      [{ name: 'Long SQL', sql: `SELECT '${'x'.repeat(100_000)}'` }, 'A query has at most 100000 characters'],
-    ])('refuses %j: %s', async (body, message) => {
+      ['no name', { sql: 'SELECT 1' }, 'A name is required'],
+      ['a blank name', { name: '   ', sql: 'SELECT 1' }, 'A name is required'],
+      [
+        'a 101-character name',
+        { name: 'x'.repeat(101), sql: 'SELECT 1' },
+        'A name has at most 100 characters',
+      ],
+      ['no SQL', { name: 'No SQL' }, 'The SQL is required'],
+      ['blank SQL', { name: 'Blank SQL', sql: ' \n ' }, 'The SQL is required'],
+      [
+        'SQL over 100,000 characters',
+        { name: 'Long SQL', sql: `SELECT '${'x'.repeat(100_000)}'` },
+        'A query has at most 100000 characters',
+      ],
+    ])('refuses %s: %s', async (_case, body, message) => {
       const response = await save(owner.agent, body).expect(400);
       expect(response.body.message).toContain(message);
     });
@@ -177,13 +201,19 @@ describe('the query workspace: history and saved queries', () => {
 
   it.each([
     ['GET /api/query/history', (agent: Agent) => agent.get('/api/query/history')],
-    ['DELETE /api/query/history', (agent: Agent) => agent.delete('/api/query/history').set('Origin', TEST_ORIGIN)],
+    [
+      'DELETE /api/query/history',
+      (agent: Agent) => agent.delete('/api/query/history').set('Origin', TEST_ORIGIN),
+    ],
     ['GET /api/query/saved', (agent: Agent) => agent.get('/api/query/saved')],
     ['POST /api/query/saved', (agent: Agent) => save(agent, { name: 'n', sql: 'SELECT 1' })],
     [
       'PATCH /api/query/saved/:id',
       (agent: Agent) =>
-        agent.patch('/api/query/saved/00000000-0000-4000-8000-000000000000').set('Origin', TEST_ORIGIN).send({}),
+        agent
+          .patch('/api/query/saved/00000000-0000-4000-8000-000000000000')
+          .set('Origin', TEST_ORIGIN)
+          .send({}),
     ],
   ])('answers a visitor’s %s with 401', async (_call, send) => {
     const response = await send(testApp.http as unknown as Agent).expect(401);

@@ -38,7 +38,11 @@ export class SavedQueriesService {
     return view(await this.store(name, () => this.saved.save({ userId: caller.id, name, sql: input.sql })));
   }
 
-  async update(caller: AuthenticatedUser, id: string, input: UpdateSavedQueryDto): Promise<SavedQueryResponse> {
+  async update(
+    caller: AuthenticatedUser,
+    id: string,
+    input: UpdateSavedQueryDto,
+  ): Promise<SavedQueryResponse> {
     const query = await this.access.requireSavedQuery(caller, id);
     if (input.name !== undefined) query.name = input.name.trim();
     if (input.sql !== undefined) query.sql = input.sql;
