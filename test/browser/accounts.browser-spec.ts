@@ -84,6 +84,7 @@ describe('accounts in a browser', () => {
     await expect(menu.getByRole('menuitem').allInnerTexts()).resolves.toEqual([
       'Manage Data',
       'Upload & Create',
+      'Query',
       'Profile',
       'Logout',
     ]);

@@ -35,7 +35,10 @@ export function useQueryTables() {
 }
 
 export function useQueryHistory() {
-  return useQuery({ queryKey: queryKeys.history(), queryFn: () => api<QueryHistoryEntry[]>('query/history') });
+  return useQuery({
+    queryKey: queryKeys.history(),
+    queryFn: () => api<QueryHistoryEntry[]>('query/history'),
+  });
 }
 
 export function useSavedQueries() {
@@ -81,7 +84,8 @@ export function useUpdateSavedQuery() {
 export function useDeleteSavedQuery() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<MessageAnswer>(`query/saved/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) =>
+      api<MessageAnswer>(`query/saved/${encodeURIComponent(id)}`, { method: 'DELETE' }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.saved() }),
   });
 }
@@ -94,7 +98,10 @@ export async function downloadQueryResult(sql: string, format: DownloadFormat): 
   const response = await fetch('/api/query', {
     method: 'POST',
     credentials: 'include',
-    headers: { 'Content-Type': 'application/json', Accept: format === 'csv' ? 'text/csv' : 'application/json' },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: format === 'csv' ? 'text/csv' : 'application/json',
+    },
     body: JSON.stringify({ sql, format }),
   });
   if (!response.ok) {
