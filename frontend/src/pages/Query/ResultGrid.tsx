@@ -4,6 +4,9 @@ import { useMemo } from 'react';
 import type { QueryResult } from '../../api/query';
 import { isNumericColumn } from '../../features/query/chartData';
 
+/** Up to this many rows the grid is as tall as its rows; longer results scroll inside a fixed height. */
+const ROWS_WITHOUT_SCROLL = 12;
+
 /** A cell as text: JSON values (objects, arrays) written out, NULL left empty. */
 function cellValue(value: unknown): unknown {
   return value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
@@ -35,8 +38,9 @@ export function ResultGrid({ result }: { result: QueryResult }) {
     [result.rows],
   );
   return (
-    <Box sx={{ height: 480, width: '100%' }}>
+    <Box sx={{ height: rows.length > ROWS_WITHOUT_SCROLL ? 480 : undefined, width: '100%' }}>
       <DataGrid
+        autoHeight={rows.length <= ROWS_WITHOUT_SCROLL}
         label="Query result"
         columns={columns}
         rows={rows}
