@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { parseQueryAnswer } from '../features/query/queryAnswer';
 import { ApiError, api, errorText, parseBody } from './client';
 import type { components } from './schema';
 
@@ -50,10 +51,32 @@ export function useRunQuery() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ sql, limit, signal }: { sql: string; limit: number; signal: AbortSignal }) =>
-      api<QueryResult>('query', { body: { sql, limit }, signal }),
+      runQuery(sql, limit, signal),
     // The server records every run, cancelled or failed ones too.
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.history() }),
   });
+}
+
+/** POST query for the screen, read without losing the digits of big numbers. */
+async function runQuery(sql: string, limit: number, signal: AbortSignal): Promise<QueryResult> {
+  const response = await postQuery({ sql, limit }, 'application/json', signal);
+  return parseQueryAnswer<QueryResult>(await response.text());
+}
+
+/** POST query with the session; a refusal becomes an ApiError with the server's text and body. */
+async function postQuery(body: object, accept: string, signal?: AbortSignal): Promise<Response> {
+  const response = await fetch('/api/query', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'Content-Type': 'application/json', Accept: accept },
+    body: JSON.stringify(body),
+    signal,
+  });
+  if (!response.ok) {
+    const answer = parseBody(await response.text());
+    throw new ApiError(response.status, errorText(answer) ?? response.statusText, answer);
+  }
+  return response;
 }
 
 export function useClearHistory() {
