@@ -264,6 +264,8 @@ describe('accounts in a browser', () => {
     await page.getByRole('menu').waitFor();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
+    await expect(page.locator(':focus').innerText()).resolves.toBe('Query');
+    await page.keyboard.press('ArrowDown');
     await expect(page.locator(':focus').innerText()).resolves.toBe('Profile');
     await page.keyboard.press('Enter');
     await page.waitForURL('**/account');
