@@ -121,4 +121,34 @@ describe('the SQL workspace', () => {
       expect(errors).toEqual([]);
     },
   );
+
+  it('cancels a long query from the screen, and the server records it as cancelled', async () => {
+    const { page, errors } = await openPage(browser);
+    const email = uniqueEmail('query-cancel');
+    await registerAndVerify(page, 'Cora Cancel', email, PASSWORD);
+    await logIn(page, email, PASSWORD);
+    const { name } = await uploadVisits(page, `Cancel Visits ${Date.now()}`);
+    await page.goto(`/query?table=${name}`);
+    // Billions of rows from a cross join of the three-row table: far longer than the test waits.
+    const sql = `SELECT count(*) FROM ${Array.from({ length: 20 }, (_, index) => `${name} t${index}`).join(', ')}`;
+    await typeSql(page, sql);
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Running…' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByText('Query cancelled.').waitFor();
+    expect(await page.getByRole('button', { name: 'Run' }).isEnabled()).toBe(true);
+    // Opening the History tab reads it afresh. The statement limit (10 s) would write another
+    // message: "Cancelled" comes from the server noticing the aborted request at once.
+    const panels = page.getByRole('complementary', { name: 'Tables, saved queries and history' });
+    await eventually(
+      async () => {
+        await page.getByRole('tab', { name: 'Tables' }).click();
+        await page.getByRole('tab', { name: 'History' }).click();
+        return (await panels.innerText()).includes('Cancelled');
+      },
+      'the cancelled run in the history',
+      8000,
+    );
+    expect(errors).toEqual([]);
+  });
 });

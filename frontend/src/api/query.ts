@@ -39,6 +39,8 @@ export function useQueryHistory() {
   return useQuery({
     queryKey: queryKeys.history(),
     queryFn: () => api<QueryHistoryEntry[]>('query/history'),
+    // The server writes a run's line as the run ends, which may be after the screen let go of it (Cancel).
+    refetchOnMount: 'always',
   });
 }
 
