@@ -7,10 +7,12 @@ import { ConnectorsController } from './connectors.controller';
 import { ConnectorsService } from './connectors.service';
 import { ConnectorEngine } from './engine/connector-engine';
 import { ConnectorTableWriter } from './engine/connector-table-writer';
+import { demoFeedUrl } from './seed/demo-feed-url';
 import { DEFAULT_ENGINE_LIMITS } from './engine/engine-limits';
 import { ConnectorOptionsService } from './options/connector-options.service';
 import { ConnectorRunsService } from './runs/connector-runs.service';
 import { TestReadService } from './runs/test-read.service';
+import { ConnectorLifecycle } from './runs/run-end-listeners';
 import { ConnectorSchedulerService } from './scheduler/connector-scheduler.service';
 
 /** Connector catalogue, DSL upload, instances, the HTTP engine, runs and the scheduler. */
@@ -23,6 +25,7 @@ import { ConnectorSchedulerService } from './scheduler/connector-scheduler.servi
     ConnectorRunsService,
     ConnectorOptionsService,
     ConnectorSchedulerService,
+    ConnectorLifecycle,
     TestReadService,
     {
       provide: ConnectorEngine,
@@ -31,6 +34,8 @@ import { ConnectorSchedulerService } from './scheduler/connector-scheduler.servi
         new ConnectorEngine({
           ...DEFAULT_ENGINE_LIMITS,
           allowPrivateNetworks: config.connectorAllowPrivateNetworks,
+          // The seeded live product reads the app's own demo feed, and nothing else on loopback.
+          allowedUrls: [demoFeedUrl(config.port)],
         }),
     },
     {
@@ -39,6 +44,12 @@ import { ConnectorSchedulerService } from './scheduler/connector-scheduler.servi
       useFactory: (dataSource: DataSource) => new ConnectorTableWriter(dataSource),
     },
   ],
-  exports: [ConnectorsService, ConnectorRunsService, ConnectorSchedulerService],
+  exports: [
+    ConnectorsService,
+    ConnectorInstancesService,
+    ConnectorRunsService,
+    ConnectorSchedulerService,
+    ConnectorLifecycle,
+  ],
 })
 export class ConnectorsModule {}

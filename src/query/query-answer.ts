@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
-import { once } from 'node:events';
 import type { QueryFormat } from './dto/run-query.dto';
-import { csvRow, csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
+import { csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
 import type { QueryOutcome } from './history/query-history.service';
 import { CANCELLED } from './query.service';
 import type { StartedQuery } from './query.service';
@@ -15,15 +14,6 @@ const CONTENT_TYPES: Record<QueryFormat, string> = {
   ndjson: 'application/x-ndjson; charset=utf-8',
 };
 
-/** Fires when the client goes away before its answer is complete (a closed tab, an aborted fetch). */
-export function abortOnClose(response: Response): AbortSignal {
-  const controller = new AbortController();
-  response.once('close', () => {
-    if (!response.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
-
 /**
  * Streams a started query to the client in its format, with back-pressure: memory holds one batch
  * whatever the result's size. A client that goes away cancels the query in the database. An error
@@ -35,7 +25,6 @@ export async function writeQueryAnswer(
   format: QueryFormat,
   request: Request,
   response: Response,
-  cancelled: AbortSignal,
   describe: (error: unknown) => string,
 ): Promise<void> {
   const { query, limit, startedAt, finish } = started;
@@ -44,14 +33,13 @@ export async function writeQueryAnswer(
   let gone = false;
   let outcome: QueryOutcome = { error: CANCELLED };
   const leave = () => {
+    if (response.writableFinished) return;
     gone = true;
     void query.close();
   };
-  if (cancelled.aborted) leave();
-  cancelled.addEventListener('abort', leave, { once: true });
-  const write = async (text: string) => {
-    if (!response.write(text) && !gone)
-      await Promise.race([once(response, 'drain'), once(response, 'close')]);
+  response.on('close', leave);
+  const write = async (text: string | Buffer) => {
+    if (!response.write(text) && !gone) await drainedOrClosed(response);
   };
   let count = 0;
   try {
@@ -69,7 +57,11 @@ export async function writeQueryAnswer(
       );
     if (format === 'csv') await write(`${names.map(csvValue).join(',')}\n`);
     let truncated = false;
-    for (;;) {
+    if (query.output === 'csv') {
+      // COPY's own CSV goes out as it comes; the statement's limit already ends it.
+      for (let piece = await query.read(); piece && !gone; piece = await query.read()) await write(piece);
+    }
+    while (query.output === 'rows') {
       if (gone) return;
       if (count === limit) {
         truncated = (await query.read(1)).length > 0;
@@ -80,7 +72,6 @@ export async function writeQueryAnswer(
       let text = '';
       for (const row of rows) {
         if (format === 'json') text += (count > 0 ? ',' : '') + jsonRow(columns, row);
-        else if (format === 'csv') text += csvRow(row);
         else text += ndjsonRow(columns, names, row);
         count += 1;
       }
@@ -89,7 +80,8 @@ export async function writeQueryAnswer(
     }
     await query.close();
     if (gone) return;
-    outcome = { rowCount: count };
+    // COPY's CSV goes out uncounted.
+    outcome = { rowCount: query.output === 'csv' ? null : count };
     if (format === 'json')
       await write(`],"row_count":${count},"truncated":${truncated},"elapsed_ms":${Date.now() - startedAt}}`);
     response.end();
@@ -105,7 +97,23 @@ export async function writeQueryAnswer(
       request.socket.destroy();
     }
   } finally {
-    cancelled.removeEventListener('abort', leave);
+    response.off('close', leave);
     await finish(outcome);
   }
+}
+
+/**
+ * Resolves at the response's next 'drain', or at its 'close' when the client went away, and
+ * leaves no listener behind: one left per wait would pile up over a long answer.
+ */
+function drainedOrClosed(response: Response): Promise<void> {
+  return new Promise((done) => {
+    const settle = () => {
+      response.off('drain', settle);
+      response.off('close', settle);
+      done();
+    };
+    response.on('drain', settle);
+    response.on('close', settle);
+  });
 }

@@ -5,7 +5,7 @@ import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { RunQueryDto } from './dto/run-query.dto';
 import { QueryCallerGuard } from './query-caller.guard';
-import { abortOnClose, writeQueryAnswer } from './query-answer';
+import { writeQueryAnswer } from './query-answer';
 import { QueryTableResponse } from './query-table.response';
 import { QueryService } from './query.service';
 
@@ -36,10 +36,25 @@ export class QueryController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const cancelled = abortOnClose(response);
-    const started = await this.queries.start(user, input.sql, input.limit, cancelled);
-    await writeQueryAnswer(started, input.format ?? 'json', request, response, cancelled, (error) =>
-      this.queries.failureText(error),
-    );
+    // The response closes before it was written only when the client hung up.
+    const hangUp = new AbortController();
+    const hungUp = () => {
+      if (!response.writableFinished) hangUp.abort();
+    };
+    response.once('close', hungUp);
+    const format = input.format ?? 'json';
+    let started;
+    try {
+      started = await this.queries.start(
+        user,
+        input.sql,
+        input.limit,
+        format === 'csv' ? 'csv' : 'rows',
+        hangUp.signal,
+      );
+    } finally {
+      response.off('close', hungUp);
+    }
+    await writeQueryAnswer(started, format, request, response, (error) => this.queries.failureText(error));
   }
 }

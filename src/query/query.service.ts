@@ -10,7 +10,7 @@ import { checkQuery } from './check/query-check';
 import { QueryRefusal } from './check/query-refusal';
 import { QueryTable, substituteTables } from './check/table-substitution';
 import { QueryHistoryService, QueryOutcome } from './history/query-history.service';
-import { OpenQuery, QueryRunner } from './run/query-runner.service';
+import { OpenQuery, QueryRunner, RunOptions } from './run/query-runner.service';
 import { QueryRoles } from './run/query-roles.service';
 
 /** Queries per user and minute: plenty for a person at the editor or a notebook, not a loop. */
@@ -70,14 +70,15 @@ export class QueryService {
   }
 
   /**
-   * Checks and opens the caller's query. `cancelled` fires when the caller goes away: a statement
+   * Checks and opens the caller's query. `hungUp` fires when the caller goes away: a statement
    * still working towards its first row is then cancelled in the database.
    */
   async start(
     caller: AuthenticatedUser,
     sql: string,
     requestedLimit: number | undefined,
-    cancelled: AbortSignal,
+    output: RunOptions['output'],
+    hungUp?: AbortSignal,
   ): Promise<StartedQuery> {
     const limit = requestedLimit ?? this.config.query.maxRows;
     if (limit > this.config.query.maxRows)
@@ -99,11 +100,22 @@ export class QueryService {
         [...held.values()].map((table) => table.tableName),
         named,
       );
-      const { sql: statement, tables, originalPosition } = substituteTables(sql, checked.tables, held);
+      const {
+        sql: statement,
+        tables,
+        originalPosition,
+      } = substituteTables(checked.text, checked.tables, held);
       for (const table of tables)
         if (table.source.kind === 'asset') this.activity.countStreamRequest(table.source.id);
       const query = await this.runner
-        .open(role, statement, this.config.query.timeoutMs, cancelled)
+        .open(role, statement, {
+          timeoutMs: this.config.query.timeoutMs,
+          // A JSON answer reads one row more to tell whether the limit cut the result.
+          rowLimit: output === 'csv' ? limit : limit + 1,
+          explain: checked.kind === 'explain',
+          output,
+          hungUp,
+        })
         .catch((error) => Promise.reject(this.failure(error, tables, originalPosition)));
       const finish = async (outcome: QueryOutcome) => {
         await slot();
@@ -113,7 +125,7 @@ export class QueryService {
     } catch (error) {
       await slot();
       const failed = error instanceof QueryRefusal ? new QueryFailed(error.message, error.position) : error;
-      if (cancelled.aborted) await this.history.record(caller.id, sql, startedAt, { error: CANCELLED });
+      if (hungUp?.aborted) await this.history.record(caller.id, sql, startedAt, { error: CANCELLED });
       else if (failed instanceof QueryFailed)
         await this.history.record(caller.id, sql, startedAt, { error: failed.message });
       throw failed;

@@ -14,7 +14,11 @@ export class QueryHistoryEntryResponse {
   @ApiProperty()
   elapsed_ms: number;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'Rows answered; null when it failed' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Rows answered; null when it failed or was answered as CSV (not counted)',
+  })
   row_count: number | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'Why it failed or stopped' })

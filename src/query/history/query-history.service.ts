@@ -7,8 +7,8 @@ import type { QueryHistoryEntryResponse } from './query-history-entry.response';
 /** Queries kept per user: the oldest beyond this go as new ones come. */
 export const HISTORY_KEPT_PER_USER = 200;
 
-/** How a run ended: the rows it answered, or why it did not. */
-export type QueryOutcome = { rowCount: number } | { error: string };
+/** How a run ended: the rows it answered (null when not counted: a CSV answer), or why it did not. */
+export type QueryOutcome = { rowCount: number | null } | { error: string };
 
 /** The queries each user ran, written by the server as each one ends; only the newest are kept. */
 @Injectable()

@@ -10,7 +10,8 @@ import { resultSummary } from '../../features/query/queryRules';
 function outcome(entry: QueryHistoryEntry): string {
   const when = new Date(entry.started_at).toLocaleString();
   if (entry.error) return `${when} · ${entry.error}`;
-  return `${when} · ${resultSummary(entry.row_count ?? 0, entry.elapsed_ms)}`;
+  if (entry.row_count === null) return `${when} · done in ${entry.elapsed_ms} ms`;
+  return `${when} · ${resultSummary(entry.row_count, entry.elapsed_ms)}`;
 }
 
 /** The caller's recent runs, newest first; one click puts the SQL back in the editor. */
