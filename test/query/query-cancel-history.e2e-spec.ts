@@ -17,7 +17,7 @@ async function eventually(check: () => Promise<boolean>, withinMs: number): Prom
   }
 }
 
-describe('POST /api/query: a caller that goes away stops its query in the database', () => {
+describe('POST /api/query: the workspace’s aborted fetch stops its query, and the history says Cancelled', () => {
   let testApp: TestApp;
   let owner: { user: TestUser; agent: Agent };
   let tableName: string;
