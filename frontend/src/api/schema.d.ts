@@ -1930,7 +1930,7 @@ export interface components {
       /** @description Why it failed or stopped */
       error: string | null;
       id: string;
-      /** @description Rows answered; null when it failed */
+      /** @description Rows answered; null when it failed or was answered as CSV (not counted) */
       row_count: number | null;
       sql: string;
       /** Format: date-time */
