@@ -7,6 +7,7 @@ import { Connector } from '../connectors/entities/connector.entity';
 import { ConnectorInstance } from '../connectors/entities/connector-instance.entity';
 import { ConnectorInstanceTable } from '../connectors/entities/connector-instance-table.entity';
 import { isDataTableName } from '../database/data-tables/data-table-names';
+import { SavedQuery } from '../query/saved/entities/saved-query.entity';
 import type { Sql } from '../database/sql';
 import type { UserFlag } from '../users/user-flags';
 
@@ -64,6 +65,7 @@ export const CONNECTOR_NOT_FOUND = 'Connector not found';
 export const CONNECTOR_OWNER_ONLY = 'Only the owner can manage this connector';
 export const INSTANCE_NOT_FOUND = 'Connector instance not found';
 export const TABLE_NOT_FOUND = 'Table not found';
+export const SAVED_QUERY_NOT_FOUND = 'Saved query not found';
 export const OWN_ACCOUNT_ONLY = 'You can only generate an API key for your own account';
 
 /**
@@ -280,6 +282,16 @@ export class AccessGate {
         : null;
     if (!instance) throw new NotFoundException(notFound);
     return instance;
+  }
+
+  /** A saved query: private to the user who saved it, so anyone else's is as missing as none. */
+  async requireSavedQuery(caller: Caller, savedQueryId: string): Promise<SavedQuery> {
+    const saved =
+      caller && isUuid(savedQueryId)
+        ? await this.dataSource.getRepository(SavedQuery).findOneBy({ id: savedQueryId, userId: caller.id })
+        : null;
+    if (!saved) throw new NotFoundException(SAVED_QUERY_NOT_FOUND);
+    return saved;
   }
 
   /** A user may act only on their own account (e.g. generate an API key for their own e-mail). */

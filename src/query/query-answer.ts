@@ -1,6 +1,8 @@
 import type { Request, Response } from 'express';
 import type { QueryFormat } from './dto/run-query.dto';
 import { csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
+import type { QueryOutcome } from './history/query-history.service';
+import { CANCELLED } from './query.service';
 import type { StartedQuery } from './query.service';
 
 /** Rows fetched from the database per round trip. */
@@ -29,6 +31,7 @@ export async function writeQueryAnswer(
   const { columns } = query;
   const names = uniqueNames(columns);
   let gone = false;
+  let outcome: QueryOutcome = { error: CANCELLED };
   const leave = () => {
     if (response.writableFinished) return;
     gone = true;
@@ -76,12 +79,16 @@ export async function writeQueryAnswer(
       if (rows.length < wanted) break;
     }
     await query.close();
+    if (gone) return;
+    // COPY's CSV goes out uncounted.
+    outcome = { rowCount: query.output === 'csv' ? null : count };
     if (format === 'json')
       await write(`],"row_count":${count},"truncated":${truncated},"elapsed_ms":${Date.now() - startedAt}}`);
     response.end();
   } catch (error) {
     await query.close();
     if (gone) return;
+    outcome = { error: describe(error) };
     if (format === 'json') {
       response.end(
         `],"row_count":${count},"truncated":true,"elapsed_ms":${Date.now() - startedAt},"error":${JSON.stringify(describe(error))}}`,
@@ -91,7 +98,7 @@ export async function writeQueryAnswer(
     }
   } finally {
     response.off('close', leave);
-    await finish();
+    await finish(outcome);
   }
 }
 

@@ -1,16 +1,39 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccessModule } from '../access/access.module';
 import { DatasetActivityModule } from '../assets/activity/dataset-activity.module';
 import { StreamModule } from '../stream/stream.module';
+import { QueryHistoryEntry } from './history/entities/query-history-entry.entity';
+import { QueryHistoryController } from './history/query-history.controller';
+import { QueryHistoryService } from './history/query-history.service';
 import { QueryCallerGuard } from './query-caller.guard';
 import { QueryController } from './query.controller';
 import { QueryService } from './query.service';
 import { QueryRoles } from './run/query-roles.service';
 import { QueryRunner } from './run/query-runner.service';
+import { SavedQuery } from './saved/entities/saved-query.entity';
+import { SavedQueriesController } from './saved/saved-queries.controller';
+import { SavedQueriesService } from './saved/saved-queries.service';
 
-/** User SQL over the tables a user holds (src/query/check: what may run; run/: how it runs). */
+/**
+ * User SQL over the tables a user holds (src/query/check: what may run; run/: how it runs), and
+ * the workspace's memory of it (history/: what each user ran; saved/: what they kept by name).
+ */
 @Module({
-  imports: [StreamModule, DatasetActivityModule],
-  controllers: [QueryController],
-  providers: [QueryService, QueryRoles, QueryRunner, QueryCallerGuard],
+  imports: [
+    StreamModule,
+    AccessModule,
+    DatasetActivityModule,
+    TypeOrmModule.forFeature([QueryHistoryEntry, SavedQuery]),
+  ],
+  controllers: [QueryHistoryController, SavedQueriesController, QueryController],
+  providers: [
+    QueryService,
+    QueryRoles,
+    QueryRunner,
+    QueryCallerGuard,
+    QueryHistoryService,
+    SavedQueriesService,
+  ],
 })
 export class QueryModule {}

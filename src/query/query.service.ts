@@ -9,6 +9,7 @@ import type { StreamSource } from '../stream/stream-source';
 import { checkQuery } from './check/query-check';
 import { QueryRefusal } from './check/query-refusal';
 import { QueryTable, substituteTables } from './check/table-substitution';
+import { QueryHistoryService, QueryOutcome } from './history/query-history.service';
 import { OpenQuery, QueryRunner, RunOptions } from './run/query-runner.service';
 import { QueryRoles } from './run/query-roles.service';
 
@@ -25,9 +26,12 @@ export interface StartedQuery {
   query: OpenQuery;
   limit: number;
   startedAt: number;
-  /** Frees the caller's running-query slot; called once the answer is done. */
-  finish(): Promise<void>;
+  /** Frees the caller's running-query slot and records the run; called once the answer is done. */
+  finish(outcome: QueryOutcome): Promise<void>;
 }
+
+/** What the history says of a query whose caller went away (the screen's Cancel, a closed connection). */
+export const CANCELLED = 'Cancelled';
 
 /** A refusal or PostgreSQL error as the answer shows it: the message and where it points. */
 export class QueryFailed extends BadRequestException {
@@ -51,6 +55,7 @@ export class QueryService {
     private readonly runner: QueryRunner,
     private readonly rateLimiter: RateLimiterService,
     private readonly activity: DatasetActivityService,
+    private readonly history: QueryHistoryService,
   ) {}
 
   /** The caller's tables as SQL sees them: readable name, title and columns with types. */
@@ -64,6 +69,10 @@ export class QueryService {
     }));
   }
 
+  /**
+   * Checks and opens the caller's query. `hungUp` fires when the caller goes away: a statement
+   * still working towards its first row is then cancelled in the database.
+   */
   async start(
     caller: AuthenticatedUser,
     sql: string,
@@ -80,6 +89,7 @@ export class QueryService {
       'Too many queries, please try again in a minute',
     );
     const slot = this.takeSlot(caller.id);
+    const startedAt = Date.now();
     try {
       const checked = await checkQuery(sql);
       const held = await this.heldTables(caller);
@@ -97,7 +107,6 @@ export class QueryService {
       } = substituteTables(checked.text, checked.tables, held);
       for (const table of tables)
         if (table.source.kind === 'asset') this.activity.countStreamRequest(table.source.id);
-      const startedAt = Date.now();
       const query = await this.runner
         .open(login, statement, {
           timeoutMs: this.config.query.timeoutMs,
@@ -108,11 +117,18 @@ export class QueryService {
           hungUp,
         })
         .catch((error) => Promise.reject(this.failure(error, tables, originalPosition)));
-      return { query, limit, startedAt, finish: slot };
+      const finish = async (outcome: QueryOutcome) => {
+        await slot();
+        await this.history.record(caller.id, sql, startedAt, outcome);
+      };
+      return { query, limit, startedAt, finish };
     } catch (error) {
       await slot();
-      if (error instanceof QueryRefusal) throw new QueryFailed(error.message, error.position);
-      throw error;
+      const failed = error instanceof QueryRefusal ? new QueryFailed(error.message, error.position) : error;
+      if (hungUp?.aborted) await this.history.record(caller.id, sql, startedAt, { error: CANCELLED });
+      else if (failed instanceof QueryFailed)
+        await this.history.record(caller.id, sql, startedAt, { error: failed.message });
+      throw failed;
     }
   }
 

@@ -54,6 +54,7 @@ describe('abuse: authorisation matrix of the API', () => {
   let privateConnectorId: string;
   let secretConnectorId: string;
   let ownerTokenId: string;
+  let ownerSavedQueryId: string;
 
   const agentOf = (actor: Actor): Agent =>
     actor === 'visitor' ? (testApp.http as unknown as Agent) : actor === 'other' ? other.agent : owner.agent;
@@ -98,6 +99,9 @@ describe('abuse: authorisation matrix of the API', () => {
     otherKey = (await post('other', '/api/dev/apikey', { email: other.user.email }).expect(200)).body.api_key;
     ownerTokenId = (
       await post('owner', '/api/users/tokens', { name: 'Owner BI', scopes: ['stream'] }).expect(201)
+    ).body.id;
+    ownerSavedQueryId = (
+      await post('owner', '/api/query/saved', { name: 'Owner totals', sql: 'SELECT 1' }).expect(201)
     ).body.id;
     postSlug = (await createPost(testApp.dataSource)).slug;
     privateConnectorId = (
@@ -1113,6 +1117,87 @@ describe('abuse: authorisation matrix of the API', () => {
       expect(theirs.body.map((token: { id: string }) => token.id)).not.toContain(ownerTokenId);
       const mine = await owner.agent.get('/api/users/tokens').expect(200);
       expect(mine.body.map((token: { id: string }) => token.id)).toContain(ownerTokenId);
+    });
+
+    it.each(
+      matrix([
+        [
+          'GET query/saved/{owner query}',
+          'visitor',
+          () => agentOf('visitor').get(`/api/query/saved/${ownerSavedQueryId}`),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'GET query/saved/{owner query}',
+          'other',
+          () => agentOf('other').get(`/api/query/saved/${ownerSavedQueryId}`),
+          404,
+          'Saved query not found',
+        ],
+        [
+          'GET query/saved/{owner query} by key',
+          'other',
+          () => testApp.http.get(`/api/query/saved/${ownerSavedQueryId}`).set('X-API-Key', otherKey),
+          404,
+          'Saved query not found',
+        ],
+        [
+          'PATCH query/saved/{owner query}',
+          'visitor',
+          () =>
+            agentOf('visitor')
+              .patch(`/api/query/saved/${ownerSavedQueryId}`)
+              .set('Origin', TEST_ORIGIN)
+              .send({ sql: 'SELECT 2' }),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'PATCH query/saved/{owner query}',
+          'other',
+          () =>
+            agentOf('other')
+              .patch(`/api/query/saved/${ownerSavedQueryId}`)
+              .set('Origin', TEST_ORIGIN)
+              .send({ name: 'Taken over', sql: 'SELECT 2' }),
+          404,
+          'Saved query not found',
+        ],
+        [
+          'DELETE query/saved/{owner query}',
+          'other',
+          () => agentOf('other').delete(`/api/query/saved/${ownerSavedQueryId}`).set('Origin', TEST_ORIGIN),
+          404,
+          'Saved query not found',
+        ],
+        [
+          'DELETE query/saved/{owner query} by key',
+          'other',
+          () => testApp.http.delete(`/api/query/saved/${ownerSavedQueryId}`).set('X-API-Key', otherKey),
+          404,
+          'Saved query not found',
+        ],
+      ]),
+    )(
+      '$call as $actor answers $status and leaves the saved query as it was',
+      async ({ send, status, message }) => {
+        const response = await send();
+        expect(response.status).toBe(status);
+        expect(response.body.error).toBe(message);
+        const mine = await owner.agent.get(`/api/query/saved/${ownerSavedQueryId}`).expect(200);
+        expect(mine.body).toMatchObject({ name: 'Owner totals', sql: 'SELECT 1' });
+      },
+    );
+
+    it('lists no other user’s saved queries or history', async () => {
+      await post('owner', '/api/query', { sql: 'SELECT 41 AS owner_history_marker' }).expect(200);
+      const saved = await other.agent.get('/api/query/saved').expect(200);
+      expect(saved.body.map((query: { id: string }) => query.id)).not.toContain(ownerSavedQueryId);
+      const history = await other.agent.get('/api/query/history').expect(200);
+      expect(JSON.stringify(history.body)).not.toContain('owner_history_marker');
+      const own = await owner.agent.get('/api/query/history').expect(200);
+      expect(own.body[0].sql).toBe('SELECT 41 AS owner_history_marker');
     });
 
     it('leaves the owner’s API key working after another user’s attempt to replace it', async () => {

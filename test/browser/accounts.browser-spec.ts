@@ -84,6 +84,7 @@ describe('accounts in a browser', () => {
     await expect(menu.getByRole('menuitem').allInnerTexts()).resolves.toEqual([
       'Manage Data',
       'Upload & Create',
+      'Query',
       'Profile',
       'Logout',
     ]);
@@ -262,6 +263,8 @@ describe('accounts in a browser', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('menu').waitFor();
     await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect(page.locator(':focus').innerText()).resolves.toBe('Query');
     await page.keyboard.press('ArrowDown');
     await expect(page.locator(':focus').innerText()).resolves.toBe('Profile');
     await page.keyboard.press('Enter');

@@ -27,6 +27,7 @@ interface Instance {
   refresh_interval: number;
   settings: Record<string, unknown>;
   has_auth_data: boolean;
+  readable_name: string;
   headers?: Record<string, string>;
 }
 
@@ -246,6 +247,20 @@ describe('uploading, setting up and running a connector in a browser', () => {
       has_auth_data: true,
       settings: { station: 'south', filters: { depth: 7 } },
     });
+
+    // The connector's table opens in the SQL workspace from its preview, by its readable name.
+    await page.getByRole('link', { name: 'Query', exact: true }).click();
+    await page.waitForURL(`**/query?table=${saved.readable_name}`);
+    await eventually(
+      async () =>
+        (await page.locator('.cm-content').innerText()) === `SELECT * FROM ${saved.readable_name} LIMIT 100`,
+      'the editor to open on the connector table',
+    );
+    await page.getByRole('button', { name: 'Run' }).click();
+    await expect(page.getByRole('status', { name: 'Result summary' }).innerText()).resolves.toMatch(
+      /^[1-9]\d* rows? in \d+ ms$/,
+    );
+    expect(await gridRowTexts(page.getByRole('grid', { name: 'Query result' }))).not.toHaveLength(0);
     expect(errors).toEqual([]);
     await context.close();
   });

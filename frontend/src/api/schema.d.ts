@@ -790,6 +790,54 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/query/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['QueryHistoryController_list'];
+    put?: never;
+    post?: never;
+    delete: operations['QueryHistoryController_clear'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/query/saved': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['SavedQueriesController_list'];
+    put?: never;
+    post: operations['SavedQueriesController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/query/saved/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['SavedQueriesController_get'];
+    put?: never;
+    post?: never;
+    delete: operations['SavedQueriesController_remove'];
+    options?: never;
+    head?: never;
+    patch: operations['SavedQueriesController_update'];
+    trace?: never;
+  };
   '/api/query/tables': {
     parameters: {
       query?: never;
@@ -1877,6 +1925,17 @@ export interface components {
       /** @description No money moved: the built-in test provider, or Stripe in test mode */
       test_mode: boolean;
     };
+    QueryHistoryEntryResponse: {
+      elapsed_ms: number;
+      /** @description Why it failed or stopped */
+      error: string | null;
+      id: string;
+      /** @description Rows answered; null when it failed or was answered as CSV (not counted) */
+      row_count: number | null;
+      sql: string;
+      /** Format: date-time */
+      started_at: string;
+    };
     QueryTableColumn: {
       name: string;
       /** @description PostgreSQL type name, e.g. int8, numeric, text, date, timestamptz */
@@ -1969,6 +2028,20 @@ export interface components {
       trigger: 'manual' | 'schedule';
       /** @description Why the rows may be incomplete (a cap stopped the run, answers were ignored) */
       warning: string | null;
+    };
+    SaveQueryDto: {
+      /** @description Unique among your saved queries */
+      name: string;
+      sql: string;
+    };
+    SavedQueryResponse: {
+      /** Format: date-time */
+      created_at: string;
+      id: string;
+      name: string;
+      sql: string;
+      /** Format: date-time */
+      updated_at: string;
     };
     SchemaField: {
       /** @description Shown only while every listed key holds the given value (or one of the values) */
@@ -2170,6 +2243,11 @@ export interface components {
       title?: string;
       /** @enum {string} */
       visibility?: 'private' | 'public';
+    };
+    UpdateSavedQueryDto: {
+      /** @description Unique among your saved queries */
+      name?: string;
+      sql?: string;
     };
     UploadConnectorDto: {
       category?: string;
@@ -3502,6 +3580,155 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  QueryHistoryController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description At most 200, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['QueryHistoryEntryResponse'][];
+        };
+      };
+    };
+  };
+  QueryHistoryController_clear: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
+  SavedQueriesController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description By name */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SavedQueryResponse'][];
+        };
+      };
+    };
+  };
+  SavedQueriesController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SaveQueryDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SavedQueryResponse'];
+        };
+      };
+    };
+  };
+  SavedQueriesController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SavedQueryResponse'];
+        };
+      };
+    };
+  };
+  SavedQueriesController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
+  SavedQueriesController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateSavedQueryDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SavedQueryResponse'];
+        };
       };
     };
   };

@@ -20,6 +20,7 @@ describe('route table', () => {
         '/documentation',
         '/imprint',
         '/manage',
+        '/query',
         '/terms',
         '/upload',
         '/login',
@@ -34,9 +35,10 @@ describe('route table', () => {
     );
   });
 
-  it('guards exactly /account, /upload and /connector-setup/:id by login (not /manage, not /blog/new)', () => {
+  it('guards exactly /account, /query, /upload and /connector-setup/:id by login (not /manage, not /blog/new)', () => {
     expect(ROUTES.filter((route) => route.guarded).map((route) => route.path)).toEqual([
       '/account',
+      '/query',
       '/upload',
       '/connector-setup/:id',
     ]);

@@ -6,7 +6,7 @@ export interface AppRoute {
   /** Browser tab title; undefined gives the brand's own title. */
   title?: string;
   Page: LazyExoticComponent<ComponentType>;
-  /** Login required: /account, /upload, /connector-setup/:id (see docs/product.md, Roles). */
+  /** Login required: /account, /upload, /query, /connector-setup/:id (see docs/product.md, Roles). */
   guarded?: boolean;
 }
 
@@ -69,6 +69,12 @@ export const ROUTES: AppRoute[] = [
     path: '/manage',
     title: 'Manage Data',
     Page: lazyPage(() => import('../pages/Manage/ManagePage'), 'ManagePage'),
+  },
+  {
+    path: '/query',
+    title: 'Query',
+    guarded: true,
+    Page: lazyPage(() => import('../pages/Query/QueryPage'), 'QueryPage'),
   },
   { path: '/terms', title: 'Terms', Page: lazyPage(() => import('../pages/Terms/TermsPage'), 'TermsPage') },
   {

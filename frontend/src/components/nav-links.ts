@@ -10,5 +10,6 @@ export const HEADER_LINKS = [
 export const ACCOUNT_LINKS = [
   { label: 'Manage Data', to: '/manage' },
   { label: 'Upload & Create', to: '/upload' },
+  { label: 'Query', to: '/query' },
   { label: 'Profile', to: '/account' },
 ] as const;

@@ -25,7 +25,13 @@ function instanceTables(instance: ConnectorInstance | undefined) {
   if (!instance) return [];
   return instance.tables?.length
     ? instance.tables
-    : [{ operation_id: instance.operation_id, output_table_name: instance.output_table_name }];
+    : [
+        {
+          operation_id: instance.operation_id,
+          output_table_name: instance.output_table_name,
+          readable_name: instance.readable_name,
+        },
+      ];
 }
 
 interface Props {
@@ -117,6 +123,7 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
             <TablePreview
               key={table.output_table_name}
               tableName={table.output_table_name}
+              readableName={table.readable_name}
               stream={tables.length > 1 ? (table.operation_id ?? undefined) : undefined}
             />
           ))}

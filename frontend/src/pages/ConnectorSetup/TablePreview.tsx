@@ -1,16 +1,28 @@
+import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import { useInstanceTableRows } from '../../api/connectors';
+import { queryPagePath } from '../../features/query/queryRules';
 import { LazyDataTable } from '../Detail/LazyDataTable';
 
 const columnName = (column: string | { name: string }) => (typeof column === 'string' ? column : column.name);
 
 /**
  * 'Existing Dataset Preview': the latest 100 rows of one of the instance's tables; named by its
- * stream when the instance fills several.
+ * stream when the instance fills several. Query opens the table, by its readable name, in the SQL workspace.
  */
-export function TablePreview({ tableName, stream }: { tableName: string; stream?: string }) {
+export function TablePreview({
+  tableName,
+  readableName,
+  stream,
+}: {
+  tableName: string;
+  readableName: string;
+  stream?: string;
+}) {
   const headingId = `preview-heading-${tableName}`;
   const table = useInstanceTableRows(tableName);
   useEffect(() => {
@@ -27,9 +39,16 @@ export function TablePreview({ tableName, stream }: { tableName: string; stream?
       <Typography id={headingId} variant="h5" component="h2" gutterBottom>
         {stream ? `Existing Dataset Preview: ${stream}` : 'Existing Dataset Preview'}
       </Typography>
-      <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Latest 100 rows fetched.
-      </Typography>
+      <Stack
+        direction="row"
+        spacing={2}
+        sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', rowGap: 1 }}
+      >
+        <Typography color="text.secondary">Latest 100 rows fetched.</Typography>
+        <Button variant="outlined" size="small" component={RouterLink} to={queryPagePath(readableName)}>
+          Query
+        </Button>
+      </Stack>
       {!table.isFetching && rows.length === 0 ? (
         <Typography role="status" sx={{ py: 4, textAlign: 'center' }} color="text.secondary">
           No rows yet. Run the connector (Run Now) to fill this table, or use Test Read to try it without

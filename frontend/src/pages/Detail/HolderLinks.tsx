@@ -2,14 +2,17 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router-dom';
 import { datasetDownloadUrl, datasetStreamUrl } from '../../api/stream';
 import { useGenerateApiKey } from '../../api/users';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
+import { queryPagePath } from '../../features/query/queryRules';
 import { CopyLink } from '../Manage/CopyLink';
 
 /**
- * For holders: downloads (CSV, JSON, Parquet, Excel) through the session, working at once; the stream links and
+ * For holders: downloads (CSV, JSON, Parquet, Excel) through the session, working at once; Query
+ * opens the table in the SQL workspace; the stream links and
  * a curl / Power BI snippet by the table's readable name, which carry the personal API key
  * (created here on first need).
  */
@@ -38,6 +41,9 @@ export function HolderLinks({ assetId, tableName }: { assetId: string; tableName
         </Button>
         <Button variant="outlined" href={datasetDownloadUrl(assetId, 'xlsx')} download>
           Download Excel
+        </Button>
+        <Button variant="outlined" component={RouterLink} to={queryPagePath(tableName)}>
+          Query
         </Button>
       </Stack>
       {apiKey ? (

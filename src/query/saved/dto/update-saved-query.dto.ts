@@ -1,0 +1,4 @@
+import { PartialType } from '@nestjs/swagger';
+import { SaveQueryDto } from './save-query.dto';
+
+export class UpdateSavedQueryDto extends PartialType(SaveQueryDto) {}
