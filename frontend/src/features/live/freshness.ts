@@ -4,7 +4,6 @@ const MINUTE_MS = 60_000;
 
 /** The parts of a listing's `live` block these texts read. */
 export interface FreshnessFacts {
-  interval_minutes: number;
   last_refreshed_at: string | null;
   stale_since: string | null;
 }

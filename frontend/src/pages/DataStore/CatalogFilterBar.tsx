@@ -2,6 +2,7 @@ import SearchIcon from '@mui/icons-material/Search';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import InputAdornment from '@mui/material/InputAdornment';
 import InputLabel from '@mui/material/InputLabel';
 import ListItemText from '@mui/material/ListItemText';
@@ -94,6 +95,20 @@ export function CatalogFilterBar({ searchText, onSearchText, filters, categories
           </ToggleButton>
         ))}
       </ToggleButtonGroup>
+      <FormControlLabel
+        label="Live only"
+        sx={{ whiteSpace: 'nowrap', mr: 0 }}
+        control={
+          <Checkbox
+            checked={!!filters.liveOnly}
+            onChange={(event) => {
+              const { liveOnly: _previous, ...rest } = filters;
+              void _previous;
+              onChange(event.target.checked ? { ...rest, liveOnly: true } : rest);
+            }}
+          />
+        }
+      />
       <FormControl size="small" sx={{ minWidth: 200 }}>
         <InputLabel id="category-filter-label">Category</InputLabel>
         <Select
