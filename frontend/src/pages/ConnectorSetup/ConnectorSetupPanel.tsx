@@ -13,6 +13,7 @@ import { CredentialsSection } from './CredentialsSection';
 import { HeadersEditor } from './HeadersEditor';
 import { IncrementalReset } from './IncrementalReset';
 import { RequestOptions } from './RequestOptions';
+import { PublishTableButton } from '../Products/PublishTableButton';
 import { RunHistory } from './RunHistory';
 import { SettingsSection } from './SettingsSection';
 import { TablePreview } from './TablePreview';
@@ -25,7 +26,13 @@ function instanceTables(instance: ConnectorInstance | undefined) {
   if (!instance) return [];
   return instance.tables?.length
     ? instance.tables
-    : [{ operation_id: instance.operation_id, output_table_name: instance.output_table_name }];
+    : [
+        {
+          operation_id: instance.operation_id,
+          output_table_name: instance.output_table_name,
+          readable_name: instance.readable_name,
+        },
+      ];
 }
 
 interface Props {
@@ -118,6 +125,14 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
               key={table.output_table_name}
               tableName={table.output_table_name}
               stream={tables.length > 1 ? (table.operation_id ?? undefined) : undefined}
+              action={
+                <PublishTableButton
+                  instance={instance}
+                  table={table}
+                  namesStream={tables.length > 1}
+                  size="medium"
+                />
+              }
             />
           ))}
           <RunHistory runs={runs.data} loading={runs.isPending} />

@@ -1,6 +1,7 @@
 import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useInstanceTableRows } from '../../api/connectors';
 import { LazyDataTable } from '../Detail/LazyDataTable';
 
@@ -8,9 +9,17 @@ const columnName = (column: string | { name: string }) => (typeof column === 'st
 
 /**
  * 'Existing Dataset Preview': the latest 100 rows of one of the instance's tables; named by its
- * stream when the instance fills several.
+ * stream when the instance fills several. `action` (Publish) shows once the table has rows.
  */
-export function TablePreview({ tableName, stream }: { tableName: string; stream?: string }) {
+export function TablePreview({
+  tableName,
+  stream,
+  action,
+}: {
+  tableName: string;
+  stream?: string;
+  action?: ReactNode;
+}) {
   const headingId = `preview-heading-${tableName}`;
   const table = useInstanceTableRows(tableName);
   useEffect(() => {
@@ -24,9 +33,17 @@ export function TablePreview({ tableName, stream }: { tableName: string; stream?
   );
   return (
     <Paper variant="outlined" component="section" aria-labelledby={headingId} sx={{ p: { xs: 2, md: 3 } }}>
-      <Typography id={headingId} variant="h5" component="h2" gutterBottom>
-        {stream ? `Existing Dataset Preview: ${stream}` : 'Existing Dataset Preview'}
-      </Typography>
+      <Stack
+        direction="row"
+        spacing={2}
+        useFlexGap
+        sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', mb: 1 }}
+      >
+        <Typography id={headingId} variant="h5" component="h2">
+          {stream ? `Existing Dataset Preview: ${stream}` : 'Existing Dataset Preview'}
+        </Typography>
+        {rows.length > 0 && action}
+      </Stack>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         Latest 100 rows fetched.
       </Typography>

@@ -46,7 +46,7 @@ export function ItemRow({ title, to, chips = [], children }: Props) {
           />
         ))}
       </Stack>
-      <Stack direction="row" spacing={1}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
         {children}
       </Stack>
     </Paper>
