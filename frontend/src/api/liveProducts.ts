@@ -64,6 +64,11 @@ export interface LiveInfo {
 /** A dataset as the detail page reads it; uploaded datasets have no live block. */
 export type LiveAssetDetail = AssetDetail & { live?: LiveInfo | null };
 
+/** The live block of a dataset, or null for an uploaded one. */
+export function liveOf(asset: AssetDetail): LiveInfo | null {
+  return (asset as LiveAssetDetail).live ?? null;
+}
+
 /** A catalogue summary with the freshness a card shows. */
 export type LiveAssetSummary = AssetSummary & {
   live?: boolean;
