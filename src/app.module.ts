@@ -19,6 +19,7 @@ import { SeedModule } from './database/seed/seed.module';
 import { HealthModule } from './health/health.module';
 import { ListingsModule } from './listings/listings.module';
 import { ODataModule } from './odata/odata.module';
+import { ProductsModule } from './products/products.module';
 import { QueryModule } from './query/query.module';
 import { StreamModule } from './stream/stream.module';
 import { UsersModule } from './users/users.module';
@@ -49,6 +50,7 @@ export class AppModule {
         AccessModule,
         AssetsModule,
         ConnectorsModule,
+        ProductsModule,
         BlogModule,
         StreamModule,
         ODataModule,

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema, OmitType } from '@nestjs/swagger';
 import {
   CsvDialect,
   DATE_ORDERS,
@@ -8,6 +8,7 @@ import {
   THOUSANDS_SEPARATORS,
 } from '../formats/readers/csv-dialect';
 import type { AssetColumn, ColumnProfile } from './entities/asset.entity';
+import { LiveView } from './live-view';
 
 const COLUMN_TYPES = ['integer', 'numeric', 'boolean', 'date', 'timestamp', 'timestamptz', 'text', 'jsonb'];
 
@@ -85,6 +86,20 @@ export class AssetSummary {
 
   @ApiProperty({ description: 'The caller may read all rows (owner, got or bought it)' })
   has_access: boolean;
+
+  @ApiProperty({ description: 'Published from a connection and refreshed by its runs' })
+  live: boolean;
+
+  @ApiProperty({ format: 'date-time', description: 'When the rows last changed' })
+  data_updated_at: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Live datasets only: since when a refresh is overdue',
+  })
+  stale_since: string | null;
 }
 
 @ApiSchema({ name: 'TopValue' })
@@ -150,7 +165,7 @@ export class DatasetVersionView {
   byte_count: number;
 }
 
-export class AssetDetail extends AssetSummary {
+export class AssetDetail extends OmitType(AssetSummary, ['live'] as const) {
   @ApiProperty({ type: () => [AssetColumnDocument] })
   columns: AssetColumn[];
 
@@ -176,11 +191,15 @@ export class AssetDetail extends AssetSummary {
   @ApiProperty({ description: 'Bytes of the CSV files behind the current rows' })
   byte_count: number;
 
-  @ApiProperty({ format: 'date-time', description: 'When the rows last changed' })
-  data_updated_at: string;
-
   @ApiProperty({ type: () => [DatasetVersionView], description: 'Every load, newest first' })
   versions: DatasetVersionView[];
+
+  @ApiProperty({
+    type: () => LiveView,
+    nullable: true,
+    description: 'Freshness of a dataset published from a connection; null for uploaded ones',
+  })
+  live: LiveView | null;
 }
 
 /** The answer of POST assets/{id}/refresh. */

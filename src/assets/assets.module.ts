@@ -1,3 +1,5 @@
+import { DatasetHooks } from './dataset-hooks';
+import { DatasetLoadsService } from './dataset-loads.service';
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
 import { NotificationsModule } from '../notifications/notifications.module';
@@ -28,7 +30,16 @@ import { CsvUploadInterceptor } from './ingest/csv-upload.interceptor';
     CsvUploadInterceptor,
     CsvPreviewInterceptor,
     OwnDatasetGuard,
+    DatasetHooks,
+    DatasetLoadsService,
   ],
-  exports: [AssetsService, AssetRowsService, DatasetOwnerService, AccessModule],
+  exports: [
+    AssetsService,
+    AssetRowsService,
+    DatasetOwnerService,
+    DatasetHooks,
+    DatasetLoadsService,
+    AccessModule,
+  ],
 })
 export class AssetsModule {}

@@ -7,7 +7,9 @@ import type { AuthenticatedUser } from '../common/decorators/current-user.decora
 import type { AssetDetail, AssetSummary, CategoryFacet, DatasetVersionView } from './asset-views';
 import type { CatalogueSort, FacetsQueryDto, ListAssetsQueryDto } from './dto/list-assets-query.dto';
 import type { UploadCsvDto } from './dto/upload-csv.dto';
+import { DatasetHooks } from './dataset-hooks';
 import { Asset } from './entities/asset.entity';
+import type { LiveView } from './live-view';
 import { ColumnProfileService, isProfilePending } from './ingest/column-profile.service';
 import { CsvIngestService } from './ingest/csv-ingest.service';
 import type { NewAssetDetails, StagedUpload } from './ingest/staged-upload';
@@ -33,12 +35,20 @@ interface CatalogueRow {
   created_at: Date;
   owned: boolean;
   has_access: boolean;
+  live: boolean;
+  data_updated_at: Date;
+  stale_since: Date | null;
 }
+
+/** A dataset published from a connection (src/products): the catalogue shows which are live, and stale. */
+const IS_LIVE = `EXISTS (SELECT 1 FROM live_products live WHERE live.asset_id = asset.id)`;
+const STALE_SINCE = `(SELECT live.stale_since FROM live_products live WHERE live.asset_id = asset.id)`;
 
 function catalogueColumns(gate: AccessGate): string {
   return `asset.id, asset.title, asset.readable_name, asset.description, asset.category, asset.keywords,
   asset.price::float8 AS price, asset.currency, asset.is_public, asset.image, asset.subscriber_count,
   asset.source, asset.author, asset.row_count::float8 AS row_count, asset.created_at,
+  asset.data_updated_at, ${IS_LIVE} AS live, ${STALE_SINCE} AS stale_since,
   ${gate.datasetCondition('owned', 'asset', '$1')} AS owned,
   ${gate.datasetCondition('held', 'asset', '$1')} AS has_access`;
 }
@@ -64,11 +74,14 @@ function rowToSummary(row: CatalogueRow): AssetSummary {
     created_at: row.created_at.toISOString(),
     owned: row.owned,
     has_access: row.has_access,
+    live: row.live,
+    data_updated_at: row.data_updated_at.toISOString(),
+    stale_since: row.stale_since?.toISOString() ?? null,
   };
 }
 
 /** The same summary from the gate's answer for one dataset. */
-function toSummary({ asset, owned, held }: DatasetAccess): AssetSummary {
+function toSummary({ asset, owned, held }: DatasetAccess, live: LiveView | null): AssetSummary {
   return rowToSummary({
     id: asset.id,
     title: asset.title,
@@ -87,6 +100,9 @@ function toSummary({ asset, owned, held }: DatasetAccess): AssetSummary {
     created_at: asset.createdAt,
     owned,
     has_access: held,
+    live: live !== null,
+    data_updated_at: asset.dataUpdatedAt,
+    stale_since: live?.stale_since ? new Date(live.stale_since) : null,
   });
 }
 
@@ -109,6 +125,7 @@ function catalogueOrder(sort: CatalogueSort, rank?: string): string {
     price_asc: `asset.price ASC, ${newest}`,
     price_desc: `asset.price DESC, ${newest}`,
     subscribers: `asset.subscriber_count DESC, ${newest}`,
+    updated: `asset.data_updated_at DESC, ${newest}`,
   };
   return orders[sort];
 }
@@ -129,6 +146,7 @@ export class AssetsService {
     private readonly gate: AccessGate,
     private readonly ingest: CsvIngestService,
     private readonly profiles: ColumnProfileService,
+    private readonly hooks: DatasetHooks,
   ) {}
 
   /** Distinct categories of the datasets the caller may see, by name (capped: it feeds a menu). */
@@ -199,7 +217,8 @@ export class AssetsService {
    */
   private searchPageSql(where: string, rank: string, sort: CatalogueSort, page: string): string {
     return `WITH hits AS MATERIALIZED (
-              SELECT asset.id, asset.created_at, asset.price, asset.subscriber_count, ${rank} AS rank
+              SELECT asset.id, asset.created_at, asset.price, asset.subscriber_count, asset.data_updated_at,
+                     ${rank} AS rank
                 FROM assets asset WHERE ${where}
             ), page AS (
               SELECT * FROM hits asset ORDER BY ${catalogueOrder(sort, 'asset.rank')} ${page}
@@ -212,7 +231,7 @@ export class AssetsService {
   /** The catalogue conditions of a query ($1 is the caller), and the rank expression of its search. */
   private catalogueFilter(
     caller: Caller,
-    query: { search?: string; category?: string[]; scope?: ListAssetsQueryDto['scope'] },
+    query: { search?: string; category?: string[]; scope?: ListAssetsQueryDto['scope']; live?: boolean },
   ): { params: unknown[]; conditions: string[]; rank?: string } {
     const params: unknown[] = [caller?.id ?? null];
     const conditions = [this.gate.datasetCondition('visible', 'asset', '$1')];
@@ -230,6 +249,7 @@ export class AssetsService {
       params.push(query.category);
       conditions.push(`asset.category = ANY($${params.length}::text[])`);
     }
+    if (query.live) conditions.push(IS_LIVE);
     if (query.scope === 'owned') conditions.push(this.gate.datasetCondition('owned', 'asset', '$1'));
     if (query.scope === 'accessible') conditions.push(this.gate.datasetCondition('held', 'asset', '$1'));
     // Archived datasets leave the catalogue and its search; their holders find them under their own.
@@ -254,8 +274,9 @@ export class AssetsService {
         WHERE version.asset_id = $1 ORDER BY version.loaded_at DESC, version.id LIMIT ${MAX_VERSIONS_SHOWN}`,
       [asset.id],
     );
+    const live = await this.hooks.live(asset.id, access.owned);
     return {
-      ...toSummary(access),
+      ...toSummary(access, live),
       columns: asset.columns,
       licence: asset.licence,
       dictionary: asset.dictionary,
@@ -264,13 +285,13 @@ export class AssetsService {
       profile: profileVisible(access) ? asset.profile : [],
       profile_pending: profileVisible(access) && isProfilePending(asset),
       byte_count: Number(asset.byteCount),
-      data_updated_at: asset.dataUpdatedAt.toISOString(),
       versions: versions.map((version) => ({
         ...version,
         loaded_at: version.loaded_at.toISOString(),
         row_count: Number(version.row_count),
         byte_count: Number(version.byte_count),
       })),
+      live,
     };
   }
 

@@ -6,6 +6,7 @@ import { appendRows, dropTable, lockForAppend, swapTable } from '../database/dat
 import { quoteIdentifier } from '../database/data-tables/data-table-names';
 import { Sql, sqlOn } from '../database/sql';
 import { NotificationsService } from '../notifications/notifications.service';
+import { DatasetHooks } from './dataset-hooks';
 import { DatasetActivityService } from './activity/dataset-activity.service';
 import type { DatasetActivity, DatasetArchived, DatasetRemoved, DatasetRefreshed } from './asset-views';
 import type { UpdateAssetDto } from './dto/update-asset.dto';
@@ -45,6 +46,7 @@ export class DatasetOwnerService {
     private readonly usage: DatasetActivityService,
     private readonly profiles: ColumnProfileService,
     private readonly notifications: NotificationsService,
+    private readonly hooks: DatasetHooks,
   ) {}
 
   /** Applies the sent fields (validated like an upload's) in one update. */
@@ -185,6 +187,7 @@ export class DatasetOwnerService {
       const holders = rows[0].holders;
       if (await this.hasBuyers(sql, asset.id)) {
         await this.archive(sql, asset);
+        await this.hooks.removing(sql, asset, 'archived');
         return {
           message: `Dataset archived: ${holders} ${holders === 1 ? 'holder keeps' : 'holders keep'} access.`,
           id: asset.id,
@@ -192,6 +195,7 @@ export class DatasetOwnerService {
           holders_keep_access: holders,
         };
       }
+      await this.hooks.removing(sql, asset, 'deleted');
       await sql(`DELETE FROM assets WHERE id = $1`, [asset.id]);
       await dropTable(sql, asset.tableName);
       return { message: 'Dataset deleted.', id: asset.id, holders_lost_access: holders };
@@ -245,7 +249,7 @@ export class DatasetOwnerService {
 }
 
 /** The dictionary after applying `changes`: blank texts remove, unknown columns are refused. */
-function mergeDictionary(
+export function mergeDictionary(
   columns: AssetColumn[],
   current: Record<string, string>,
   changes: Record<string, unknown>,

@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { ConnectorLifecycle } from './runs/run-end-listeners';
 import { AccessGate, type Caller } from '../access/access-gate.service';
 import { SecretBox } from '../common/crypto/secret-box';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
@@ -45,6 +46,7 @@ export class ConnectorInstancesService {
     private readonly dataSource: DataSource,
     private readonly secretBox: SecretBox,
     private readonly gate: AccessGate,
+    private readonly lifecycle: ConnectorLifecycle,
   ) {}
 
   private get instances() {
@@ -207,6 +209,7 @@ export class ConnectorInstancesService {
   async remove(user: AuthenticatedUser, instanceId: string): Promise<{ message: string }> {
     const instance = await this.gate.requireInstance(user, instanceId);
     await this.dataSource.transaction(async (manager) => {
+      await this.lifecycle.checkRemoval(sqlOn(manager), [instance.id]);
       const further = (await furtherTablesOf(manager, [instance.id])).get(instance.id) ?? [];
       await manager.delete(ConnectorInstance, { id: instance.id });
       await dropTable(sqlOn(manager), instance.outputTableName);

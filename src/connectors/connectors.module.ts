@@ -11,6 +11,7 @@ import { DEFAULT_ENGINE_LIMITS } from './engine/engine-limits';
 import { ConnectorOptionsService } from './options/connector-options.service';
 import { ConnectorRunsService } from './runs/connector-runs.service';
 import { TestReadService } from './runs/test-read.service';
+import { ConnectorLifecycle } from './runs/run-end-listeners';
 import { ConnectorSchedulerService } from './scheduler/connector-scheduler.service';
 
 /** Connector catalogue, DSL upload, instances, the HTTP engine, runs and the scheduler. */
@@ -23,6 +24,7 @@ import { ConnectorSchedulerService } from './scheduler/connector-scheduler.servi
     ConnectorRunsService,
     ConnectorOptionsService,
     ConnectorSchedulerService,
+    ConnectorLifecycle,
     TestReadService,
     {
       provide: ConnectorEngine,
@@ -39,6 +41,6 @@ import { ConnectorSchedulerService } from './scheduler/connector-scheduler.servi
       useFactory: (dataSource: DataSource) => new ConnectorTableWriter(dataSource),
     },
   ],
-  exports: [ConnectorsService, ConnectorRunsService, ConnectorSchedulerService],
+  exports: [ConnectorsService, ConnectorRunsService, ConnectorSchedulerService, ConnectorLifecycle],
 })
 export class ConnectorsModule {}

@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ConnectorLifecycle } from './runs/run-end-listeners';
 import { AccessGate, Caller } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { inputShapeProblem } from '../common/pipes/input-shape.pipe';
@@ -30,6 +31,7 @@ export class ConnectorsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly gate: AccessGate,
+    private readonly lifecycle: ConnectorLifecycle,
   ) {}
 
   private get connectors() {
@@ -149,6 +151,14 @@ export class ConnectorsService {
          UNION ALL
          SELECT output_table_name FROM connector_instances WHERE connector_id = $1`,
         [connector.id],
+      );
+      const { rows: instances } = await sql<{ id: string }>(
+        `SELECT id FROM connector_instances WHERE connector_id = $1`,
+        [connector.id],
+      );
+      await this.lifecycle.checkRemoval(
+        sql,
+        instances.map((instance) => instance.id),
       );
       await sql(`DELETE FROM connector_instances WHERE connector_id = $1`, [connector.id]);
       for (const row of rows) await dropTable(sql, row.output_table_name);

@@ -5,6 +5,19 @@ import type { Sql } from '../database/sql';
 import type { NoticeKind } from './entities/notification.entity';
 import { archivedNotice, NoticeText, OrderFacts, receiptNotice, refundNotice } from './notice-texts';
 import type { NoticeView } from './notice-view';
+import {
+  productEndedNotice,
+  ProductFacts,
+  recoveredNotice,
+  schemaAcceptedNotice,
+  schemaHeldNotice,
+  staleNotice,
+} from './product-notice-texts';
+
+/** A live product and its owner, as its notices need them. */
+export interface ProductNoticeFacts extends ProductFacts {
+  ownerId: string | null;
+}
 
 interface OrderRow {
   user_id: string;
@@ -55,6 +68,54 @@ export class NotificationsService {
     );
   }
 
+  /** A live product went stale: one notice per holder; the owner's says why the last refresh failed. */
+  async productStale(
+    sql: Sql,
+    product: ProductNoticeFacts,
+    since: Date,
+    lastError: string | null,
+  ): Promise<void> {
+    await this.toSubscribers(
+      sql,
+      product,
+      'product_stale',
+      staleNotice(this.config.appOrigin, product, since),
+    );
+    if (product.ownerId)
+      await this.add(
+        sql,
+        product.ownerId,
+        'product_stale',
+        staleNotice(this.config.appOrigin, product, since, { error: lastError }),
+      );
+  }
+
+  /** A stale live product was refreshed: holders and owner are told once. */
+  async productRecovered(sql: Sql, product: ProductNoticeFacts): Promise<void> {
+    const notice = recoveredNotice(this.config.appOrigin, product);
+    await this.toSubscribers(sql, product, 'product_recovered', notice);
+    if (product.ownerId) await this.add(sql, product.ownerId, 'product_recovered', notice);
+  }
+
+  /** The owner's notice that a run is held because it would change the published columns. */
+  async productSchemaHeld(sql: Sql, product: ProductNoticeFacts, change: string): Promise<void> {
+    if (!product.ownerId) return;
+    const notice = schemaHeldNotice(this.config.appOrigin, product, change);
+    await this.add(sql, product.ownerId, 'product_schema_change', notice);
+  }
+
+  /** Holders are told of an accepted schema change in the transaction that puts it in. */
+  async productSchemaAccepted(sql: Sql, product: ProductNoticeFacts, change: string): Promise<void> {
+    const notice = schemaAcceptedNotice(this.config.appOrigin, product, change);
+    await this.toSubscribers(sql, product, 'product_schema_change', notice);
+  }
+
+  /** Holders of a live product its owner unpublished or deleted. */
+  async productEnded(sql: Sql, product: ProductNoticeFacts, buyersKeep: boolean): Promise<void> {
+    const notice = productEndedNotice(this.config.appOrigin, product, buyersKeep);
+    await this.toSubscribers(sql, product, 'product_ended', notice);
+  }
+
   /** The user's notices, newest first. */
   async forUser(userId: string): Promise<NoticeView[]> {
     const rows: Array<{ id: string; kind: NoticeKind; subject: string; text: string; created_at: Date }> =
@@ -64,6 +125,21 @@ export class NotificationsService {
         [userId],
       );
     return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
+  }
+
+  /** One notice to every holder of the dataset but its owner. */
+  private async toSubscribers(
+    sql: Sql,
+    product: ProductNoticeFacts,
+    kind: NoticeKind,
+    notice: NoticeText,
+  ): Promise<void> {
+    await sql(
+      `INSERT INTO notifications (user_id, kind, subject, text)
+       SELECT holder.user_id, $3, $4, $5 FROM access_grants holder
+        WHERE holder.asset_id = $1 AND holder.user_id IS DISTINCT FROM $2::uuid`,
+      [product.id, product.ownerId, kind, notice.subject, notice.text],
+    );
   }
 
   private async add(sql: Sql, userId: string, kind: NoticeKind, notice: NoticeText): Promise<void> {

@@ -417,6 +417,22 @@ export interface paths {
     patch: operations['ConnectorsController_update'];
     trace?: never;
   };
+  '/api/connectors/instance/{id}/publish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['ProductsController_publish'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/connectors/instance/{id}/run': {
     parameters: {
       query?: never;
@@ -720,6 +736,38 @@ export interface paths {
     get?: never;
     put?: never;
     post: operations['StripeWebhookController_receive'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/products/{assetId}/schema-change/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['ProductsController_accept'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/products/{assetId}/schema-change/dismiss': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['ProductsController_dismiss'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1238,6 +1286,8 @@ export interface components {
       keywords: string[];
       /** @description The licence, as the owner words it; empty when not given */
       licence: string;
+      /** @description Freshness of a dataset published from a connection; null for uploaded ones */
+      live: components['schemas']['LiveView'] | null;
       /** @description The caller uploaded it */
       owned: boolean;
       /** @description 0 means free */
@@ -1252,6 +1302,11 @@ export interface components {
       readable_name: string;
       row_count: number;
       source: string;
+      /**
+       * Format: date-time
+       * @description Live datasets only: since when a refresh is overdue
+       */
+      stale_since: string | null;
       /** @description Users other than the owner holding the dataset */
       subscriber_count: number;
       title: string;
@@ -1273,6 +1328,11 @@ export interface components {
       created_at: string;
       /** @example USD */
       currency: string;
+      /**
+       * Format: date-time
+       * @description When the rows last changed
+       */
+      data_updated_at: string;
       description: string;
       /** @description The caller may read all rows (owner, got or bought it) */
       has_access: boolean;
@@ -1280,6 +1340,8 @@ export interface components {
       image: string | null;
       is_public: boolean;
       keywords: string[];
+      /** @description Published from a connection and refreshed by its runs */
+      live: boolean;
       /** @description The caller uploaded it */
       owned: boolean;
       /** @description 0 means free */
@@ -1291,6 +1353,11 @@ export interface components {
       readable_name: string;
       row_count: number;
       source: string;
+      /**
+       * Format: date-time
+       * @description Live datasets only: since when a refresh is overdue
+       */
+      stale_since: string | null;
       /** @description Users other than the owner holding the dataset */
       subscriber_count: number;
       title: string;
@@ -1644,6 +1711,54 @@ export interface components {
     LikeCount: {
       likes: number;
     };
+    LiveColumnView: {
+      name: string;
+      /** @enum {string} */
+      type: 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamp' | 'timestamptz' | 'text' | 'jsonb';
+    };
+    LiveRetypedColumnView: {
+      /** @enum {string} */
+      from: 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamp' | 'timestamptz' | 'text' | 'jsonb';
+      name: string;
+      /** @enum {string} */
+      to: 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamp' | 'timestamptz' | 'text' | 'jsonb';
+    };
+    LiveRunView: {
+      /** @description The owner only: why the run failed (subscribers never get this key: it may name the upstream's URLs) */
+      error?: string | null;
+      /** Format: date-time */
+      finished_at: string;
+      /** @enum {string} */
+      outcome: 'updated' | 'unchanged' | 'failed' | 'schema_change';
+      /** @description Rows of the dataset after this refresh (the rows kept when it loaded nothing) */
+      row_count: number;
+    };
+    LiveView: {
+      /** @description How long after a missed refresh the listing turns stale */
+      grace_minutes: number;
+      /** @description The owner only: the connection feeding the dataset */
+      instance_id?: string;
+      /** @description Minutes between scheduled refreshes; 0: refreshed by hand only */
+      interval_minutes: number;
+      /**
+       * Format: date-time
+       * @description The last refresh that succeeded (new rows or none)
+       */
+      last_refreshed_at: string;
+      /** @description Columns refreshes added after publishing */
+      new_columns: string[];
+      /**
+       * Format: date-time
+       * @description Null without a schedule
+       */
+      next_refresh_at: string | null;
+      /** @description The owner only: a held schema-changing refresh */
+      pending_schema_change?: components['schemas']['PendingSchemaChangeView'] | null;
+      /** @description The last 10 refreshes, newest first */
+      runs: components['schemas']['LiveRunView'][];
+      /** Format: date-time */
+      stale_since: string | null;
+    };
     LoginDto: {
       /** @example demo@example.com */
       email: string;
@@ -1673,7 +1788,14 @@ export interface components {
       created_at: string;
       id: string;
       /** @enum {string} */
-      kind: 'receipt' | 'refund' | 'dataset_archived';
+      kind:
+        | 'receipt'
+        | 'refund'
+        | 'dataset_archived'
+        | 'product_stale'
+        | 'product_recovered'
+        | 'product_schema_change'
+        | 'product_ended';
       subject: string;
       /** @description The same text as the e-mail */
       text: string;
@@ -1696,9 +1818,49 @@ export interface components {
       provider: string;
       test_mode: boolean;
     };
+    PendingSchemaChangeView: {
+      added: components['schemas']['LiveColumnView'][];
+      /** Format: date-time */
+      detected_at: string;
+      dropped: components['schemas']['LiveColumnView'][];
+      retyped: components['schemas']['LiveRetypedColumnView'][];
+    };
+    ProductMessage: {
+      /** @description The dataset */
+      id: string;
+      message: string;
+    };
     PublicConfigResponse: {
       /** @description External contact form embedded by /contact; null when none is configured (CONTACT_FORM_URL) */
       contact_form_url: string | null;
+    };
+    PublishProductDto: {
+      /** @example Finance */
+      category?: string;
+      description?: string;
+      dictionary?: {
+        [key: string]: string;
+      };
+      image?: string | null;
+      is_public?: boolean;
+      /** @description A list, or comma-separated text */
+      keywords?: string[];
+      /** @example CC BY 4.0 */
+      licence?: string;
+      /** @description Non-negative, at most two decimals and 1,000,000; 0 means free */
+      price?: number | string;
+      /**
+       * @description The table to publish: the readable_name of one of the connection's tables
+       * @example weather_daily
+       */
+      table: string;
+      title: string;
+    };
+    PublishedProduct: {
+      /** @description The new dataset */
+      id: string;
+      /** @example /dataset_profile/0b6e… */
+      redirectUrl: string;
     };
     PurchaseView: {
       /** @description Price at purchase time */
@@ -2166,8 +2328,10 @@ export interface operations {
         category?: string[];
         /** @description 'owned': only the caller's uploads; 'accessible': datasets the caller holds */
         scope?: 'all' | 'owned' | 'accessible';
-        /** @description Order: 'relevance' (the default with a search), 'newest' (the default without), 'price_asc', 'price_desc', 'subscribers' */
-        sort?: 'relevance' | 'newest' | 'price_asc' | 'price_desc' | 'subscribers';
+        /** @description Order: 'relevance' (the default with a search), 'newest' (the default without), 'price_asc', 'price_desc', 'subscribers', 'updated' (rows changed most recently first) */
+        sort?: 'relevance' | 'newest' | 'price_asc' | 'price_desc' | 'subscribers' | 'updated';
+        /** @description true: only datasets published from a connection (Live only) */
+        live?: boolean;
         limit?: number;
         offset?: number;
       };
@@ -2815,6 +2979,31 @@ export interface operations {
       };
     };
   };
+  ProductsController_publish: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PublishProductDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PublishedProduct'];
+        };
+      };
+    };
+  };
   ConnectorsController_runInBackground: {
     parameters: {
       query?: never;
@@ -3250,6 +3439,48 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  ProductsController_accept: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        assetId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProductMessage'];
+        };
+      };
+    };
+  };
+  ProductsController_dismiss: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        assetId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProductMessage'];
+        };
       };
     };
   };

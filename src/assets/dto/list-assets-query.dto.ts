@@ -1,8 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
+import { toBoolean } from './upload-csv.dto';
 import {
   ArrayMaxSize,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsOptional,
@@ -21,7 +23,14 @@ function toCategoryList({ value }: { value: unknown }): unknown {
   return list.length > 0 ? list : undefined;
 }
 
-export const CATALOGUE_SORTS = ['relevance', 'newest', 'price_asc', 'price_desc', 'subscribers'] as const;
+export const CATALOGUE_SORTS = [
+  'relevance',
+  'newest',
+  'price_asc',
+  'price_desc',
+  'subscribers',
+  'updated',
+] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
 
 /** `GET assets/facets`: the counts follow the search and scope, not the category filter. */
@@ -71,12 +80,18 @@ export class ListAssetsQueryDto {
   @ApiPropertyOptional({
     description:
       "Order: 'relevance' (the default with a search), 'newest' (the default without), 'price_asc', " +
-      "'price_desc', 'subscribers'",
+      "'price_desc', 'subscribers', 'updated' (rows changed most recently first)",
     enum: CATALOGUE_SORTS,
   })
   @IsOptional()
   @IsIn(CATALOGUE_SORTS, { message: `sort must be one of ${CATALOGUE_SORTS.join(', ')}` })
   sort?: CatalogueSort;
+
+  @ApiPropertyOptional({ description: 'true: only datasets published from a connection (Live only)' })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'live must be true or false' })
+  live?: boolean;
 
   @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000 })
   @IsOptional()

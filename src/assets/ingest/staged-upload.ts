@@ -117,7 +117,7 @@ export class StagedUpload {
 /** Keeps one load in the dataset's version history (inside the load's own transaction). */
 export async function recordVersion(
   sql: Sql,
-  version: { assetId: string; loadedBy: string; mode: LoadMode; rowCount: number; byteCount: number },
+  version: { assetId: string; loadedBy: string | null; mode: LoadMode; rowCount: number; byteCount: number },
 ): Promise<void> {
   await sql(
     `INSERT INTO dataset_versions (asset_id, loaded_by, mode, row_count, byte_count) VALUES ($1, $2, $3, $4, $5)`,

@@ -24,6 +24,7 @@ import { ConnectorInstance } from '../entities/connector-instance.entity';
 import { ConnectorRun, RunOperationOutcome } from '../entities/connector-run.entity';
 import { furtherTablesOf, instanceTargets } from '../instance-operations';
 import { RunOperationExecutor } from './run-operation';
+import { ConnectorLifecycle } from './run-end-listeners';
 import { summarise } from './run-summary';
 import { claimQueuedRuns, waitForRunEnd } from './run-queue';
 import { requeueAbandoned } from './run-takeover';
@@ -76,6 +77,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     private readonly gate: AccessGate,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly secretBox: SecretBox,
+    private readonly lifecycle: ConnectorLifecycle,
   ) {
     this.liveness = new RunnerLiveness(() => dedicatedClient(dataSource, 'connector-runner'), this.runnerId);
     this.operations = new RunOperationExecutor(engine, writer, instances);
@@ -328,7 +330,11 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
     }
     const summary = summarise(outcomes, setupError);
     const recorded = await this.recordEnd(request.runId, summary, outcomes).catch((error: unknown) => error);
-    if (recorded === undefined) return;
+    if (recorded === undefined) {
+      // Inside the run's own life: Run Now answers, and shutdown waits, only once the listeners are done.
+      await this.lifecycle.runEnded({ runId: request.runId, instanceId: request.instanceId });
+      return;
+    }
     // The outcome itself could not be stored: the run still ends, failed, with the reason why.
     const cause = printable(String(recorded));
     this.logger.error(`Could not record the end of run ${request.runId}: ${cause}`);

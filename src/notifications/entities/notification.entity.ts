@@ -10,7 +10,15 @@ import {
 import type { Relation } from 'typeorm';
 import { User } from '../../users/entities/user.entity';
 
-export const NOTICE_KINDS = ['receipt', 'refund', 'dataset_archived'] as const;
+export const NOTICE_KINDS = [
+  'receipt',
+  'refund',
+  'dataset_archived',
+  'product_stale',
+  'product_recovered',
+  'product_schema_change',
+  'product_ended',
+] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /**

@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { GrantsService } from '../access/grants.service';
+import { swapTable } from '../database/data-tables/data-table-ddl';
+import { dataTable } from '../database/data-tables/data-table-names';
+import type { Sql } from '../database/sql';
+import type { AssetColumn } from './entities/asset.entity';
+import { ColumnProfileService } from './ingest/column-profile.service';
+import { NewAssetDetails, recordVersion } from './ingest/staged-upload';
+
+/** A dataset table filled elsewhere (a live product's refresh), ready to become a dataset's rows. */
+export interface LoadedTable {
+  tableName: string;
+  columns: AssetColumn[];
+  rowCount: number;
+}
+
+/**
+ * Datasets whose rows are loaded by other modules (live products) rather than uploads: a new
+ * dataset from a loaded table, and a loaded table swapped in as a new version. Each runs inside
+ * the caller's transaction, so the catalogue row, the version and the rows commit together.
+ */
+@Injectable()
+export class DatasetLoadsService {
+  constructor(
+    private readonly grants: GrantsService,
+    private readonly profiles: ColumnProfileService,
+  ) {}
+
+  /** A new dataset (its table already named after `assetId`), its first version and its owner's access. */
+  async create(
+    sql: Sql,
+    assetId: string,
+    details: NewAssetDetails & { dictionary: Record<string, string> },
+    loaded: LoadedTable,
+  ): Promise<void> {
+    const byteCount = await this.tableBytes(sql, loaded.tableName);
+    await sql(
+      `INSERT INTO assets (id, owner_id, title, description, category, keywords, price, is_public, image,
+                           source, author, table_name, row_count, columns, licence, byte_count, dictionary)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+      [
+        assetId,
+        details.ownerId,
+        details.title,
+        details.description,
+        details.category,
+        details.keywords,
+        details.price,
+        details.isPublic,
+        details.image ?? null,
+        details.source,
+        details.author,
+        loaded.tableName,
+        loaded.rowCount,
+        JSON.stringify(loaded.columns),
+        details.licence ?? '',
+        byteCount,
+        JSON.stringify(details.dictionary),
+      ],
+    );
+    await recordVersion(sql, {
+      assetId,
+      loadedBy: details.ownerId,
+      mode: 'initial',
+      rowCount: loaded.rowCount,
+      byteCount,
+    });
+    await this.grants.grantOwnerAccess(sql, details.ownerId, assetId);
+  }
+
+  /**
+   * Puts `loaded` in the place of the dataset's rows (a version of mode replace). Readers see the
+   * old rows until the caller's transaction commits, then the new ones; call `loaded()` after it.
+   */
+  async replace(
+    sql: Sql,
+    asset: { id: string; tableName: string; ownerId: string | null },
+    loaded: LoadedTable,
+  ): Promise<void> {
+    const byteCount = await this.tableBytes(sql, loaded.tableName);
+    await this.profiles.stopReading(sql, asset.tableName);
+    await swapTable(sql, loaded.tableName, asset.tableName);
+    await sql(
+      `UPDATE assets SET row_count = $2, byte_count = $3, columns = $4, data_updated_at = now(), updated_at = now()
+        WHERE id = $1`,
+      [asset.id, loaded.rowCount, byteCount, JSON.stringify(loaded.columns)],
+    );
+    await recordVersion(sql, {
+      assetId: asset.id,
+      loadedBy: asset.ownerId,
+      mode: 'replace',
+      rowCount: loaded.rowCount,
+      byteCount,
+    });
+  }
+
+  /** After the commit of create or replace: the new rows get their indexes and column profile. */
+  loaded(assetId: string): void {
+    this.profiles.schedule(assetId);
+  }
+
+  private async tableBytes(sql: Sql, tableName: string): Promise<number> {
+    const { rows } = await sql<{ bytes: string }>(`SELECT pg_table_size($1::regclass) AS bytes`, [
+      dataTable(tableName),
+    ]);
+    return Number(rows[0].bytes);
+  }
+}
