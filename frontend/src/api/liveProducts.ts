@@ -1,103 +1,26 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  assetKeys,
-  type AssetDetail,
-  type AssetSummary,
-  type DatasetArchived,
-  type DatasetRemoved,
-} from './assets';
+import { assetKeys, type AssetDetail, type DatasetArchived, type DatasetRemoved } from './assets';
 import { api } from './client';
 import { connectorKeys } from './connectors';
+import type { components } from './schema';
 
 /**
  * Live data products: a connection's table published as a dataset listing that its refreshes keep
  * fresh. Publishing, the owner's answers to a held schema change, and unpublishing.
  */
 
-export type RunOutcome = 'updated' | 'unchanged' | 'failed' | 'schema_change';
-
-export interface LiveRun {
-  finished_at: string;
-  outcome: RunOutcome;
-  /** Rows of the dataset after the run; for a failed run, the rows kept. */
-  row_count: number;
-  /** The owner's only: why the run failed. */
-  error?: string | null;
-}
-
-export interface ColumnChange {
-  name: string;
-  type: string;
-}
-
-export interface RetypedColumn {
-  name: string;
-  from: string;
-  to: string;
-}
-
-/** A run held back because it would drop or retype a published column. */
-export interface SchemaChange {
-  detected_at: string;
-  added: ColumnChange[];
-  dropped: ColumnChange[];
-  retyped: RetypedColumn[];
-}
-
-export interface LiveInfo {
-  /** 0: refreshed by hand only. */
-  interval_minutes: number;
-  last_refreshed_at: string | null;
-  next_refresh_at: string | null;
-  stale_since: string | null;
-  grace_minutes: number;
-  /** The last outcomes, newest first. */
-  runs: LiveRun[];
-  /** Columns added by refreshes since publishing. */
-  new_columns: string[];
-  /** The owner's only (absent for subscribers). */
-  pending_schema_change?: SchemaChange | null;
-  /** The owner's only: the connection feeding the listing. */
-  instance_id?: string;
-}
-
-/** A dataset as the detail page reads it; uploaded datasets have no live block. */
-export type LiveAssetDetail = AssetDetail & { live?: LiveInfo | null };
+type Schemas = components['schemas'];
+export type LiveInfo = Schemas['LiveView'];
+export type LiveRun = Schemas['LiveRunView'];
+export type RunOutcome = LiveRun['outcome'];
+export type SchemaChange = Schemas['PendingSchemaChangeView'];
+export type PublishInput = Schemas['PublishProductDto'];
+type Published = Schemas['PublishedProduct'];
+type ProductAnswer = Schemas['ProductMessage'];
 
 /** The live block of a dataset, or null for an uploaded one. */
 export function liveOf(asset: AssetDetail): LiveInfo | null {
-  return (asset as LiveAssetDetail).live ?? null;
-}
-
-/** A catalogue summary with the freshness a card shows. */
-export type LiveAssetSummary = AssetSummary & {
-  live?: boolean;
-  data_updated_at?: string;
-  stale_since?: string | null;
-};
-
-export interface PublishInput {
-  /** The readable name of one of the connection's tables. */
-  table: string;
-  title: string;
-  description?: string;
-  category?: string;
-  keywords?: string[];
-  price?: string;
-  licence?: string;
-  image?: string;
-  is_public?: boolean;
-  dictionary?: Record<string, string>;
-}
-
-export interface Published {
-  id: string;
-  redirectUrl: string;
-}
-
-interface ProductAnswer {
-  message: string;
-  id: string;
+  return asset.live ?? null;
 }
 
 /** POST connectors/instance/{id}/publish: the new listing joins the catalogue and the owner's lists. */

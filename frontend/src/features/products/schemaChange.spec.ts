@@ -1,6 +1,7 @@
+import type { SchemaChange } from '../../api/liveProducts';
 import { runOutcomeColor, runOutcomeLabel, schemaChangeRows, schemaChangeSummary } from './schemaChange';
 
-const change = {
+const change: SchemaChange = {
   detected_at: '2026-03-10T12:00:00Z',
   added: [{ name: 'salinity', type: 'numeric' }],
   dropped: [
