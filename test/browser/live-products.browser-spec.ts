@@ -83,6 +83,8 @@ async function publishFromManage(page: Page, instance: Instance, title: string, 
   await dialog.getByLabel('Keywords').fill('tides, harbour');
   await dialog.getByLabel('Licence').fill('CC BY 4.0');
   await dialog.getByLabel('Price').fill('0');
+  await dialog.getByText('Give the listing a title.').waitFor({ state: 'detached' });
+  await expect(dialog.getByText(/^Price must be/).count()).resolves.toBe(0);
   await dialog.getByLabel('station (text)').fill('Gauge station');
   await dialog.getByLabel(/^level_cm/).fill('Water level in centimetres');
   await screenshot(page, 'live-publish-dialog', viewport);
@@ -131,6 +133,7 @@ describe('live data products in a browser', () => {
       await expect(live.locator('time').getAttribute('datetime')).resolves.toMatch(/^\d{4}-\d\d-\d\dT/);
       await page.getByRole('table', { name: 'Data dictionary' }).getByText('Gauge station').waitFor();
       await page.getByRole('button', { name: 'Unpublish' }).waitFor();
+      await page.mouse.move(0, 0);
       expect(await horizontalOverflow(page)).toBe(0);
       await screenshot(page, 'live-product-owner', viewport);
 
@@ -140,8 +143,10 @@ describe('live data products in a browser', () => {
       await createVerifiedAccount('Sam Subscriber', email, PASSWORD);
       await logIn(other.page, email, PASSWORD);
       await other.page.goto('/datastore');
-      await other.page.getByLabel('Live only').check();
+      // The filter lives in the address: the box shows checked once the router has moved there.
+      await other.page.getByLabel('Live only').click();
       await other.page.waitForURL(/live=1/);
+      await eventually(() => other.page.getByLabel('Live only').isChecked(), 'Live only to be checked');
       await other.page.getByRole('combobox', { name: 'Sort by' }).click();
       await other.page.getByRole('option', { name: 'Recently updated' }).click();
       await other.page.waitForURL(/sort=updated/);

@@ -49,7 +49,13 @@ function PublishForm({ target, onClose }: { target: PublishTarget; onClose: () =
   const notify = useNotify();
   const navigate = useNavigate();
   const columns = publishedColumns(table.data?.columns ?? []);
-  const set = (changes: Partial<PublishForm>) => setForm((current) => ({ ...current, ...changes }));
+  const set = (changes: Partial<PublishForm>) => {
+    setForm((current) => ({ ...current, ...changes }));
+    // A field being corrected stops showing its old message; the next Publish checks it again.
+    setErrors((current) =>
+      Object.fromEntries(Object.entries(current).filter(([field]) => !(field in changes))),
+    );
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

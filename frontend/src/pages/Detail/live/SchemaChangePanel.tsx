@@ -30,7 +30,8 @@ export function SchemaChangePanel({ assetId, change }: { assetId: string; change
       onError: (error) => notify(refusalOr(error, 'The schema change could not be answered.'), 'error'),
     });
   return (
-    <Alert severity="warning" component="section" aria-labelledby="schema-change-heading">
+    // A standing decision, not an interruption: a region rather than the alert role an Alert has by default.
+    <Alert severity="warning" component="section" role="region" aria-labelledby="schema-change-heading">
       <AlertTitle id="schema-change-heading" component="h2">
         Schema change held: {schemaChangeSummary(change)}
       </AlertTitle>
