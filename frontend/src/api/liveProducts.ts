@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { assetKeys, type AssetDetail, type DatasetArchived, type DatasetRemoved } from './assets';
+import { assetKeys, type AssetDetail } from './assets';
 import { api } from './client';
-import { connectorKeys } from './connectors';
 import type { components } from './schema';
 
 /**
  * Live data products: a connection's table published as a dataset listing that its refreshes keep
- * fresh. Publishing, the owner's answers to a held schema change, and unpublishing.
+ * fresh. Publishing and the owner's answers to a held schema change; unpublishing is deleting the
+ * dataset (DELETE assets/{id}, useDeleteAsset), which for a live one tells its subscribers.
  */
 
 type Schemas = components['schemas'];
@@ -55,27 +55,5 @@ export function useSchemaChangeAnswer(assetId: string) {
           queryClient.invalidateQueries({ queryKey }),
         ),
       ),
-  });
-}
-
-/**
- * POST products/{id}/unpublish: deleted, or archived when others paid; the connection stays and
- * may be removed again.
- */
-export function useUnpublish() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (assetId: string) =>
-      api<DatasetRemoved | DatasetArchived>(`products/${encodeURIComponent(assetId)}/unpublish`, {
-        method: 'POST',
-      }),
-    onSuccess: (_answer, assetId) => {
-      queryClient.removeQueries({ queryKey: assetKeys.detail(assetId) });
-      return Promise.all(
-        [assetKeys.lists(), assetKeys.categories(), [...assetKeys.all, 'facets'], connectorKeys.mine()].map(
-          (queryKey) => queryClient.invalidateQueries({ queryKey }),
-        ),
-      );
-    },
   });
 }

@@ -1,4 +1,4 @@
-import { useUnpublish } from '../../../api/liveProducts';
+import { useDeleteAsset } from '../../../api/assets';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useNotify } from '../../../components/useNotify';
 import { ownerErrorText } from '../owner/ownerErrors';
@@ -12,7 +12,7 @@ interface Props {
 
 /** Asks before ending a live listing, saying who is told; the connection itself stays. */
 export function UnpublishDialog({ dataset, onClose, onDone }: Props) {
-  const unpublish = useUnpublish();
+  const unpublish = useDeleteAsset();
   const notify = useNotify();
   const subscribers = dataset?.subscriber_count ?? 0;
   return (
