@@ -17,6 +17,8 @@ export interface BenchSettings {
   /** Records and pages the fake API serves to the connector (BENCH_CONNECTOR_RECORDS, BENCH_CONNECTOR_PAGES). */
   connectorRecords: number;
   connectorPages: number;
+  /** Records of the published table the live-refresh row refreshes (BENCH_LIVE_RECORDS, a multiple of 1,000). */
+  liveRecords: number;
   /** Benchmarks to run (BENCH_ONLY, comma-separated); the streams, OData and refresh need the ingest's dataset. */
   only: BenchName[];
 }
@@ -33,6 +35,7 @@ export const BENCH_NAMES = [
   'scale-out',
   'connector',
   'incremental',
+  'live-refresh',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
@@ -72,8 +75,10 @@ export function readSettings(): BenchSettings {
     generalRequests: positiveInteger('BENCH_GENERAL_REQUESTS', 50),
     connectorRecords: positiveInteger('BENCH_CONNECTOR_RECORDS', 100_000),
     connectorPages: positiveInteger('BENCH_CONNECTOR_PAGES', 100),
+    liveRecords: positiveInteger('BENCH_LIVE_RECORDS', 1_000_000),
     only: benchList(process.env.BENCH_ONLY),
   };
+  if (settings.liveRecords % 1000 !== 0) throw new Error('BENCH_LIVE_RECORDS must be a multiple of 1000');
   if (settings.connectorRecords % settings.connectorPages !== 0) {
     throw new Error('BENCH_CONNECTOR_RECORDS must be a multiple of BENCH_CONNECTOR_PAGES');
   }

@@ -11,6 +11,7 @@ import { BenchReport, BenchRow, formatFigure, writeReport } from './report';
 import { benchCatalogue } from './scenarios/catalogue';
 import { benchConnector } from './scenarios/connector';
 import { benchIncremental } from './scenarios/incremental';
+import { benchLiveRefresh } from './scenarios/live-refresh';
 import { benchDialectIngest } from './scenarios/dialect-ingest';
 import { benchIngest } from './scenarios/ingest';
 import { benchOData } from './scenarios/odata';
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
       rows.push(await benchConnector(context, heldMb));
     }
     if (chosen.has('incremental')) rows.push(await benchIncremental(context));
+    if (chosen.has('live-refresh')) rows.push(await benchLiveRefresh(context));
 
     const report: BenchReport = {
       startedAt: startedAt.toISOString(),

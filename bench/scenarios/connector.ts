@@ -8,7 +8,7 @@ import { handWrittenPipeline } from './hand-pipeline';
 const CITIES = ['Berlin', 'Lisbon', 'Oslo', 'Madrid', 'Vienna', 'Dublin'];
 const STATUSES = ['new', 'paid', 'shipped', 'returned'];
 
-/** One page of deterministic records, built per request the way a real API would. */
+/** One page of deterministic records, built per request the way a real API would (also the live-refresh row). */
 function page(pageNumber: number, pageSize: number, total: number): string {
   const data = [];
   for (let index = 0; index < pageSize; index++) {
@@ -29,7 +29,10 @@ function page(pageNumber: number, pageSize: number, total: number): string {
   return JSON.stringify({ data, page: pageNumber, total });
 }
 
-async function startFakeApi(pageSize: number, total: number): Promise<{ server: Server; origin: string }> {
+export async function startFakeApi(
+  pageSize: number,
+  total: number,
+): Promise<{ server: Server; origin: string }> {
   const server = createServer((incoming, response) => {
     const url = new URL(incoming.url ?? '/', 'http://localhost');
     const pageNumber = Number(url.searchParams.get('page') ?? 1);

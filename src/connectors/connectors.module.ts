@@ -7,6 +7,7 @@ import { ConnectorsController } from './connectors.controller';
 import { ConnectorsService } from './connectors.service';
 import { ConnectorEngine } from './engine/connector-engine';
 import { ConnectorTableWriter } from './engine/connector-table-writer';
+import { demoFeedUrl } from './seed/demo-feed-url';
 import { DEFAULT_ENGINE_LIMITS } from './engine/engine-limits';
 import { ConnectorOptionsService } from './options/connector-options.service';
 import { ConnectorRunsService } from './runs/connector-runs.service';
@@ -33,6 +34,8 @@ import { ConnectorSchedulerService } from './scheduler/connector-scheduler.servi
         new ConnectorEngine({
           ...DEFAULT_ENGINE_LIMITS,
           allowPrivateNetworks: config.connectorAllowPrivateNetworks,
+          // The seeded live product reads the app's own demo feed, and nothing else on loopback.
+          allowedUrls: [demoFeedUrl(config.port)],
         }),
     },
     {
@@ -41,6 +44,12 @@ import { ConnectorSchedulerService } from './scheduler/connector-scheduler.servi
       useFactory: (dataSource: DataSource) => new ConnectorTableWriter(dataSource),
     },
   ],
-  exports: [ConnectorsService, ConnectorRunsService, ConnectorSchedulerService, ConnectorLifecycle],
+  exports: [
+    ConnectorsService,
+    ConnectorInstancesService,
+    ConnectorRunsService,
+    ConnectorSchedulerService,
+    ConnectorLifecycle,
+  ],
 })
 export class ConnectorsModule {}

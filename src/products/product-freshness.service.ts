@@ -5,6 +5,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { sqlOn } from '../database/sql';
 import { NotificationsService } from '../notifications/notifications.service';
 import { STALE_AT_SQL } from './product-freshness';
+import { ProductRefreshService } from './product-refresh.service';
 
 const INTERVAL_NAME = 'live-product-freshness';
 
@@ -21,6 +22,7 @@ export class ProductFreshnessService implements OnApplicationBootstrap {
   constructor(
     private readonly dataSource: DataSource,
     private readonly notifications: NotificationsService,
+    private readonly refreshes: ProductRefreshService,
     private readonly registry: SchedulerRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -37,6 +39,7 @@ export class ProductFreshnessService implements OnApplicationBootstrap {
     if (this.ticking) return [];
     this.ticking = true;
     try {
+      await this.catchUp();
       const overdue: Array<{ asset_id: string }> = await this.dataSource.query(
         `SELECT product.asset_id FROM live_products product
            JOIN connector_instances instance ON instance.id = product.instance_id
@@ -51,6 +54,25 @@ export class ProductFreshnessService implements OnApplicationBootstrap {
     } finally {
       this.ticking = false;
     }
+  }
+
+  /**
+   * Applies the latest finished run of each product's connection that no refresh has counted: the
+   * process that ran it may have stopped between recording the run and loading it. Older missed
+   * runs need nothing: the latest one's table holds their rows too.
+   */
+  private async catchUp(): Promise<void> {
+    const missed: Array<{ asset_id: string; run_id: string }> = await this.dataSource.query(
+      `SELECT product.asset_id, latest.id AS run_id
+         FROM live_products product
+         JOIN LATERAL (SELECT run.id FROM connector_runs run
+                        WHERE run.instance_id = product.instance_id AND run.status <> 'running'
+                          AND run.finished_at > product.created_at
+                        ORDER BY run.finished_at DESC LIMIT 1) latest ON true
+        WHERE NOT EXISTS (SELECT 1 FROM live_product_runs counted
+                           WHERE counted.asset_id = product.asset_id AND counted.run_id = latest.id)`,
+    );
+    for (const { asset_id, run_id } of missed) await this.refreshes.refresh(asset_id, run_id);
   }
 
   /** Stale since the moment it became overdue; the condition is checked again under the row lock, so each incident is told once. */

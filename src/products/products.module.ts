@@ -3,6 +3,8 @@ import { AccessModule } from '../access/access.module';
 import { AssetsModule } from '../assets/assets.module';
 import { ConnectorsModule } from '../connectors/connectors.module';
 import { NotificationsModule } from '../notifications/notifications.module';
+import { DemoFeedController } from './demo/demo-feed.controller';
+import { DemoProductSeeder } from './demo/demo-product.seeder';
 import { LiveViews } from './live-views';
 import { ProductFreshnessService } from './product-freshness.service';
 import { ProductRefreshService } from './product-refresh.service';
@@ -15,8 +17,8 @@ import { ProductsService } from './products.service';
  */
 @Module({
   imports: [AccessModule, AssetsModule, ConnectorsModule, NotificationsModule],
-  controllers: [ProductsController],
-  providers: [ProductsService, ProductRefreshService, ProductFreshnessService, LiveViews],
-  exports: [ProductRefreshService, ProductFreshnessService],
+  controllers: [ProductsController, DemoFeedController],
+  providers: [ProductsService, ProductRefreshService, ProductFreshnessService, LiveViews, DemoProductSeeder],
+  exports: [ProductRefreshService, ProductFreshnessService, DemoProductSeeder],
 })
 export class ProductsModule {}

@@ -33,7 +33,12 @@ function matrix(rows: Row[]) {
  * What someone else may not see answers exactly like what does not exist (404); an owner-only
  * call on what they can see answers 403; a refused call leaves the owner's data as it was.
  */
+/** The live product's connection: its secret must reach no answer but its owner's own views. */
+const LIVE_SECRET = 'live-source-secret-0815';
+
 describe('abuse: authorisation matrix of the API', () => {
+  /** Makes the fake upstream fail (a live product's failed refresh). */
+  let upstreamFails = false;
   let testApp: TestApp;
   let upstream: FakeUpstream;
   let owner: { user: TestUser; agent: Agent };
@@ -70,7 +75,9 @@ describe('abuse: authorisation matrix of the API', () => {
 
   beforeAll(async () => {
     upstream = await startFakeUpstream((_request, response) =>
-      sendJson(response, [{ city: 'Berlin', n: 1 }]),
+      upstreamFails
+        ? sendJson(response, { error: `quota exceeded for ${LIVE_SECRET}` }, 500)
+        : sendJson(response, [{ city: 'Berlin', n: 1 }]),
     );
     testApp = await createTestApp({ CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' });
     owner = await createLoggedInUser(testApp, { proUser: true, blogEditor: true });
@@ -1111,6 +1118,140 @@ describe('abuse: authorisation matrix of the API', () => {
         .delete(`/api/connectors/${ownConnector.body.id}`)
         .set('Origin', TEST_ORIGIN)
         .expect(200);
+    });
+  });
+
+  describe('live products: owner-only calls, and subscribers never read the connection', () => {
+    let liveInstanceId: string;
+    let liveAssetId: string;
+    let liveTable: string;
+    const publishAs = (actor: Actor) => () =>
+      post(actor, `/api/connectors/instance/${liveInstanceId}/publish`, { table: liveTable, title: 'Taken' });
+    const decide = (actor: Actor, decision: 'accept' | 'dismiss') => () =>
+      post(actor, `/api/products/${liveAssetId}/schema-change/${decision}`);
+
+    beforeAll(async () => {
+      liveInstanceId = (
+        await post('owner', '/api/connectors/activate', {
+          connector_id: connectorId,
+          auth_data: { token: LIVE_SECRET },
+        }).expect(201)
+      ).body.id;
+      await post('owner', `/api/connectors/run/${liveInstanceId}`).expect(200);
+      const instances: Array<{ id: string; tables: Array<{ readable_name: string }> }> = (
+        await owner.agent.get('/api/connectors/my').expect(200)
+      ).body;
+      liveTable = instances.find((instance) => instance.id === liveInstanceId)!.tables[0].readable_name;
+      liveAssetId = (
+        await post('owner', `/api/connectors/instance/${liveInstanceId}/publish`, {
+          table: liveTable,
+          title: 'Live cities',
+        }).expect(201)
+      ).body.id;
+      await post('other', '/api/access/grant', { assetId: liveAssetId }).expect(200);
+      // A failed refresh: its error (which may carry the upstream's words and URL) is the owner's alone.
+      upstreamFails = true;
+      await post('owner', `/api/connectors/run/${liveInstanceId}`).expect(502);
+      upstreamFails = false;
+    });
+
+    it.each(
+      matrix([
+        ['POST connectors/instance/{id}/publish', 'visitor', publishAs('visitor'), 401, LOGIN_REQUIRED],
+        [
+          'POST connectors/instance/{id}/publish',
+          'other',
+          publishAs('other'),
+          404,
+          'Connector instance not found',
+        ],
+        [
+          'POST products/{id}/schema-change/accept',
+          'visitor',
+          decide('visitor', 'accept'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST products/{id}/schema-change/accept',
+          'other',
+          decide('other', 'accept'),
+          403,
+          DATASET_OWNER_ONLY,
+        ],
+        [
+          'POST products/{id}/schema-change/accept',
+          'owner',
+          decide('owner', 'accept'),
+          409,
+          'No schema change is waiting for this dataset.',
+        ],
+        [
+          'POST products/{id}/schema-change/dismiss',
+          'visitor',
+          decide('visitor', 'dismiss'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        [
+          'POST products/{id}/schema-change/dismiss',
+          'other',
+          decide('other', 'dismiss'),
+          403,
+          DATASET_OWNER_ONLY,
+        ],
+        [
+          'POST connectors/remove/{id} feeding a product',
+          'owner',
+          () => post('owner', `/api/connectors/remove/${liveInstanceId}`),
+          409,
+          'This connection feeds the published dataset “Live cities”: unpublish it first.',
+        ],
+      ]),
+    )('$call as $actor answers $status', async ({ send, status, message }) => {
+      const response = await send();
+      expect(response.status).toBe(status);
+      if (message) expect(response.body.error).toBe(message);
+    });
+
+    it.each(['visitor', 'other'] as const)(
+      'answers %s about a live dataset without the connection’s settings, secrets or run errors',
+      async (actor) => {
+        const answers: string[] = [];
+        const keep = (response: { status: number; text: string }) => {
+          expect(response.status).toBe(200);
+          answers.push(response.text);
+        };
+        keep(await agentOf(actor).get(`/api/assets/${liveAssetId}`));
+        keep(await agentOf(actor).get(`/api/assets/${liveAssetId}/data`));
+        keep(await agentOf(actor).get('/api/assets').query({ live: 'true' }));
+        if (actor === 'other') {
+          keep(await agentOf('visitor').get(`/api/stream/data/${liveAssetId}`).query({ api_key: otherKey }));
+          const name = JSON.parse(answers[0]).readable_name as string;
+          keep(await agentOf('visitor').get(`/api/odata/${name}`).query({ api_key: otherKey }));
+          keep(await post('other', '/api/query', { sql: `SELECT * FROM ${name}` }));
+          keep(await agentOf('other').get('/api/notifications'));
+        }
+        const detail = JSON.parse(answers[0]);
+        expect(detail.live.runs.map((run: { outcome: string }) => run.outcome)).toEqual(['failed']);
+        expect(detail.live.runs[0]).not.toHaveProperty('error');
+        expect(detail.live).not.toHaveProperty('instance_id');
+        expect(detail.live).not.toHaveProperty('pending_schema_change');
+        for (const text of answers) {
+          expect(text).not.toContain(LIVE_SECRET);
+          expect(text).not.toContain(upstream.origin);
+          expect(text).not.toContain('quota exceeded');
+          expect(text).not.toContain(liveInstanceId);
+          expect(text).not.toMatch(/auth_data|fetch_url|"settings"|"headers"/);
+        }
+      },
+    );
+
+    it('shows the owner the run error and the connection behind the listing', async () => {
+      const detail = (await owner.agent.get(`/api/assets/${liveAssetId}`).expect(200)).body;
+      expect(detail.live.instance_id).toBe(liveInstanceId);
+      expect(detail.live.runs[0].error).toContain('500');
+      expect(JSON.stringify(detail)).not.toContain(LIVE_SECRET);
     });
   });
 

@@ -98,6 +98,9 @@ describe('GET assets and GET assets/{id}: what each caller sees', () => {
       created_at: expect.any(String),
       owned: true,
       has_access: true,
+      live: false,
+      data_updated_at: expect.any(String),
+      stale_since: null,
     });
     const seenByBuyer = await buyer.agent
       .get(`/api/assets?category=${encodeURIComponent(category)}`)

@@ -1,3 +1,4 @@
+import { ConnectorLifecycle } from '../../src/connectors/runs/run-end-listeners';
 import { ProductFreshnessService } from '../../src/products/product-freshness.service';
 import { FakeUpstream, sendJson, startFakeUpstream } from '../connectors/support/fake-upstream';
 import { createLoggedInUser } from '../factories/user.factory';
@@ -220,6 +221,26 @@ describe('live products: publish, refresh, read through every path', () => {
     expect(await noticesOf(testApp, subscriber.user.id, 'product_recovered')).toHaveLength(1);
     expect(await noticesOf(testApp, connection.owner.user.id, 'product_recovered')).toHaveLength(1);
     expect(await noticesOf(testApp, subscriber.user.id, 'product_stale')).toHaveLength(1);
+  });
+
+  it('a run whose refresh was never applied (its process stopped) is applied by the next freshness pass', async () => {
+    const source = upstreamPath([{ id: 1 }]);
+    const connection = await connectionWithRows(testApp, upstream.origin, source.path);
+    const id = await publish(connection);
+    source.answer([{ id: 1 }, { id: 2 }]);
+    // The process stops right after recording the run's end: nothing hears of it.
+    const lifecycle = testApp.app.get(ConnectorLifecycle);
+    const unheard = jest.spyOn(lifecycle, 'runEnded').mockResolvedValueOnce(undefined);
+    expect(await runNow(connection.owner.agent, connection.instanceId)).toBe(200);
+    unheard.mockRestore();
+    expect((await detail(connection.owner.agent, id)).body.row_count).toBe(1);
+
+    await testApp.app.get(ProductFreshnessService).tick();
+    const caughtUp = (await detail(connection.owner.agent, id)).body;
+    expect(caughtUp.row_count).toBe(2);
+    expect(caughtUp.live.runs.map((run: { outcome: string }) => run.outcome)).toEqual(['updated']);
+    await testApp.app.get(ProductFreshnessService).tick();
+    expect((await detail(connection.owner.agent, id)).body.versions).toHaveLength(2);
   });
 
   it('holds a run that drops a published column until the owner accepts it; holders are told', async () => {

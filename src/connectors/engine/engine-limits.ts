@@ -4,6 +4,11 @@ export interface EngineLimits {
   allowPrivateNetworks: boolean;
   /** Host names exempt from that refusal (one named internal API instead of every private network). */
   allowedHosts: string[];
+  /**
+   * Exact addresses (origin and path, any query) exempt from that refusal, for a literal IP host:
+   * the app's own demo feed, without opening loopback to connectors in general.
+   */
+  allowedUrls: string[];
   /** Whole-request timeout (connect, send, receive), per attempt. */
   timeoutMs: number;
   maxResponseBytes: number;
@@ -23,6 +28,7 @@ export interface EngineLimits {
 export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   allowPrivateNetworks: false,
   allowedHosts: [],
+  allowedUrls: [],
   timeoutMs: 30_000,
   maxResponseBytes: 50 * 1024 * 1024,
   maxRowsPerRun: 1_000_000,

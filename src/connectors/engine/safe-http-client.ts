@@ -134,7 +134,8 @@ export class SafeHttpClient {
       );
     }
     const literalHost = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literalHost) && !this.isExempt(literalHost) && isBlockedAddress(literalHost)) {
+    const exemptUrl = this.limits.allowedUrls.includes(`${url.origin}${url.pathname}`);
+    if (isIP(literalHost) && !exemptUrl && !this.isExempt(literalHost) && isBlockedAddress(literalHost)) {
       return Promise.reject(refusal(url.host));
     }
     const transport = url.protocol === 'https:' ? https : http;

@@ -1,3 +1,4 @@
+import { ProductsModule } from '../../products/products.module';
 import { Module } from '@nestjs/common';
 import { AssetsModule } from '../../assets/assets.module';
 import { BlogModule } from '../../blog/blog.module';
@@ -10,7 +11,7 @@ import { DemoUserSeeder } from './demo-user.seeder';
 import { SeedService } from './seed.service';
 
 @Module({
-  imports: [UsersModule, AssetsModule, ConnectorsModule, BlogModule],
+  imports: [UsersModule, AssetsModule, ConnectorsModule, ProductsModule, BlogModule],
   providers: [SeedService, DemoUserSeeder, DatasetsSeeder, ConnectorsSeeder, BlogSeeder],
   exports: [SeedService],
 })

@@ -4,6 +4,7 @@ import { dedicatedClient } from '../sql';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { SEED_POSTS } from '../../blog/seed/blog-seed-posts';
 import { SEED_CONNECTORS } from '../../connectors/seed/seed-connectors';
+import { DemoProductSeeder } from '../../products/demo/demo-product.seeder';
 import { BlogSeeder } from './blog.seeder';
 import { ConnectorsSeeder } from './connectors.seeder';
 import { DatasetsSeeder, SEED_DATASETS } from './datasets.seeder';
@@ -27,6 +28,7 @@ export class SeedService implements OnApplicationBootstrap {
     private readonly datasets: DatasetsSeeder,
     private readonly connectors: ConnectorsSeeder,
     private readonly blog: BlogSeeder,
+    private readonly liveDemo: DemoProductSeeder,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -56,6 +58,7 @@ export class SeedService implements OnApplicationBootstrap {
       const context = { demoUserId };
       const datasetsAdded = await this.datasets.run(context);
       await this.connectors.run(context);
+      await this.liveDemo.run(context);
       const postsAdded = await this.blog.run(context);
       return datasetsAdded + postsAdded;
     } finally {
