@@ -64,7 +64,11 @@ async function connectionWithRows(page: Page, origin: string, path: string): Pro
 /** From Manage: opens Publish on the connection's row, checks the form's messages, and publishes. */
 async function publishFromManage(page: Page, instance: Instance, title: string, viewport: ViewportName) {
   await page.goto('/manage');
-  await page.getByRole('button', { name: `Publish ${instance.title}`, exact: true }).click();
+  const publish = page.getByRole('button', { name: `Publish ${instance.title}`, exact: true });
+  await publish.waitFor();
+  expect(await horizontalOverflow(page)).toBe(0);
+  await screenshot(page, 'live-manage-publish', viewport);
+  await publish.click();
   const dialog = page.getByRole('dialog', { name: `Publish “${instance.tables[0].readable_name}”` });
   // The dictionary lists the table's columns, without the connector's bookkeeping.
   await dialog.getByLabel('station (text)').waitFor();
