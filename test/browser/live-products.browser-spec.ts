@@ -28,6 +28,27 @@ const gaugeRows = [
 ];
 
 /**
+ * Runs the connection and waits for the run's end: under load the server may stop waiting and
+ * answer with the run's id while it goes on.
+ */
+async function runToEnd(page: Page, instanceId: string): Promise<void> {
+  const started = await apiAs<{ run_id?: string }>(page, 'POST', `connectors/run/${instanceId}`);
+  if (!started.run_id) return;
+  await eventually(
+    async () => {
+      const runs = await apiAs<Array<{ id: string; status: string }>>(
+        page,
+        'GET',
+        `connectors/instance/${instanceId}/runs`,
+      );
+      return runs.find((run) => run.id === started.run_id)?.status !== 'running';
+    },
+    'the run to end',
+    60_000,
+  );
+}
+
+/**
  * The demo user (pro, so the connection may have a schedule) uploads a private connector for
  * `path`, connects it to refresh every 60 minutes and runs it once, so its table has rows.
  */
@@ -56,7 +77,7 @@ async function connectionWithRows(page: Page, origin: string, path: string): Pro
     settings: { override: true },
   });
   await apiAs(page, 'PATCH', `connectors/instance/${id}`, { refresh_interval: 60 });
-  await apiAs(page, 'POST', `connectors/run/${id}`);
+  await runToEnd(page, id);
   const instances = await apiAs<Instance[]>(page, 'GET', 'connectors/my');
   return instances.find((instance) => instance.id === id) as Instance;
 }
@@ -154,6 +175,7 @@ describe('live data products in a browser', () => {
       await other.page.getByRole('combobox', { name: 'Sort by' }).click();
       await other.page.getByRole('option', { name: 'Recently updated' }).click();
       await other.page.waitForURL(/sort=updated/);
+      await other.page.getByRole('listbox').waitFor({ state: 'detached' });
       const listing = card(other.page, title);
       await listing.waitFor();
       await eventually(
@@ -217,7 +239,16 @@ describe('live data products in a browser', () => {
       { station: 'north', level_cm: 118, salinity: 3.1 },
       { station: 'south', level_cm: 97, salinity: 2.9 },
     ]);
-    await apiAs(page, 'POST', `connectors/run/${instance.id}`);
+    await runToEnd(page, instance.id);
+    // The held outcome is recorded when the run ends; the page shows what is recorded when it loads.
+    await eventually(async () => {
+      const detail = await apiAs<{ live: { runs: Array<{ outcome: string }> } }>(
+        page,
+        'GET',
+        `assets/${published.id}`,
+      );
+      return detail.live.runs[0]?.outcome === 'schema_change';
+    }, 'the refresh to be held');
     await page.goto(`/dataset_profile/${published.id}`);
     const held = page.getByRole('region', { name: 'Schema change held: 1 column dropped, 1 added' });
     await held.waitFor();

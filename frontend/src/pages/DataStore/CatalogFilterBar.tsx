@@ -42,14 +42,20 @@ interface Props {
 export function CatalogFilterBar({ searchText, onSearchText, filters, categories, counts, onChange }: Props) {
   const shownKinds = KIND_LABELS.map(([kind]) => kind).filter((kind) => filters.kinds[kind]);
   return (
-    <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' }, mb: 3 }}>
+    // From tablet width the controls sit in rows that wrap whole, rather than squeezing one of them.
+    <Stack
+      direction={{ xs: 'column', md: 'row' }}
+      spacing={2}
+      useFlexGap
+      sx={{ alignItems: { md: 'center' }, flexWrap: { md: 'wrap' }, mb: 3 }}
+    >
       <TextField
         label="Search datasets"
         type="search"
         size="small"
         value={searchText}
         onChange={(event) => onSearchText(event.target.value)}
-        sx={{ flex: 1, minWidth: { md: 240 } }}
+        sx={{ flex: 1, minWidth: { md: 200 } }}
         slotProps={{
           input: {
             startAdornment: (
