@@ -201,6 +201,13 @@ describe('live data products in a browser', () => {
       expect(rows.join('\n')).toContain('north');
       expect(await horizontalOverflow(other.page)).toBe(0);
       await screenshot(other.page, 'live-product-subscriber', viewport);
+      await other.page.goto('/manage');
+      await other.page
+        .getByRole('list', { name: 'Accessible datasets' })
+        .locator('li')
+        .filter({ has: other.page.getByRole('link', { name: title, exact: true }) })
+        .getByText('Live', { exact: true })
+        .waitFor();
       expect(other.errors).toEqual([]);
       await other.context.close();
 

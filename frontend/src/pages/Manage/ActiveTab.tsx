@@ -137,6 +137,7 @@ export function ActiveTab({ data }: { data: ManageData }) {
                 chips={[
                   ...(asset.visibility === 'private' || !asset.is_public ? ['Private'] : []),
                   ...(asset.owned ? ['Yours'] : []),
+                  ...(asset.live ? ['Live'] : []),
                 ]}
               >
                 {/* An owner's access comes with the dataset and cannot be removed on its own. */}
