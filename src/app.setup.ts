@@ -1,4 +1,4 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, Logger } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { carriesCookie } from './common/session/session-cookie';
@@ -27,15 +27,16 @@ import { ListingPagesService } from './listings/listing-pages.service';
 export const SESSION_COOKIE = 'dm.sid';
 /** Every API route is served under /api. */
 export const API_PREFIX = 'api';
+/** Browser features the app never uses, switched off for it and anything it could embed. */
+const PERMISSIONS_POLICY =
+  'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()';
+
+const sessionStoreLogger = new Logger('Sessions');
 /**
  * Routes authenticated by API key alone (BI tools): they never read the session, so they skip
  * loading it, touching it (a write at most every few minutes, see throttled-touch.ts) and loading
  * its user.
  */
-/** Browser features the app never uses, switched off for it and anything it could embed. */
-const PERMISSIONS_POLICY =
-  'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()';
-
 const API_KEY_ROUTES = /^\/api\/(stream|odata)(\/|$)/;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
@@ -137,6 +138,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
         tableName: 'session',
         createTableIfMissing: false,
         pruneSessionInterval: 15 * 60,
+        // Through the app's logger (its level and format), not straight to the console: a pruning
+        // that fails while the app shuts down is not worth a line on stderr.
+        errorLog: (...parts: unknown[]) => sessionStoreLogger.warn(parts.map(String).join(' ')),
       }),
       resave: false,
       saveUninitialized: false,

@@ -19,6 +19,9 @@ export async function createApp(
     logger,
     bodyParser: true,
     bufferLogs: false,
+    // A module that fails to start throws here with its reason, to the caller (main or a test),
+    // instead of Nest ending the whole process.
+    abortOnError: false,
   });
   connectDedicatedTo(app.get(DataSource), config.databaseDirectUrl);
   configureApp(app, config);

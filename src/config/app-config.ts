@@ -31,6 +31,8 @@ export interface AppConfig {
   mailFrom: string;
   seed: boolean;
   maxUploadBytes: number;
+  /** Most bytes an .xlsx or .parquet upload may unpack to, and most CSV text it may become. */
+  maxExpandedUploadBytes: number;
   connectorAllowPrivateNetworks: boolean;
   contactFormUrl?: string;
   /** The terms of use shown on /terms (TERMS_FILE, else the shipped text). */
@@ -154,6 +156,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     // A production database gets demo content only when asked for it.
     seed: env.SEED ?? !isProduction,
     maxUploadBytes: (env.MAX_UPLOAD_MB ?? 1024) * 1024 * 1024,
+    maxExpandedUploadBytes: (env.MAX_EXPANDED_UPLOAD_MB ?? 4 * (env.MAX_UPLOAD_MB ?? 1024)) * 1024 * 1024,
     connectorAllowPrivateNetworks: env.CONNECTOR_ALLOW_PRIVATE_NETWORKS ?? false,
     contactFormUrl: env.CONTACT_FORM_URL,
     termsMarkdown: env.TERMS_FILE ? readTermsFile(env.TERMS_FILE) : DEFAULT_TERMS_MARKDOWN,

@@ -25,6 +25,7 @@ describe('configuration', () => {
     ['SMTP_URL', 'http://mail.example.com'],
     ['SEED', 'maybe'],
     ['MAX_UPLOAD_MB', '0'],
+    ['MAX_EXPANDED_UPLOAD_MB', '0'],
     ['CONNECTOR_ALLOW_PRIVATE_NETWORKS', 'sometimes'],
     ['SCHEDULER_TICK_SECONDS', '0'],
     ['SCHEDULER_TICK_SECONDS', '1.5'],
@@ -81,6 +82,14 @@ describe('configuration', () => {
       databasePoolSize: 20,
     });
     expect(first.maxUploadBytes).toBe(1024 * 1024 * 1024);
+    expect(first.maxExpandedUploadBytes).toBe(4 * 1024 * 1024 * 1024);
+    expect(loadConfig({ DATA_DIR: dataDir, MAX_UPLOAD_MB: '10' }).maxExpandedUploadBytes).toBe(
+      40 * 1024 * 1024,
+    );
+    expect(
+      loadConfig({ DATA_DIR: dataDir, MAX_UPLOAD_MB: '10', MAX_EXPANDED_UPLOAD_MB: '15' })
+        .maxExpandedUploadBytes,
+    ).toBe(15 * 1024 * 1024);
     expect(first.schedulerTickSeconds).toBe(20);
     expect(loadConfig({ DATA_DIR: dataDir, SCHEDULER_TICK_SECONDS: '2' }).schedulerTickSeconds).toBe(2);
     expect(first.encryptionKey).toHaveLength(32);

@@ -114,6 +114,13 @@ export class EnvironmentVariables {
   MAX_UPLOAD_MB?: number;
 
   @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(409600)
+  MAX_EXPANDED_UPLOAD_MB?: number;
+
+  @IsOptional()
   @Transform(toBoolean)
   @IsBoolean({ message: 'CONNECTOR_ALLOW_PRIVATE_NETWORKS must be true or false' })
   CONNECTOR_ALLOW_PRIVATE_NETWORKS?: boolean;

@@ -89,7 +89,7 @@ export class BinaryCopyRows {
 
   /** The row at `position`: the sink gets it and the offset after it returns, or -1 if it is incomplete. */
   private readRow(buffer: Buffer, position: number): number {
-    const fields = buffer.readInt16BE(position);
+    const fields = ((buffer[position] << 24) | (buffer[position + 1] << 16)) >> 16;
     if (fields === TRAILER) {
       this.ended = true;
       return position + 2;
@@ -99,7 +99,8 @@ export class BinaryCopyRows {
     let at = position + 2;
     for (let index = 0; index < fields; index++) {
       if (at + 4 > buffer.length) return -1;
-      const length = buffer.readInt32BE(at);
+      // Read by hand: a length per field of every row, and Buffer#readInt32BE checks its offset each time.
+      const length = (buffer[at] << 24) | (buffer[at + 1] << 16) | (buffer[at + 2] << 8) | buffer[at + 3];
       at += 4;
       this.starts[index] = at;
       this.lengths[index] = length;

@@ -100,6 +100,14 @@ export function numericSpecial(buffer: Buffer, start: number): string {
   return 'NaN';
 }
 
+function uint16At(buffer: Buffer, at: number): number {
+  return (buffer[at] << 8) | buffer[at + 1];
+}
+
+function int16At(buffer: Buffer, at: number): number {
+  return (((buffer[at] << 8) | buffer[at + 1]) << 16) >> 16;
+}
+
 /** 10^0 … 10^15, exact doubles. */
 const POWERS_OF_TEN = Array.from({ length: 16 }, (_, power) => 10 ** power);
 
@@ -116,9 +124,10 @@ export function writeScaledDecimal(
   words: Uint32Array,
   index: number,
 ): void {
-  const count = buffer.readInt16BE(start);
-  const weight = buffer.readInt16BE(start + 2);
-  const sign = buffer.readUInt16BE(start + 4);
+  // Read by hand, as every value of a numeric column comes this way: Buffer's readers check their offsets.
+  const count = int16At(buffer, start);
+  const weight = int16At(buffer, start + 2);
+  const sign = uint16At(buffer, start + 4);
   if ((sign & NUMERIC_SPECIAL) === NUMERIC_SPECIAL)
     throw new Error('NaN or Infinity cannot be written as a decimal');
   // The digits stand for unscaled × 10000^(weight − count + 1); shift that to 10^-scale.
@@ -127,7 +136,7 @@ export function writeScaledDecimal(
   if (count <= 3 && exponent >= -12 && exponent <= 15 - 4 * count) {
     let unscaled = 0;
     for (let digit = 0; digit < count; digit++)
-      unscaled = unscaled * 10000 + buffer.readUInt16BE(start + 8 + digit * 2);
+      unscaled = unscaled * 10000 + uint16At(buffer, start + 8 + digit * 2);
     // Dropped digits past the scale are zeros, so the division is exact.
     unscaled = exponent >= 0 ? unscaled * POWERS_OF_TEN[exponent] : unscaled / POWERS_OF_TEN[-exponent];
     writeSmallDecimal(negative ? -unscaled : unscaled, words, index);

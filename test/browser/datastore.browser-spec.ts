@@ -173,6 +173,24 @@ describe('DataStore and detail screens in a browser', () => {
     await context.close();
   });
 
+  it('keeps a link followed while a typed search is settling: the search does not take the user back', async () => {
+    const { context, page, errors } = await openPage(browser);
+    await page.goto('/datastore');
+    await card(page, FREE).waitFor();
+    // The next page's code arrives late, as on a slow network: the DataStore stays on screen
+    // meanwhile, long past the search box's pause.
+    await page.route('**/assets/BlogPage-*.js', async (route) => {
+      await new Promise((wait) => setTimeout(wait, 1_500));
+      await route.continue();
+    });
+    await page.getByLabel('Search datasets').fill('Exoplanet');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Blog', exact: true }).click();
+    await page.getByRole('main').getByRole('heading', { name: 'Blog', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/blog');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("answers unknown and malformed profile addresses with 'Item not found' and 'Invalid connector ID.'", async () => {
     const { context, page } = await openPage(browser);
     await page.goto('/dataset_profile/00000000-0000-4000-8000-000000000000');

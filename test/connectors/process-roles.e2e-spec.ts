@@ -193,11 +193,12 @@ describe('connectors: web and worker processes', () => {
     expect(await runRow(exhausted)).toMatchObject({ status: 'failed', attempts: MAX_RUN_ATTEMPTS });
   });
 
-  it('a web process never ticks the scheduler or picks up runs; a worker does both', () => {
+  it('a web process never ticks the scheduler, picks up runs or checks freshness; a worker does all three', () => {
     expect(web.app.get(SchedulerRegistry).getIntervals()).toEqual([]);
     expect(worker.app.get(SchedulerRegistry).getIntervals().sort()).toEqual([
       'connector-run-queue',
       'connector-scheduler',
+      'live-product-freshness',
     ]);
   });
 

@@ -310,6 +310,11 @@ describe('live products: publish, refresh, read through every path', () => {
     expect(refused.body.error).toBe(
       'This connection feeds the published dataset “Feeds a listing”: unpublish it first.',
     );
+    const connectorRefused = await connection.owner.agent
+      .delete(`/api/connectors/${connection.connectorId}`)
+      .set('Origin', TEST_ORIGIN)
+      .expect(409);
+    expect(connectorRefused.body.error).toBe(refused.body.error);
 
     await connection.owner.agent.delete(`/api/assets/${id}`).set('Origin', TEST_ORIGIN).expect(200);
     const ended = await noticesOf(testApp, subscriber.user.id, 'product_ended');

@@ -59,6 +59,7 @@ export class CsvStorageEngine implements StorageEngine {
   constructor(
     private readonly ingest: CsvIngestService,
     private readonly tooLarge: () => CsvRejection,
+    private readonly maxExpandedBytes: number,
   ) {}
 
   _handleFile(
@@ -85,9 +86,12 @@ export class CsvStorageEngine implements StorageEngine {
     // A Parquet file's own column types reach the choice before its first row does.
     const source =
       kind === 'xlsx' || kind === 'parquet'
-        ? Readable.from(convertedToCsv(kind, stream, sheetChoiceOf(request), reading.choice), {
-            objectMode: false,
-          })
+        ? Readable.from(
+            convertedToCsv(kind, stream, sheetChoiceOf(request), reading.choice, this.maxExpandedBytes),
+            {
+              objectMode: false,
+            },
+          )
         : stream;
     this.ingest.stage(source, reading.into, reading.choice).then(
       (staged) => {

@@ -35,7 +35,7 @@ export class CsvUploadInterceptor implements NestInterceptor {
   ) {
     this.limitMb = Math.round(config.maxUploadBytes / (1024 * 1024));
     this.upload = multer({
-      storage: new CsvStorageEngine(ingest, () => this.tooLarge()),
+      storage: new CsvStorageEngine(ingest, () => this.tooLarge(), config.maxExpandedUploadBytes),
       limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
       fileFilter: (_request, file, accept) => {
         if (uploadKindOf(file.originalname)) accept(null, true);

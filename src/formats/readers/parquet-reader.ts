@@ -1,11 +1,17 @@
-import { asyncBufferFromFile, parquetMetadataAsync, parquetRead } from 'hyparquet';
-import type { SchemaElement } from 'hyparquet/src/types.js';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, snappyUncompress } from 'hyparquet';
+import type { Compressors, FileMetaData, SchemaElement } from 'hyparquet/src/types.js';
 import type { AssetColumn } from '../../assets/entities/asset.entity';
 import { CsvRejection } from '../../assets/ingest/csv-rejection';
 import { csvField, isoWallClock } from './csv-text';
+import { ExpansionLimit } from './expansion-limit';
 
 /** Rows read from the file at once: a row group can be large, a slice of it is not. */
 const ROWS_PER_READ = 10_000;
+/**
+ * Largest page the reader unpacks: writers cut pages at about 1 MB; the size a page header
+ * declares is allocated before a byte is unpacked, so it is checked first.
+ */
+const MAX_PAGE_BYTES = 256 * 1024 * 1024;
 
 /** The column type for a Parquet column, from its physical and logical type. */
 export function parquetColumnType(element: SchemaElement): AssetColumn['type'] {
@@ -47,8 +53,10 @@ function valueText(value: unknown, type: AssetColumn['type']): string | null {
 export async function* parquetAsCsv(
   path: string,
   types: { columnTypes?: AssetColumn['type'][] },
+  maxExpandedBytes: number,
 ): AsyncGenerator<Buffer> {
   const file = await asyncBufferFromFile(path);
+  const limit = new ExpansionLimit('parquet', file.byteLength, maxExpandedBytes);
   const metadata = await parquetMetadataAsync(file);
   const columns = metadata.schema.slice(1);
   if (columns.some((column) => column.num_children !== undefined && column.num_children > 0)) {
@@ -56,6 +64,8 @@ export async function* parquetAsCsv(
       'The Parquet file has nested columns (lists, maps or structs); only flat tables can be loaded.',
     );
   }
+  checkDeclaredSizes(metadata, columns.length, limit);
+  const compressors = pageSizeChecked(Math.min(MAX_PAGE_BYTES, limit.unpackedBytes), limit);
   const columnTypes = columns.map(parquetColumnType);
   types.columnTypes = columnTypes;
   yield Buffer.from(columns.map((column) => csvField(column.name)).join(',') + '\n');
@@ -68,6 +78,7 @@ export async function* parquetAsCsv(
       rowStart,
       rowEnd: Math.min(rowStart + ROWS_PER_READ, rowCount),
       rowFormat: 'array',
+      compressors,
       onComplete: (rows: unknown[][]) => {
         for (const row of rows) {
           text += row.map((value, index) => csvField(valueText(value, columnTypes[index]))).join(',') + '\n';
@@ -76,4 +87,40 @@ export async function* parquetAsCsv(
     });
     yield Buffer.from(text);
   }
+}
+
+/**
+ * Refuses a file whose footer declares more than the limit allows before any page is read: more
+ * rows than its row groups hold, rows whose CSV text (at least a separator per value) would pass
+ * the table limit, or column chunks that unpack to more than the file may.
+ */
+function checkDeclaredSizes(metadata: FileMetaData, columnCount: number, limit: ExpansionLimit): void {
+  const rows = metadata.num_rows;
+  const groupRows = metadata.row_groups.reduce((sum, group) => sum + group.num_rows, 0n);
+  if (rows < 0n || groupRows !== rows) {
+    throw new CsvRejection(
+      `The Parquet file declares ${rows} rows but its row groups hold ${groupRows}; it is damaged.`,
+    );
+  }
+  if (rows * BigInt(Math.max(columnCount, 1)) > BigInt(limit.maxBytes)) throw limit.tableTooLarge();
+  let unpacked = 0n;
+  for (const group of metadata.row_groups) {
+    for (const chunk of group.columns) unpacked += chunk.meta_data?.total_uncompressed_size ?? 0n;
+  }
+  if (unpacked > BigInt(limit.unpackedBytes)) throw limit.unpackedTooLarge();
+}
+
+/**
+ * The reader's Snappy decompression, after checking the size a page header declares (which the
+ * footer's totals do not bind). Other codecs stay unsupported and the file unreadable.
+ */
+function pageSizeChecked(maxPageBytes: number, limit: ExpansionLimit): Compressors {
+  return {
+    SNAPPY(input, outputLength) {
+      if (outputLength > maxPageBytes) throw limit.unpackedTooLarge();
+      const output = new Uint8Array(outputLength);
+      snappyUncompress(input, output);
+      return output;
+    },
+  };
 }

@@ -34,6 +34,9 @@ function arrowType(column: ExportColumn, kind: ValueKind): arrow.DataType {
   }
 }
 
+/** Values up to this length are copied byte by byte rather than by a native copy. */
+const SHORT_VALUE_BYTES = 256;
+
 /** 32-bit words each value takes in the column's value buffer (0: bits or bytes elsewhere). */
 const WORDS_PER_VALUE: Record<ValueKind, number> = {
   integer: 2,
@@ -163,7 +166,12 @@ export class ArrowColumn {
       grown.set(this.bytes.subarray(0, this.byteLength));
       this.bytes = grown;
     }
-    buffer.copy(this.bytes, this.byteLength, start, start + length);
+    const bytes = this.bytes;
+    const at = this.byteLength;
+    // Most text values are short, and Buffer#copy's checks cost more than the bytes it moves.
+    if (length <= SHORT_VALUE_BYTES)
+      for (let byte = 0; byte < length; byte++) bytes[at + byte] = buffer[start + byte];
+    else bytes.set(buffer.subarray(start, start + length), at);
     this.byteLength += length;
     this.offsets[index + 1] = this.byteLength;
   }

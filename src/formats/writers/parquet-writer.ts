@@ -1,10 +1,9 @@
 import * as arrow from 'apache-arrow';
 import { Duplex } from 'node:stream';
-import { ReadableStream } from 'node:stream/web';
-import * as parquet from 'parquet-wasm';
 import { ExportColumn } from '../binary-columns';
 import { BinaryCopyRows } from '../binary-copy-rows';
 import { ArrowColumn } from './arrow-column';
+import { ParquetEncoderThread } from './parquet-encoder-thread';
 
 /**
  * Rows per row group, and COPY bytes after which a group is closed early (wide text rows): what
@@ -16,37 +15,32 @@ const COPY_BYTES_PER_GROUP = 32 * 1024 * 1024;
 
 /**
  * Turns a binary COPY of `columns` into one Parquet file, streamed row group by row group:
- * rows fill Arrow columns, each full group goes to the Parquet encoder (arrow-rs compiled to
- * WebAssembly), whose bytes go out before the next group is read.
+ * rows fill Arrow columns here while a thread of its own encodes the previous group (arrow-rs
+ * compiled to WebAssembly), whose bytes go out as soon as they are ready.
  */
 export function parquetEncoder(columns: ExportColumn[]): Duplex {
   return Duplex.from(async function* (copy: AsyncIterable<Buffer>) {
-    const properties = new parquet.WriterPropertiesBuilder()
-      .setCompression(parquet.Compression.SNAPPY)
-      .setMaxRowGroupSize(ROWS_PER_GROUP)
-      .setCreatedBy('Data Marketplace')
-      .build();
-    const batches = ReadableStream.from(encoderBatches(rowGroups(columns, copy)));
-    const output = await parquet.transformParquetStream(
-      batches as unknown as globalThis.ReadableStream,
-      properties,
-    );
-    for await (const bytes of output as unknown as AsyncIterable<Uint8Array>) yield bytes;
+    const encoder = new ParquetEncoderThread({ rowsPerGroup: ROWS_PER_GROUP, createdBy: 'Data Marketplace' });
+    void sendGroups(encoder, rowGroups(columns, copy));
+    try {
+      yield* encoder.output();
+    } finally {
+      encoder.release();
+    }
   });
 }
 
-async function* encoderBatches(
+/** Arrow IPC is how a group crosses to the encoder's thread, and then into its WebAssembly memory. */
+async function sendGroups(
+  encoder: ParquetEncoderThread,
   groups: AsyncIterable<arrow.RecordBatch>,
-): AsyncGenerator<parquet.RecordBatch> {
-  for await (const group of groups) {
-    // Arrow IPC is how a batch crosses into the encoder's memory; the Table wrapper is freed at
-    // once so that memory does not grow with the groups.
-    const table = parquet.Table.fromIPCStream(arrow.tableToIPC(new arrow.Table([group]), 'stream'));
-    try {
-      yield table.recordBatch(0)!;
-    } finally {
-      table.free();
-    }
+): Promise<void> {
+  try {
+    for await (const group of groups)
+      await encoder.send(arrow.tableToIPC(new arrow.Table([group]), 'stream'));
+    encoder.end();
+  } catch (error) {
+    encoder.fail(error instanceof Error ? error : new Error(String(error)));
   }
 }
 

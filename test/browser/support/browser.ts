@@ -8,6 +8,7 @@ export const VIEWPORTS = {
   phone: { width: 390, height: 844 },
 } as const;
 export type ViewportName = keyof typeof VIEWPORTS;
+const EXPECTED_FAILURES = new Set(['net::ERR_ABORTED', 'net::ERR_INTERNET_DISCONNECTED']);
 
 export function baseUrl(): string {
   const url = process.env.BROWSER_BASE_URL;
@@ -48,6 +49,17 @@ export async function openPage(
   const errors: string[] = [];
   const consoleErrors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  // When a journey times out, these lines say whether the server failed or a request was lost.
+  // Answers a test made up itself (page.route) have no server address and are left out, as are
+  // requests the page aborted and those a test sent while emulating a network outage.
+  page.on('response', async (response) => {
+    if (response.status() >= 500 && (await response.serverAddr()))
+      console.warn(`${response.status()} from ${response.url()}`);
+  });
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? 'failed';
+    if (!EXPECTED_FAILURES.has(reason)) console.warn(`${reason}: ${request.method()} ${request.url()}`);
+  });
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
   });

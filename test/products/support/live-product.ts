@@ -8,6 +8,7 @@ export type Agent = TestAgent<Test>;
 
 export interface Connection {
   owner: { user: TestUser; agent: Agent };
+  connectorId: string;
   instanceId: string;
   /** The readable name of the connection's table, as the publish call takes it. */
   table: string;
@@ -30,7 +31,9 @@ export async function connectionWithRows(
 ): Promise<Connection> {
   // Pro: only pro users may give a connection a schedule.
   const owner = await createLoggedInUser(testApp, { proUser: true });
+  // The owner uploaded the connector too, so deleting it is theirs to try.
   const connector = await createConnector(testApp.dataSource, {
+    ownerId: owner.user.id,
     spec: simpleSpec(origin, { url_path: path }),
   });
   const activated = await post(owner.agent, '/api/connectors/activate', {
@@ -45,7 +48,7 @@ export async function connectionWithRows(
     tables: Array<{ readable_name: string }>;
   }>;
   const table = instances.find((instance) => instance.id === instanceId)!.tables[0].readable_name;
-  return { owner, instanceId, table };
+  return { owner, connectorId: connector.id, instanceId, table };
 }
 
 /** Publishes the connection's table with the given title; answers the dataset's id. */

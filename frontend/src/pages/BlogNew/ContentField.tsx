@@ -8,6 +8,7 @@ import { PageLoading } from '../../app/PageLoading';
 
 // TinyMCE is large: it loads in its own chunk only when the editor is shown.
 const RichEditor = lazy(() => import('./RichEditor'));
+const EDITOR_HEIGHT = 420;
 
 interface ContentFieldProps {
   value: string;
@@ -42,9 +43,12 @@ export function ContentField({ value, onChange, rawHtml, onRawHtmlChange }: Cont
           placeholder="<p>Write your post in HTML…</p>"
         />
       ) : (
-        <Suspense fallback={<PageLoading />}>
-          <RichEditor value={value} onChange={onChange} label="Content" />
-        </Suspense>
+        // The editor's height is kept from the start, so the fields below do not jump when it loads.
+        <Box sx={{ minHeight: EDITOR_HEIGHT }}>
+          <Suspense fallback={<PageLoading />}>
+            <RichEditor value={value} onChange={onChange} label="Content" height={EDITOR_HEIGHT} />
+          </Suspense>
+        </Box>
       )}
     </Box>
   );

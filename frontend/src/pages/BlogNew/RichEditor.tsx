@@ -23,16 +23,17 @@ export interface RichEditorProps {
   onChange: (html: string) => void;
   /** Accessible name of the editing area. */
   label: string;
+  height: number;
 }
 
-export function RichEditor({ value, onChange, label }: RichEditorProps) {
+export function RichEditor({ value, onChange, label, height }: RichEditorProps) {
   return (
     <Editor
       licenseKey="gpl"
       value={value}
       onEditorChange={(html) => onChange(html)}
       init={{
-        height: 420,
+        height,
         menubar: false,
         branding: false,
         promotion: false,

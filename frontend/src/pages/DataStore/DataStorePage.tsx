@@ -6,7 +6,7 @@ import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import { CatalogFilters } from '../../features/datastore/catalogFilters';
 import { filtersFromParams, filtersToParams } from '../../features/datastore/filtersInUrl';
 import { useDebouncedValue } from '../../components/useDebouncedValue';
@@ -26,6 +26,7 @@ const GRID = {
 
 export function DataStorePage() {
   const [params, setParams] = useSearchParams();
+  const location = useLocation();
   const { filters, page } = filtersFromParams(params);
   const [searchText, setSearchText] = useState(filters.search);
   const settledSearch = useDebouncedValue(searchText);
@@ -35,8 +36,11 @@ export function DataStorePage() {
   const show = (next: CatalogFilters, nextPage = 1) =>
     setParams(filtersToParams(next, nextPage), { replace: true });
 
-  // The typed search reaches the address (and the server) once typing pauses.
+  // The typed search reaches the address (and the server) once typing pauses, unless the user has
+  // followed a link meanwhile: this page stays on screen while the next one loads, and writing the
+  // search then would take them back here.
   useEffect(() => {
+    if (window.location.pathname !== location.pathname) return;
     if (settledSearch !== filters.search) show({ ...filters, search: settledSearch });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a settled search should trigger this
   }, [settledSearch]);

@@ -1,0 +1,70 @@
+import { parquetReadObjects } from 'hyparquet';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stopIdleEncoders } from './parquet-encoder-thread';
+import { parquetEncoder, ROWS_PER_GROUP } from './parquet-writer';
+
+const COLUMNS = [{ name: 'note', label: 'note', pgType: 'text' }];
+
+/** The header of a binary COPY answer, then one text field per row, then (if `complete`) the trailer. */
+function binaryCopy(values: string[], complete = true): Buffer {
+  const parts = [Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)];
+  for (const value of values) {
+    const field = Buffer.alloc(6);
+    field.writeInt16BE(1, 0);
+    field.writeInt32BE(Buffer.byteLength(value), 2);
+    parts.push(field, Buffer.from(value));
+  }
+  if (complete) parts.push(Buffer.from([0xff, 0xff]));
+  return Buffer.concat(parts);
+}
+
+async function encode(copy: Buffer): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  await pipeline(Readable.from([copy]), parquetEncoder(COLUMNS), async (source: AsyncIterable<Buffer>) => {
+    for await (const chunk of source) chunks.push(Buffer.from(chunk));
+  });
+  return Buffer.concat(chunks);
+}
+
+async function notes(file: Buffer): Promise<unknown[]> {
+  const bytes = file.buffer.slice(file.byteOffset, file.byteOffset + file.length) as ArrayBuffer;
+  const rows = await parquetReadObjects({ file: bytes });
+  return rows.map((row) => row.note);
+}
+
+describe('parquetEncoder (row groups encoded on a thread of their own)', () => {
+  afterAll(() => stopIdleEncoders());
+
+  const values = Array.from({ length: ROWS_PER_GROUP * 2 + 5 }, (_, index) => `note ${index}`);
+
+  it('writes every row of several groups in order', async () => {
+    expect(await notes(await encode(binaryCopy(values)))).toEqual(values);
+  });
+
+  it('fails with the reason when the copy ends early, and the next file is whole', async () => {
+    await expect(encode(binaryCopy(values, false))).rejects.toThrow('The table copy ended early');
+    expect(await notes(await encode(binaryCopy(['after'])))).toEqual(['after']);
+  });
+
+  it('stops when the reader goes away after the first bytes, and the next file is whole', async () => {
+    const encoder = parquetEncoder(COLUMNS);
+    Readable.from([binaryCopy(values)]).pipe(encoder);
+    for await (const chunk of encoder) {
+      expect(chunk.length).toBeGreaterThan(0);
+      break;
+    }
+    expect(encoder.destroyed).toBe(true);
+    expect(await notes(await encode(binaryCopy(['again'])))).toEqual(['again']);
+  });
+
+  it('starts a new thread when the idle ones have exited', async () => {
+    expect(await notes(await encode(binaryCopy(['first'])))).toEqual(['first']);
+    await stopIdleEncoders();
+    expect(await notes(await encode(binaryCopy(['second'])))).toEqual(['second']);
+  }, 20_000);
+
+  it('writes a file with the schema and no rows for an empty copy', async () => {
+    expect(await notes(await encode(binaryCopy([])))).toEqual([]);
+  });
+});
