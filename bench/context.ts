@@ -19,7 +19,7 @@ export interface BenchSettings {
   connectorPages: number;
   /** Records of the published table the live-refresh row refreshes (BENCH_LIVE_RECORDS, a multiple of 1,000). */
   liveRecords: number;
-  /** Benchmarks to run (BENCH_ONLY, comma-separated); the streams, OData and refresh need the ingest's dataset. */
+  /** Benchmarks to run (BENCH_ONLY, comma-separated); the streams, OData, refresh and query need the ingest's dataset. */
   only: BenchName[];
 }
 
@@ -35,6 +35,7 @@ export const BENCH_NAMES = [
   'scale-out',
   'connector',
   'incremental',
+  'query',
   'live-refresh',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
@@ -47,7 +48,7 @@ function benchList(raw: string | undefined): BenchName[] {
     throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')}; use ${BENCH_NAMES.join(', ')}`);
   const chosen = BENCH_NAMES.filter((name) => names.includes(name));
   const needsIngest = chosen.some((name) =>
-    ['streams', 'gzip-streams', 'parquet', 'odata', 'refresh'].includes(name),
+    ['streams', 'gzip-streams', 'parquet', 'odata', 'refresh', 'query'].includes(name),
   );
   // Two processes are measured on the catalogue the catalogue row inserts.
   const withCatalogue =

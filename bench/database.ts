@@ -103,3 +103,17 @@ export async function psqlTimings(url: string, command: string, times: number): 
   if (code !== 0) throw new Error(`psql failed (${code}): ${errorText.trim()}`);
   return [...output.matchAll(/^Time: ([\d.]+) ms/gm)].map((match) => Number(match[1]));
 }
+
+/** Runs psql's `command` once and answers how many bytes it wrote to standard output. */
+export async function psqlOutputBytes(url: string, command: string): Promise<number> {
+  const child = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', command], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let bytes = 0;
+  let errorText = '';
+  child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
+  child.stderr.on('data', (chunk: Buffer) => (errorText += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`psql failed (${code}): ${errorText.trim()}\n${command.slice(0, 300)}`);
+  return bytes;
+}

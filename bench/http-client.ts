@@ -54,18 +54,25 @@ export class BenchClient {
   /**
    * GETs a response and counts its bytes as they come over the wire (compressed ones stay
    * compressed) without keeping them (a large stream stays cheap), apart from its last `keepTail`
-   * bytes when asked for.
+   * bytes when asked for. With `json`, POSTs it as the request body.
    */
   async drain(
     path: string,
     headers: Record<string, string> = {},
     keepTail = 0,
+    json?: unknown,
   ): Promise<{ status: number; headers: IncomingMessage['headers']; bytes: number; tail: Buffer }> {
+    const body = json === undefined ? undefined : Buffer.from(JSON.stringify(json));
     const outgoing = request(new URL(path, this.origin), {
-      headers: { ...this.baseHeaders(), ...headers },
+      method: body ? 'POST' : 'GET',
+      headers: {
+        ...this.baseHeaders(),
+        ...headers,
+        ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}),
+      },
       agent: this.agent,
     });
-    outgoing.end();
+    outgoing.end(body);
     const [response] = (await once(outgoing, 'response')) as [IncomingMessage];
     let bytes = 0;
     // The latest chunks, no more than the tail needs: nothing is copied until the end.

@@ -15,6 +15,7 @@ import { benchLiveRefresh } from './scenarios/live-refresh';
 import { benchDialectIngest } from './scenarios/dialect-ingest';
 import { benchIngest } from './scenarios/ingest';
 import { benchOData } from './scenarios/odata';
+import { benchQuery } from './scenarios/query';
 import { benchParquetStream } from './scenarios/parquet-stream';
 import { benchRefresh } from './scenarios/refresh';
 import { benchScaleOut } from './scenarios/scale-out';
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
       if (chosen.has('gzip-streams')) rows.push(...(await benchGzipStreams(context, ingest.assetId)));
       if (chosen.has('parquet')) rows.push(await benchParquetStream(context, ingest.assetId));
       if (chosen.has('odata')) rows.push(...(await benchOData(context, ingest.assetId)));
+      if (chosen.has('query')) rows.push(...(await benchQuery(context, ingest.assetId)));
       if (chosen.has('refresh')) rows.push(await benchRefresh(context, ingest.assetId));
     }
     if (chosen.has('dialect-ingest')) rows.push(await benchDialectIngest(context));

@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
-import { once } from 'node:events';
 import type { QueryFormat } from './dto/run-query.dto';
-import { csvRow, csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
+import { csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
 import type { StartedQuery } from './query.service';
 
 /** Rows fetched from the database per round trip. */
@@ -36,9 +35,8 @@ export async function writeQueryAnswer(
     void query.close();
   };
   response.on('close', leave);
-  const write = async (text: string) => {
-    if (!response.write(text) && !gone)
-      await Promise.race([once(response, 'drain'), once(response, 'close')]);
+  const write = async (text: string | Buffer) => {
+    if (!response.write(text) && !gone) await drainedOrClosed(response);
   };
   let count = 0;
   try {
@@ -56,7 +54,11 @@ export async function writeQueryAnswer(
       );
     if (format === 'csv') await write(`${names.map(csvValue).join(',')}\n`);
     let truncated = false;
-    for (;;) {
+    if (query.output === 'csv') {
+      // COPY's own CSV goes out as it comes; the statement's limit already ends it.
+      for (let piece = await query.read(); piece && !gone; piece = await query.read()) await write(piece);
+    }
+    while (query.output === 'rows') {
       if (gone) return;
       if (count === limit) {
         truncated = (await query.read(1)).length > 0;
@@ -67,7 +69,6 @@ export async function writeQueryAnswer(
       let text = '';
       for (const row of rows) {
         if (format === 'json') text += (count > 0 ? ',' : '') + jsonRow(columns, row);
-        else if (format === 'csv') text += csvRow(row);
         else text += ndjsonRow(columns, names, row);
         count += 1;
       }
@@ -92,4 +93,20 @@ export async function writeQueryAnswer(
     response.off('close', leave);
     await finish();
   }
+}
+
+/**
+ * Resolves at the response's next 'drain', or at its 'close' when the client went away, and
+ * leaves no listener behind: one left per wait would pile up over a long answer.
+ */
+function drainedOrClosed(response: Response): Promise<void> {
+  return new Promise((done) => {
+    const settle = () => {
+      response.off('drain', settle);
+      response.off('close', settle);
+      done();
+    };
+    response.on('drain', settle);
+    response.on('close', settle);
+  });
 }

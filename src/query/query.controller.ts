@@ -36,9 +36,25 @@ export class QueryController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const started = await this.queries.start(user, input.sql, input.limit);
-    await writeQueryAnswer(started, input.format ?? 'json', request, response, (error) =>
-      this.queries.failureText(error),
-    );
+    // The response closes before it was written only when the client hung up.
+    const hangUp = new AbortController();
+    const hungUp = () => {
+      if (!response.writableFinished) hangUp.abort();
+    };
+    response.once('close', hungUp);
+    const format = input.format ?? 'json';
+    let started;
+    try {
+      started = await this.queries.start(
+        user,
+        input.sql,
+        input.limit,
+        format === 'csv' ? 'csv' : 'rows',
+        hangUp.signal,
+      );
+    } finally {
+      response.off('close', hungUp);
+    }
+    await writeQueryAnswer(started, format, request, response, (error) => this.queries.failureText(error));
   }
 }

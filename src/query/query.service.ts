@@ -9,7 +9,7 @@ import type { StreamSource } from '../stream/stream-source';
 import { checkQuery } from './check/query-check';
 import { QueryRefusal } from './check/query-refusal';
 import { QueryTable, substituteTables } from './check/table-substitution';
-import { OpenQuery, QueryRunner } from './run/query-runner.service';
+import { OpenQuery, QueryRunner, RunOptions } from './run/query-runner.service';
 import { QueryRoles } from './run/query-roles.service';
 
 /** Queries per user and minute: plenty for a person at the editor or a notebook, not a loop. */
@@ -68,6 +68,8 @@ export class QueryService {
     caller: AuthenticatedUser,
     sql: string,
     requestedLimit: number | undefined,
+    output: RunOptions['output'],
+    hungUp?: AbortSignal,
   ): Promise<StartedQuery> {
     const limit = requestedLimit ?? this.config.query.maxRows;
     if (limit > this.config.query.maxRows)
@@ -88,12 +90,23 @@ export class QueryService {
         [...held.values()].map((table) => table.tableName),
         named,
       );
-      const { sql: statement, tables, originalPosition } = substituteTables(sql, checked.tables, held);
+      const {
+        sql: statement,
+        tables,
+        originalPosition,
+      } = substituteTables(checked.text, checked.tables, held);
       for (const table of tables)
         if (table.source.kind === 'asset') this.activity.countStreamRequest(table.source.id);
       const startedAt = Date.now();
       const query = await this.runner
-        .open(role, statement, this.config.query.timeoutMs)
+        .open(role, statement, {
+          timeoutMs: this.config.query.timeoutMs,
+          // A JSON answer reads one row more to tell whether the limit cut the result.
+          rowLimit: output === 'csv' ? limit : limit + 1,
+          explain: checked.kind === 'explain',
+          output,
+          hungUp,
+        })
         .catch((error) => Promise.reject(this.failure(error, tables, originalPosition)));
       return { query, limit, startedAt, finish: slot };
     } catch (error) {

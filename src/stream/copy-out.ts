@@ -100,7 +100,7 @@ export async function copyOut(
  * pg clears a query's answer timer when the query calls back, which a COPY TO stream never does:
  * without this the timer would outlive the stream and fail it long after it ended.
  */
-function settleAnswerTimer(rows: CopyToStreamQuery): void {
+export function settleAnswerTimer(rows: CopyToStreamQuery): void {
   (rows as unknown as { callback?: () => void }).callback?.();
 }
 

@@ -599,6 +599,48 @@ describe('abuse: authorisation matrix of the API', () => {
       expect(tables.map((table) => table.name)).not.toContain(name);
     });
 
+    it('lets SQL reach a dataset for a holder while they hold it, by session or API key', async () => {
+      const assetId = await uploadDataset(owner.agent, { title: 'Owner shared for SQL' });
+      const [{ readable_name: name }] = await testApp.dataSource.query(
+        `SELECT readable_name FROM assets WHERE id = $1`,
+        [assetId],
+      );
+      const sql = `SELECT count(*) FROM ${name}`;
+      const missing = `relation "${name}" does not exist`;
+      expect((await post('other', '/api/query', { sql }).expect(400)).body.error).toBe(missing);
+      await post('other', '/api/access/grant', { assetId }).expect(200);
+      expect((await post('other', '/api/query', { sql }).expect(200)).body.rows).toEqual([[3]]);
+      await testApp.http.post('/api/query').set('X-API-Key', otherKey).send({ sql }).expect(200);
+      await post('other', '/api/access/remove', { assetId }).expect(200);
+      expect((await post('other', '/api/query', { sql }).expect(400)).body.error).toBe(missing);
+      const byKey = await testApp.http
+        .post('/api/query')
+        .set('X-API-Key', otherKey)
+        .send({ sql })
+        .expect(400);
+      expect(byKey.body.error).toBe(missing);
+    });
+
+    it('lets SQL reach a connector table for its owner only, by session or API key', async () => {
+      const [{ readable_name: name }] = await testApp.dataSource.query(
+        `SELECT readable_name FROM connector_instances WHERE id = $1`,
+        [instanceId],
+      );
+      const sql = `SELECT count(*) FROM ${name}`;
+      await post('owner', '/api/query', { sql }).expect(200);
+      await testApp.http.post('/api/query').set('X-API-Key', ownerKey).send({ sql }).expect(200);
+      const missing = `relation "${name}" does not exist`;
+      expect((await post('other', '/api/query', { sql }).expect(400)).body.error).toBe(missing);
+      const byKey = await testApp.http
+        .post('/api/query')
+        .set('X-API-Key', otherKey)
+        .send({ sql })
+        .expect(400);
+      expect(byKey.body.error).toBe(missing);
+      const tables = (await other.agent.get('/api/query/tables').expect(200)).body as Array<{ name: string }>;
+      expect(tables.map((table) => table.name)).not.toContain(name);
+    });
+
     it('answers users/session with the caller’s own profile, and null for a visitor', async () => {
       const visitor = await agentOf('visitor').get('/api/users/session').expect(200);
       expect(visitor.body).toEqual({ user: null });

@@ -77,6 +77,32 @@ describe('POST /api/query: SQL over the tables a user holds', () => {
     expect(lines.text).toBe('{"name":"alpha","big":9223372036854775807}\n');
   });
 
+  it('keeps tabs, backslashes, line breaks and quotes, and cuts CSV at the limit', async () => {
+    // A closing semicolon and a comment after it: the statement still runs inside COPY.
+    const sql =
+      `SELECT name, concat('a', chr(9), 'b', chr(92), 'c', chr(10), '"d"') AS odd ` +
+      `FROM ${tableName} ORDER BY amount; -- the end`;
+    const odd = 'a\tb\\c\n"d"';
+    const json = await query(owner.agent, { sql }).expect(200);
+    expect(json.body.rows[0]).toEqual(['alpha', odd]);
+    const csv = await query(owner.agent, { sql, format: 'csv', limit: 2 }).expect(200);
+    const quoted = `"${odd.replaceAll('"', '""')}"`;
+    expect(csv.text).toBe(`name,odd\nalpha,${quoted}\nbeta,${quoted}\n`);
+  });
+
+  it('names repeated columns apart in the CSV header, and answers EXPLAIN as CSV', async () => {
+    const csv = await query(owner.agent, {
+      sql: `SELECT amount AS n, amount + 1 AS n FROM ${tableName} ORDER BY amount`,
+      format: 'csv',
+    }).expect(200);
+    expect(csv.text).toBe('n,n_2\n1,2\n2,3\n3,4\n');
+    const plan = await query(owner.agent, {
+      sql: `EXPLAIN (COSTS OFF) SELECT * FROM ${tableName}`,
+      format: 'csv',
+    }).expect(200);
+    expect(plan.text).toMatch(/^QUERY PLAN\nSeq Scan on /);
+  });
+
   it('fails a table the caller does not hold exactly like one that does not exist', async () => {
     const foreign = await query(owner.agent, { sql: `SELECT * FROM ${otherTable}` }).expect(400);
     const missing = await query(owner.agent, { sql: 'SELECT * FROM no_such_table_anywhere' }).expect(400);
@@ -259,9 +285,15 @@ describe('POST /api/query: SQL over the tables a user holds', () => {
       const ownTable = (
         await testApp.dataSource.query(`SELECT table_name FROM assets WHERE id = $1`, [datasetId])
       )[0].table_name;
-      await expect(runner.open(role, `DELETE FROM data."${ownTable}"`, 1000)).rejects.toThrow(
-        /read-only transaction|permission denied/,
-      );
+      // A row lock is a write, and unlike DELETE it can stand where the runner puts a statement.
+      await expect(
+        runner.open(role, `SELECT * FROM data."${ownTable}" FOR UPDATE`, {
+          timeoutMs: 1000,
+          rowLimit: 10,
+          explain: false,
+          output: 'rows',
+        }),
+      ).rejects.toThrow(/read-only transaction|permission denied/);
     });
   });
 });

@@ -42,6 +42,41 @@ describe('checkQuery: only reads, with allowed parts, reach the database', () =>
   });
 
   it.each([
+    [
+      'a WITH name used outside the query that defines it',
+      'SELECT * FROM pg_class, (WITH pg_class AS (SELECT 1) SELECT 1) s',
+      14,
+    ],
+    [
+      'a WITH name used in its own body',
+      'WITH pg_roles AS (SELECT * FROM pg_roles) SELECT * FROM pg_roles',
+      32,
+    ],
+    [
+      'a WITH name used in an earlier entry',
+      'WITH a AS (SELECT * FROM b), b AS (SELECT 1) SELECT * FROM a',
+      25,
+    ],
+    [
+      'a WITH name used in the other branch of a UNION',
+      '(WITH b AS (SELECT 1) SELECT * FROM b) UNION SELECT * FROM b',
+      59,
+    ],
+  ])('lists as a table %s', async (_case, sql, byteOffset) => {
+    const { tables } = await checkQuery(sql);
+    expect(tables.map((table) => table.byteOffset)).toEqual([byteOffset]);
+  });
+
+  it.each([
+    'WITH a AS (SELECT 1), b AS (SELECT * FROM a) SELECT * FROM b, (SELECT * FROM a) s WHERE EXISTS (SELECT 1 FROM b)',
+    'WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r) SELECT * FROM r',
+    'WITH RECURSIVE a AS (SELECT * FROM b), b AS (SELECT 1) SELECT * FROM a',
+    'WITH b AS (SELECT 1) SELECT * FROM b UNION SELECT * FROM b',
+  ])('lists no table for WITH names in scope: %s', async (sql) => {
+    expect((await checkQuery(sql)).tables).toEqual([]);
+  });
+
+  it.each([
     ['INSERT INTO sales VALUES (1)', 'Insert is not allowed: only reading queries (SELECT) run here'],
     ['UPDATE sales SET amount = 0', 'Update is not allowed: only reading queries (SELECT) run here'],
     ['DELETE FROM sales', 'Delete is not allowed: only reading queries (SELECT) run here'],

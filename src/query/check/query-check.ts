@@ -13,6 +13,8 @@ export interface TableReference {
 
 export interface CheckedQuery {
   kind: 'select' | 'explain';
+  /** The statement alone: the query without a closing semicolon and what follows it. */
+  text: string;
   tables: TableReference[];
 }
 
@@ -96,9 +98,23 @@ function positionOf(sql: string, byteOffset: unknown): number | undefined {
   return Buffer.from(sql, 'utf8').subarray(0, byteOffset).toString('utf8').length + 1;
 }
 
+/** Where the walk stands: inside a `TABLE name` statement or not, and the WITH names visible there. */
+interface Scope {
+  inTableStatement: boolean;
+  ctes: ReadonlySet<string>;
+}
+
+const TOP: Scope = { inTableStatement: false, ctes: new Set() };
+
+/** Types whose input looks names up in the catalogs (`'users'::regclass`, role names in aclitem). */
+function looksUpCatalogs(typeName: string): boolean {
+  // `_regclass` is the array of regclass: its elements are looked up the same way.
+  const element = typeName.replace(/^_/, '');
+  return element.startsWith('reg') || element === 'aclitem';
+}
+
 class TreeCheck {
   readonly tables: TableReference[] = [];
-  readonly cteNames = new Set<string>();
 
   constructor(private readonly sql: string) {}
 
@@ -107,35 +123,41 @@ class TreeCheck {
   }
 
   /** Walks every value: wrapped nodes (`{Kind: {...}}`) are checked by kind, plain structures field by field. */
-  walk(value: unknown, inTableStatement = false): void {
+  walk(value: unknown, scope: Scope): void {
     if (Array.isArray(value)) {
-      for (const item of value) this.walk(item, inTableStatement);
+      for (const item of value) this.walk(item, scope);
       return;
     }
     if (value === null || typeof value !== 'object') return;
     const keys = Object.keys(value);
     if (keys.length === 1 && /^[A-Z]/.test(keys[0])) {
-      this.node(keys[0], (value as Node)[keys[0]] as Node, inTableStatement);
+      this.node(keys[0], (value as Node)[keys[0]] as Node, scope);
       return;
     }
     for (const key of keys) {
       if (key in REFUSED_FIELDS) this.refuse(REFUSED_FIELDS[key]);
-      this.walk((value as Node)[key], inTableStatement);
+      this.walk((value as Node)[key], scope);
     }
   }
 
-  private node(kind: string, fields: Node, inTableStatement: boolean): void {
+  private node(kind: string, fields: Node, scope: Scope): void {
     if (!ALLOWED_NODES.has(kind)) this.refuse(`${kind} is not allowed in a query`, fields.location);
     switch (kind) {
       case 'SelectStmt':
-        return this.walk(fields, isTableStatement(fields));
+        return this.select(fields, scope);
       case 'RangeVar':
-        return this.rangeVar(fields, inTableStatement);
+        return this.rangeVar(fields, scope);
       case 'FuncCall':
         this.functionCall(fields);
         break;
       case 'TypeCast':
         this.typeCast(fields);
+        break;
+      case 'A_Expr':
+        this.operator(fields.name, fields.location);
+        break;
+      case 'SubLink':
+        this.operator(fields.operName, fields.location);
         break;
       case 'SQLValueFunction':
         if (!ALLOWED_VALUE_FUNCTIONS.has(String(fields.op)))
@@ -147,24 +169,53 @@ class TreeCheck {
             'Only SELECT may stand in a WITH clause: only reading queries are allowed',
             fields.location,
           );
-        this.cteNames.add(String(fields.ctename));
         break;
     }
-    this.walk(fields);
+    this.walk(fields, scope);
   }
 
-  private rangeVar(fields: Node, inTableStatement: boolean): void {
+  /**
+   * A WITH name hides a table of that name only where PostgreSQL sees it: in the rest of its
+   * statement and its nested queries, and in later WITH entries (in every entry, itself too, when
+   * RECURSIVE). Anywhere else the same name is looked up as a table, which with an empty search
+   * path means the system catalogs (`pg_roles`, `pg_class`): such a name must be checked as a table.
+   */
+  private select(fields: Node, outer: Scope): void {
+    const { withClause, ...rest } = fields;
+    let ctes = outer.ctes;
+    if (withClause) {
+      const { ctes: entries, recursive, ...clause } = withClause as Node;
+      const list = Array.isArray(entries) ? entries : [];
+      const names = list.map((entry) =>
+        String((entry as { CommonTableExpr?: Node }).CommonTableExpr?.ctename),
+      );
+      list.forEach((entry, index) => {
+        const visible = recursive ? names : names.slice(0, index);
+        this.walk(entry, { inTableStatement: false, ctes: new Set([...outer.ctes, ...visible]) });
+      });
+      this.walk(clause, outer);
+      ctes = new Set([...outer.ctes, ...names]);
+    }
+    // The branches of a UNION/INTERSECT/EXCEPT are plain structures, not wrapped nodes, but
+    // statements of their own all the same: each may have a WITH of its own.
+    const { larg, rarg, ...own } = rest;
+    for (const branch of [larg, rarg]) if (branch) this.select(branch as Node, { ...outer, ctes });
+    this.walk(own, { inTableStatement: isTableStatement(fields), ctes });
+  }
+
+  private rangeVar(fields: Node, scope: Scope): void {
     if (fields.schemaname || fields.catalogname)
       this.refuse('Name tables without a schema: your tables are listed beside the editor', fields.location);
     if (typeof fields.location !== 'number' || fields.location < 0)
       this.refuse('Unsupported table reference');
-    this.tables.push({
-      name: String(fields.relname),
-      byteOffset: fields.location,
-      hasAlias: fields.alias !== undefined,
-      inTableStatement,
-    });
-    if (fields.alias) this.walk(fields.alias);
+    if (!scope.ctes.has(String(fields.relname)))
+      this.tables.push({
+        name: String(fields.relname),
+        byteOffset: fields.location,
+        hasAlias: fields.alias !== undefined,
+        inTableStatement: scope.inTableStatement,
+      });
+    if (fields.alias) this.walk(fields.alias, scope);
   }
 
   private functionCall(fields: Node): void {
@@ -178,11 +229,22 @@ class TreeCheck {
       this.refuse(`function ${name.join('.')} is not allowed in a query`, fields.location);
   }
 
+  /** Unqualified operators resolve in pg_catalog only; `OPERATOR(schema.op)` could reach any other. */
+  private operator(names: unknown, location: unknown): void {
+    const name = stringsOf(names);
+    if (name.length > 1 && (name.length > 2 || name[0] !== 'pg_catalog'))
+      this.refuse(`operator ${name.join('.')} is not allowed in a query`, location);
+  }
+
   private typeCast(fields: Node): void {
-    const typeName = stringsOf((fields.typeName as Node | undefined)?.names).at(-1) ?? '';
-    // reg* casts look objects up by name in the catalogs (regclass, regproc, regrole, …).
-    if (typeName.startsWith('reg'))
+    const names = stringsOf((fields.typeName as Node | undefined)?.names);
+    const typeName = names.at(-1) ?? '';
+    if (looksUpCatalogs(typeName))
       this.refuse(`a cast to ${typeName} is not allowed in a query`, fields.location);
+    // Every table has a row type of its name: `(NULL::public.users).*` would list the columns of
+    // any table, app or another user's, without reading it. Built-in types need no schema.
+    if (names.length > 1 && (names.length > 2 || names[0] !== 'pg_catalog'))
+      this.refuse(`a cast to ${names.join('.')} is not allowed in a query`, fields.location);
   }
 }
 
@@ -197,13 +259,23 @@ function isTableStatement(select: Node): boolean {
 }
 
 /**
+ * The query up to the end of its statement: a closing semicolon and anything after it (blanks, a
+ * comment) left out, so the statement can stand inside parentheses.
+ */
+function statementText(sql: string, statement: { stmt_location?: number; stmt_len?: number }): string {
+  if (!statement.stmt_len) return sql;
+  const end = (statement.stmt_location ?? 0) + statement.stmt_len;
+  return Buffer.from(sql, 'utf8').subarray(0, end).toString('utf8');
+}
+
+/**
  * Parses with PostgreSQL's own parser and walks the whole tree: exactly one statement, a SELECT
  * (also VALUES, TABLE and WITH … SELECT) or an EXPLAIN of one without ANALYZE; every node of an
  * allowed kind, every function on the allow-list, tables named without a schema.
  */
 export async function checkQuery(sql: string): Promise<CheckedQuery> {
   if (!sql.trim()) throw new QueryRefusal('The query is empty');
-  let tree: { stmts?: Array<{ stmt: Node }> };
+  let tree: { stmts?: Array<{ stmt: Node; stmt_location?: number; stmt_len?: number }> };
   try {
     tree = await parse(sql);
   } catch (error) {
@@ -232,7 +304,10 @@ export async function checkQuery(sql: string): Promise<CheckedQuery> {
     throw new QueryRefusal(
       `${Object.keys(statement)[0].replace(/Stmt$/, '')} is not allowed: only reading queries (SELECT) run here`,
     );
-  check.walk(statement);
-  const tables = check.tables.filter((table) => !check.cteNames.has(table.name));
-  return { kind, tables: tables.sort((first, second) => first.byteOffset - second.byteOffset) };
+  check.walk(statement, TOP);
+  return {
+    kind,
+    text: statementText(sql, statements[0]),
+    tables: check.tables.sort((first, second) => first.byteOffset - second.byteOffset),
+  };
 }

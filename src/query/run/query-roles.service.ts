@@ -6,8 +6,17 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { quoteIdentifier } from '../../database/data-tables/data-table-names';
 import { pgPool, Sql, sqlOn } from '../../database/sql';
 
-/** Session settings of the login role: what one user query may use of the server. */
-const LOGIN_ROLE_SETTINGS = { work_mem: '64MB', temp_file_limit: '1GB', default_transaction_read_only: 'on' };
+/**
+ * Session settings of the login role: what one user query may use of the server. A query whose
+ * connection closed stops within a second (client_connection_check_interval): a cancel that
+ * reached the server before its statement started would otherwise leave it running to the limit.
+ */
+const LOGIN_ROLE_SETTINGS = {
+  work_mem: '64MB',
+  temp_file_limit: '1GB',
+  default_transaction_read_only: 'on',
+  client_connection_check_interval: '1s',
+};
 
 function literal(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
