@@ -7,6 +7,12 @@ describe('assetListQuery', () => {
     ).toBe('search=rain&category=Science&category=Finance&limit=24&offset=48');
   });
 
+  it('asks for live datasets only, most recently updated first', () => {
+    expect(
+      assetListQuery({ search: '', categories: [], sort: 'updated', live: true, limit: 24, offset: 0 }),
+    ).toBe('sort=updated&live=true&limit=24&offset=0');
+  });
+
   it('leaves out an empty search and asks for at least one row (for the total)', () => {
     expect(assetListQuery({ search: '', categories: [], limit: 0, offset: 0 })).toBe('limit=1&offset=0');
   });

@@ -20,13 +20,15 @@ export type ColumnProfile = components['schemas']['ColumnProfile'];
 export type DatasetVersion = components['schemas']['DatasetVersionView'];
 export type CategoryFacet = components['schemas']['CategoryFacet'];
 export type UploadPreview = components['schemas']['UploadPreview'];
-export type CatalogueSort = 'relevance' | 'newest' | 'price_asc' | 'price_desc' | 'subscribers';
+export type CatalogueSort = 'relevance' | 'newest' | 'updated' | 'price_asc' | 'price_desc' | 'subscribers';
 
 export interface AssetPageParams {
   search: string;
   categories: string[];
   /** Left out: relevance with a search, newest without. */
   sort?: CatalogueSort;
+  /** Only live datasets. */
+  live?: boolean;
   limit: number;
   offset: number;
 }
@@ -68,6 +70,7 @@ export function assetListQuery(params: AssetPageParams): string {
   if (params.search.trim()) query.set('search', params.search.trim());
   for (const category of params.categories) query.append('category', category);
   if (params.sort) query.set('sort', params.sort);
+  if (params.live) query.set('live', 'true');
   query.set('limit', String(Math.max(1, params.limit)));
   query.set('offset', String(params.offset));
   return query.toString();

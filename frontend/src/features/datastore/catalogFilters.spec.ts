@@ -25,6 +25,12 @@ describe('catalogue filters', () => {
     expect(matchesFilters(item, filters)).toBe(false);
   });
 
+  it('keep only datasets when "Live only" is on (connectors feed listings, they are not live)', () => {
+    const filters = { ...DEFAULT_FILTERS, liveOnly: true as const };
+    expect(matchesFilters({ kind: 'connector', title: 'Weather', category: 'API' }, filters)).toBe(false);
+    expect(matchesFilters({ kind: 'dataset', title: 'Weather', category: 'API' }, filters)).toBe(true);
+  });
+
   it('keep only the chosen categories', () => {
     const item = { kind: 'dataset' as const, title: 'Prices', category: 'Finance' };
     expect(matchesFilters(item, { ...DEFAULT_FILTERS, categories: ['Finance', 'Science'] })).toBe(true);

@@ -8,12 +8,15 @@ export interface CatalogFilters {
   /** Empty means All. */
   categories: string[];
   /** Order of the datasets; left out: relevance with a search, newest without. */
-  sort?: 'newest' | 'price_asc' | 'price_desc' | 'subscribers';
+  sort?: 'newest' | 'updated' | 'price_asc' | 'price_desc' | 'subscribers';
+  /** Only live datasets (published connector tables kept fresh); left out when off. */
+  liveOnly?: true;
 }
 
 export const SORT_LABELS: Array<[NonNullable<CatalogFilters['sort']> | '', string]> = [
   ['', 'Best match / newest'],
   ['newest', 'Newest'],
+  ['updated', 'Recently updated'],
   ['price_asc', 'Price: low to high'],
   ['price_desc', 'Price: high to low'],
   ['subscribers', 'Most subscribers'],
@@ -47,6 +50,8 @@ export function matchesFilters(
   filters: CatalogFilters,
 ): boolean {
   if (!filters.kinds[item.kind]) return false;
+  // Only datasets are live: a connector is the source, not a listing kept fresh.
+  if (filters.liveOnly && item.kind !== 'dataset') return false;
   const search = filters.search.trim().toLowerCase();
   if (search && !item.title.toLowerCase().includes(search)) return false;
   return filters.categories.length === 0 || filters.categories.includes(item.category);

@@ -15,6 +15,8 @@ export interface CatalogItem {
   owned: boolean;
   /** Datasets: the user holds access (owners count). */
   hasAccess: boolean;
+  /** Datasets published from a connection and kept fresh: when their rows last changed, and since when they are overdue. */
+  live?: { updatedAt: string | null; staleSince: string | null };
   /** Connectors: the user has an instance of it. */
   hasInstance: boolean;
   /** Connectors: credentials asked for when connecting. */

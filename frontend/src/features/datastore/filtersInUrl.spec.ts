@@ -28,6 +28,13 @@ describe('filters in the address', () => {
     expect(filtersFromParams(new URLSearchParams('sort=random')).filters).toEqual(DEFAULT_FILTERS);
   });
 
+  it('round-trip "Live only" and the "Recently updated" order', () => {
+    const filters = { ...DEFAULT_FILTERS, sort: 'updated' as const, liveOnly: true as const };
+    const params = filtersToParams(filters, 1);
+    expect(params.toString()).toBe('sort=updated&live=1');
+    expect(filtersFromParams(params).filters).toEqual(filters);
+  });
+
   it('falls back to page 1 for a nonsense page', () => {
     expect(filtersFromParams(new URLSearchParams('page=abc')).page).toBe(1);
   });

@@ -4,7 +4,7 @@ import type { ItemKind } from './catalogItem';
 const KINDS: ItemKind[] = ['dataset', 'connector', 'app'];
 
 /**
- * Filters and page live in the address (?q=&hide=&category=&page=) so that Back from a detail screen
+ * Filters and page live in the address (?q=&hide=&category=&sort=&live=&page=) so that Back from a detail screen
  * returns to the same results. Only departures from the defaults are written.
  */
 export function filtersFromParams(params: URLSearchParams): { filters: CatalogFilters; page: number } {
@@ -20,6 +20,7 @@ export function filtersFromParams(params: URLSearchParams): { filters: CatalogFi
       kinds,
       categories: params.getAll('category'),
       ...sortFrom(params.get('sort')),
+      ...(params.get('live') === '1' ? { liveOnly: true as const } : {}),
     },
     page,
   };
@@ -32,12 +33,13 @@ export function filtersToParams(filters: CatalogFilters, page: number): URLSearc
   if (hidden.length) params.set('hide', hidden.join(','));
   for (const category of filters.categories) params.append('category', category);
   if (filters.sort) params.set('sort', filters.sort);
+  if (filters.liveOnly) params.set('live', '1');
   if (page > 1) params.set('page', String(page));
   return params;
 }
 
 function sortFrom(value: string | null): Pick<CatalogFilters, 'sort'> {
-  const known = ['newest', 'price_asc', 'price_desc', 'subscribers'] as const;
+  const known = ['newest', 'updated', 'price_asc', 'price_desc', 'subscribers'] as const;
   const sort = known.find((candidate) => candidate === value);
   return sort ? { sort } : {};
 }

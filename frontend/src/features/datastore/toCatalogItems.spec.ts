@@ -17,6 +17,13 @@ describe('catalogue items', () => {
     expect(assetToItem(asset).isPrivate).toBe(false);
   });
 
+  it("carry a live dataset's last change and stale time for its card; an uploaded one has none", () => {
+    const live = { ...asset, live: true, data_updated_at: '2026-03-10T11:48:00Z', stale_since: null };
+    expect(assetToItem(live).live).toEqual({ updatedAt: '2026-03-10T11:48:00Z', staleSince: null });
+    expect(assetToItem({ ...live, live: false }).live).toBeUndefined();
+    expect(assetToItem(asset).live).toBeUndefined();
+  });
+
   it('count the owner of a dataset as having access', () => {
     expect(assetToItem({ ...asset, owned: true }).hasAccess).toBe(true);
   });

@@ -5,7 +5,12 @@ import type { CatalogItem } from './catalogItem';
 
 /** The fields of a dataset a card reads. */
 type CardDataset = Pick<AssetSummary, 'id' | 'title' | 'description' | 'category' | 'price' | 'is_public'> &
-  Partial<Pick<AssetSummary, 'visibility' | 'image' | 'owned' | 'has_access'>>;
+  Partial<Pick<AssetSummary, 'visibility' | 'image' | 'owned' | 'has_access'>> & {
+    /** A flag in the catalogue, the live block on the detail page. */
+    live?: unknown;
+    data_updated_at?: string | null;
+    stale_since?: string | null;
+  };
 
 /** The fields of a connector a card reads. */
 type CardConnector = Pick<Connector, 'id' | 'title' | 'description' | 'price' | 'is_public'> &
@@ -26,6 +31,9 @@ export function assetToItem(asset: CardDataset): CatalogItem {
     owned: !!asset.owned,
     hasAccess: !!asset.has_access || !!asset.owned,
     hasInstance: false,
+    ...(asset.live
+      ? { live: { updatedAt: asset.data_updated_at ?? null, staleSince: asset.stale_since ?? null } }
+      : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import { CredentialsSection } from './CredentialsSection';
 import { HeadersEditor } from './HeadersEditor';
 import { IncrementalReset } from './IncrementalReset';
 import { RequestOptions } from './RequestOptions';
+import { PublishTableButton } from '../Products/PublishTableButton';
 import { RunHistory } from './RunHistory';
 import { SettingsSection } from './SettingsSection';
 import { TablePreview } from './TablePreview';
@@ -125,6 +126,14 @@ export function ConnectorSetupPanel({ connector, instance }: Props) {
               tableName={table.output_table_name}
               readableName={table.readable_name}
               stream={tables.length > 1 ? (table.operation_id ?? undefined) : undefined}
+              action={
+                <PublishTableButton
+                  instance={instance}
+                  table={table}
+                  namesStream={tables.length > 1}
+                  size="medium"
+                />
+              }
             />
           ))}
           <RunHistory runs={runs.data} loading={runs.isPending} />

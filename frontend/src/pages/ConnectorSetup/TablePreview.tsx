@@ -2,7 +2,7 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useInstanceTableRows } from '../../api/connectors';
 import { queryPagePath } from '../../features/query/queryRules';
@@ -12,16 +12,19 @@ const columnName = (column: string | { name: string }) => (typeof column === 'st
 
 /**
  * 'Existing Dataset Preview': the latest 100 rows of one of the instance's tables; named by its
- * stream when the instance fills several. Query opens the table, by its readable name, in the SQL workspace.
+ * stream when the instance fills several. Query opens the table, by its readable name, in the SQL
+ * workspace; `action` (Publish) shows once the table has rows.
  */
 export function TablePreview({
   tableName,
   readableName,
   stream,
+  action,
 }: {
   tableName: string;
   readableName: string;
   stream?: string;
+  action?: ReactNode;
 }) {
   const headingId = `preview-heading-${tableName}`;
   const table = useInstanceTableRows(tableName);
@@ -36,19 +39,25 @@ export function TablePreview({
   );
   return (
     <Paper variant="outlined" component="section" aria-labelledby={headingId} sx={{ p: { xs: 2, md: 3 } }}>
-      <Typography id={headingId} variant="h5" component="h2" gutterBottom>
-        {stream ? `Existing Dataset Preview: ${stream}` : 'Existing Dataset Preview'}
-      </Typography>
       <Stack
         direction="row"
         spacing={2}
-        sx={{ mb: 2, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', rowGap: 1 }}
+        useFlexGap
+        sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', mb: 1 }}
       >
-        <Typography color="text.secondary">Latest 100 rows fetched.</Typography>
-        <Button variant="outlined" size="small" component={RouterLink} to={queryPagePath(readableName)}>
-          Query
-        </Button>
+        <Typography id={headingId} variant="h5" component="h2">
+          {stream ? `Existing Dataset Preview: ${stream}` : 'Existing Dataset Preview'}
+        </Typography>
+        <Stack direction="row" spacing={1}>
+          <Button variant="outlined" size="small" component={RouterLink} to={queryPagePath(readableName)}>
+            Query
+          </Button>
+          {rows.length > 0 && action}
+        </Stack>
       </Stack>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        Latest 100 rows fetched.
+      </Typography>
       {!table.isFetching && rows.length === 0 ? (
         <Typography role="status" sx={{ py: 4, textAlign: 'center' }} color="text.secondary">
           No rows yet. Run the connector (Run Now) to fill this table, or use Test Read to try it without

@@ -10,6 +10,8 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
+import { LiveBadge } from '../../components/LiveBadge';
+import { LiveFreshness } from '../../components/LiveFreshness';
 import { OwnedNote } from '../../components/OwnedNote';
 import { categoryGradient } from '../../features/datastore/cardArt';
 import { Price } from '../../components/Price';
@@ -45,6 +47,7 @@ export function CatalogCard({ item, busy, onAction }: Props) {
         <CardContent sx={{ flexGrow: 1 }}>
           <Stack direction="row" spacing={1} sx={{ mb: 1, flexWrap: 'wrap', rowGap: 1 }}>
             {item.kind === 'connector' && <Chip size="small" color="secondary" label="API" />}
+            {item.live && <LiveBadge />}
             {item.isPrivate && <Chip size="small" color="warning" variant="outlined" label="Private" />}
             {item.category && !(item.kind === 'connector' && item.category === 'API') && (
               <Chip size="small" variant="outlined" label={item.category} />
@@ -70,6 +73,12 @@ export function CatalogCard({ item, busy, onAction }: Props) {
           >
             {item.description}
           </Typography>
+          {item.live && (
+            <LiveFreshness
+              facts={{ last_refreshed_at: item.live.updatedAt, stale_since: item.live.staleSince }}
+              sx={{ mt: 1 }}
+            />
+          )}
         </CardContent>
       </CardActionArea>
       <CardActions sx={{ justifyContent: 'space-between', px: 2, pb: 2 }}>

@@ -2,6 +2,7 @@ import SearchIcon from '@mui/icons-material/Search';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import InputAdornment from '@mui/material/InputAdornment';
 import InputLabel from '@mui/material/InputLabel';
 import ListItemText from '@mui/material/ListItemText';
@@ -41,14 +42,20 @@ interface Props {
 export function CatalogFilterBar({ searchText, onSearchText, filters, categories, counts, onChange }: Props) {
   const shownKinds = KIND_LABELS.map(([kind]) => kind).filter((kind) => filters.kinds[kind]);
   return (
-    <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' }, mb: 3 }}>
+    // From tablet width the controls sit in rows that wrap whole, rather than squeezing one of them.
+    <Stack
+      direction={{ xs: 'column', md: 'row' }}
+      spacing={2}
+      useFlexGap
+      sx={{ alignItems: { md: 'center' }, flexWrap: { md: 'wrap' }, mb: 3 }}
+    >
       <TextField
         label="Search datasets"
         type="search"
         size="small"
         value={searchText}
         onChange={(event) => onSearchText(event.target.value)}
-        sx={{ flex: 1, minWidth: { md: 240 } }}
+        sx={{ flex: 1, minWidth: { md: 200 } }}
         slotProps={{
           input: {
             startAdornment: (
@@ -94,6 +101,20 @@ export function CatalogFilterBar({ searchText, onSearchText, filters, categories
           </ToggleButton>
         ))}
       </ToggleButtonGroup>
+      <FormControlLabel
+        label="Live only"
+        sx={{ whiteSpace: 'nowrap', mr: 0 }}
+        control={
+          <Checkbox
+            checked={!!filters.liveOnly}
+            onChange={(event) => {
+              const { liveOnly: _previous, ...rest } = filters;
+              void _previous;
+              onChange(event.target.checked ? { ...rest, liveOnly: true } : rest);
+            }}
+          />
+        }
+      />
       <FormControl size="small" sx={{ minWidth: 200 }}>
         <InputLabel id="category-filter-label">Category</InputLabel>
         <Select

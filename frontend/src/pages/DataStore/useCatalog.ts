@@ -30,6 +30,7 @@ export function useCatalog(filters: CatalogFilters, page: number) {
       search: filters.search,
       categories: filters.categories,
       sort: filters.sort,
+      live: filters.liveOnly,
       limit: PAGE_SIZE,
       offset: window.assetOffset,
     },

@@ -13,6 +13,7 @@ import {
   detailCategory,
   loadErrorMessage,
 } from '../../features/detail/detailRules';
+import { refusalOr } from '../../api/client';
 import { useConnectorDetail, useMyInstances, useRemoveInstance } from '../../api/connectors';
 import { ConnectorSetupPanel } from '../ConnectorSetup/ConnectorSetupPanel';
 import { ConnectDialog } from './ConnectDialog';
@@ -54,7 +55,8 @@ export function ConnectorDetail({ id }: { id: string }) {
     if (!instance) return;
     removeInstance.mutate(instance.id, {
       onSuccess: () => notify('Connector removed.', 'success'),
-      onError: () => notify('Failed to remove connector', 'error'),
+      // A connection feeding a published dataset is refused with the dataset's name: show it.
+      onError: (error) => notify(refusalOr(error, 'Failed to remove connector'), 'error'),
     });
   };
 

@@ -3,6 +3,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import { detailAction, detailCategory, loadErrorMessage } from '../../features/detail/detailRules';
 import { useAssetDetail } from '../../api/assets';
+import { liveOf } from '../../api/liveProducts';
 import { assetToItem } from '../../features/datastore/toCatalogItems';
 import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
 import { BuyDialog } from '../DataStore/BuyDialog';
@@ -14,6 +15,8 @@ import { DatasetProduct } from './DatasetProduct';
 import { DetailHero } from './DetailHero';
 import { DetailMessage } from './DetailMessage';
 import { HolderLinks } from './HolderLinks';
+import { LivePanel } from './live/LivePanel';
+import { SchemaChangePanel } from './live/SchemaChangePanel';
 import { OwnerPanel } from './owner/OwnerPanel';
 
 export function DatasetDetail({ id }: { id: string }) {
@@ -24,6 +27,7 @@ export function DatasetDetail({ id }: { id: string }) {
   if (asset.error) return <DetailMessage text={loadErrorMessage(asset.error)} />;
 
   const item = assetToItem(asset.data);
+  const live = liveOf(asset.data);
   const action = detailAction({
     kind: 'dataset',
     hasAccess: item.hasAccess,
@@ -36,6 +40,7 @@ export function DatasetDetail({ id }: { id: string }) {
         title={item.title}
         isConnector={false}
         isPrivate={item.isPrivate}
+        isLive={!!live}
         action={action}
         busy={actions.busyId === item.id}
         onAction={() => action && actions.run(item, action)}
@@ -43,6 +48,9 @@ export function DatasetDetail({ id }: { id: string }) {
       <CheckoutReturnNotice assetId={item.id} hasAccess={item.hasAccess} />
       <Container maxWidth="lg" sx={{ py: { xs: 3, md: 4 } }}>
         <Stack spacing={3}>
+          {live?.pending_schema_change && (
+            <SchemaChangePanel assetId={id} change={live.pending_schema_change} />
+          )}
           <DetailFacts
             subscribers={asset.data.subscriber_count}
             category={detailCategory('dataset', asset.data.category)}
@@ -51,7 +59,8 @@ export function DatasetDetail({ id }: { id: string }) {
             description={asset.data.description}
             price={asset.data.price}
           />
-          <DatasetProduct asset={asset.data} />
+          {live && <LivePanel live={live} />}
+          <DatasetProduct asset={asset.data} newColumns={live?.new_columns ?? []} />
           {asset.data.owned && <OwnerPanel asset={asset.data} />}
           {item.hasAccess && <HolderLinks assetId={id} tableName={asset.data.readable_name} />}
           {item.hasAccess ? (

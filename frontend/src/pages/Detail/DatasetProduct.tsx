@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -16,9 +17,11 @@ import { FactList } from './FactList';
 
 /**
  * What a buyer gets, shown to everyone before they get it: rows, size, last update, licence,
- * the table's readable name, every column with its type, description (the data dictionary) and profile, and the loads.
+ * the table's readable name, every column with its type, description (the data dictionary) and profile
+ * (a live dataset's columns added since publishing marked New), and the loads.
  */
-export function DatasetProduct({ asset }: { asset: AssetDetail }) {
+export function DatasetProduct({ asset, newColumns = [] }: { asset: AssetDetail; newColumns?: string[] }) {
+  const isNew = new Set(newColumns);
   const facts: Array<[string, string]> = [
     ['Rows', asset.row_count.toLocaleString()],
     ['Columns', String(asset.columns.length)],
@@ -62,6 +65,9 @@ export function DatasetProduct({ asset }: { asset: AssetDetail }) {
               <TableRow key={column.name}>
                 <TableCell sx={{ fontWeight: 600, overflowWrap: 'anywhere', verticalAlign: 'top' }}>
                   {column.label}
+                  {isNew.has(column.name) && (
+                    <Chip size="small" color="success" variant="outlined" label="New" sx={{ ml: 1 }} />
+                  )}
                   <Typography variant="caption" component="div" color="text.secondary" sx={NARROW_ONLY}>
                     {column.type}
                   </Typography>

@@ -7,6 +7,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
+import { LiveBadge } from '../../components/LiveBadge';
 import { OwnedNote } from '../../components/OwnedNote';
 import type { DetailAction } from '../../features/detail/detailRules';
 
@@ -14,6 +15,8 @@ interface Props {
   title: string;
   isConnector: boolean;
   isPrivate: boolean;
+  /** A dataset published from a connection and kept fresh. */
+  isLive?: boolean;
   /** None on the user's own dataset: "You own this" and a way to manage it instead. */
   action: DetailAction | null;
   /** The user uploaded this connector: said beside its Connect/Remove, with a link to their uploads. */
@@ -22,7 +25,16 @@ interface Props {
   onAction: () => void;
 }
 
-export function DetailHero({ title, isConnector, isPrivate, action, ownConnector, busy, onAction }: Props) {
+export function DetailHero({
+  title,
+  isConnector,
+  isPrivate,
+  isLive,
+  action,
+  ownConnector,
+  busy,
+  onAction,
+}: Props) {
   return (
     <Box
       component="header"
@@ -51,6 +63,7 @@ export function DetailHero({ title, isConnector, isPrivate, action, ownConnector
               {isConnector && (
                 <Chip label="API" size="small" sx={{ bgcolor: 'secondary.main', color: 'common.white' }} />
               )}
+              {isLive && <LiveBadge onDark />}
               {isPrivate && (
                 <Chip label="Private" size="small" sx={{ bgcolor: 'warning.main', color: 'common.white' }} />
               )}

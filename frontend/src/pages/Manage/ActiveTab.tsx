@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useNotify } from '../../components/useNotify';
 import { useAccessChange } from '../../api/access';
+import { refusalOr } from '../../api/client';
 import { useRefreshInstance, useRemoveInstance } from '../../api/connectors';
 import {
   Confirmation,
@@ -13,6 +14,7 @@ import {
 } from '../../features/manage/confirmTexts';
 import { COMING_SOON, refreshedMessage } from '../../features/manage/manageRules';
 import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
+import { PublishTableButton } from '../Products/PublishTableButton';
 import { ItemList, ItemRow } from './ItemRow';
 import type { ManageData } from './useManageData';
 
@@ -38,7 +40,8 @@ export function ActiveTab({ data }: { data: ManageData }) {
     setBusy(`remove-${id}`);
     removeInstance.mutate(id, {
       onSuccess: () => notify('Connector removed.', 'success'),
-      onError: () => notify('Failed to remove connector', 'error'),
+      // A connection feeding a published dataset is refused with the dataset's name: show it.
+      onError: (error) => notify(refusalOr(error, 'Failed to remove connector'), 'error'),
       onSettled: done,
     });
   };
@@ -80,6 +83,14 @@ export function ActiveTab({ data }: { data: ManageData }) {
                 >
                   Edit
                 </Button>
+                {(instance.tables ?? []).map((table) => (
+                  <PublishTableButton
+                    key={table.readable_name}
+                    instance={instance}
+                    table={table}
+                    namesStream={instance.tables.length > 1}
+                  />
+                ))}
                 <Button
                   size="small"
                   variant="outlined"
@@ -126,6 +137,7 @@ export function ActiveTab({ data }: { data: ManageData }) {
                 chips={[
                   ...(asset.visibility === 'private' || !asset.is_public ? ['Private'] : []),
                   ...(asset.owned ? ['Yours'] : []),
+                  ...(asset.live ? ['Live'] : []),
                 ]}
               >
                 {/* An owner's access comes with the dataset and cannot be removed on its own. */}

@@ -5,6 +5,8 @@ import Stack from '@mui/material/Stack';
 import { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 
+const CHIP_COLORS: Record<string, 'warning' | 'success'> = { Private: 'warning', Live: 'success' };
+
 interface Props {
   title: string;
   to: string;
@@ -41,12 +43,12 @@ export function ItemRow({ title, to, chips = [], children }: Props) {
             key={chip}
             label={chip}
             size="small"
-            color={chip === 'Private' ? 'warning' : 'default'}
+            color={CHIP_COLORS[chip] ?? 'default'}
             variant="outlined"
           />
         ))}
       </Stack>
-      <Stack direction="row" spacing={1}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
         {children}
       </Stack>
     </Paper>

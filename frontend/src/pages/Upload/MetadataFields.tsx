@@ -22,6 +22,8 @@ interface Props {
   values: MetadataValues;
   onChange: (change: Partial<MetadataValues>) => void;
   priceHelperText?: string;
+  /** Messages of fields that must change, shown on the field. */
+  errors?: { title?: string; price?: string };
   /** Set when an empty title or description is filled from elsewhere (a connector's spec). */
   titleHelperText?: string;
   descriptionHelperText?: string;
@@ -34,13 +36,15 @@ export function MetadataFields({
   priceHelperText,
   titleHelperText,
   descriptionHelperText,
+  errors = {},
 }: Props) {
   return (
     <>
       <TextField
         label="Title"
         required={!titleHelperText}
-        helperText={titleHelperText}
+        error={!!errors.title}
+        helperText={errors.title ?? titleHelperText}
         value={values.title}
         onChange={(event) => onChange({ title: event.target.value })}
       />
@@ -82,7 +86,8 @@ export function MetadataFields({
         <TextField
           label="Price"
           type="number"
-          helperText={priceHelperText}
+          error={!!errors.price}
+          helperText={errors.price ?? priceHelperText}
           value={values.price}
           onChange={(event) => onChange({ price: event.target.value })}
           slotProps={{

@@ -6,14 +6,20 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { AssetDetail, useAssetActivity } from '../../../api/assets';
+import { liveOf } from '../../../api/liveProducts';
+import { UnpublishDialog } from '../live/UnpublishDialog';
 import { ActivityChart } from './ActivityChart';
 import { DeleteDatasetDialog } from './DeleteDatasetDialog';
 import { EditDatasetDialog } from './EditDatasetDialog';
 import { RefreshDatasetDialog } from './RefreshDatasetDialog';
 
-/** The owner's panel on their dataset's page: edit, refresh, delete, and how the dataset is used. */
+/**
+ * The owner's panel on their dataset's page: edit, refresh, delete, and how the dataset is used. A
+ * live dataset is refreshed by its connection and unpublished rather than deleted.
+ */
 export function OwnerPanel({ asset }: { asset: AssetDetail }) {
-  const [dialog, setDialog] = useState<'edit' | 'refresh' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'edit' | 'refresh' | 'delete' | 'unpublish' | null>(null);
+  const isLive = !!liveOf(asset);
   const activity = useAssetActivity(asset.id, true);
   const navigate = useNavigate();
   return (
@@ -30,12 +36,20 @@ export function OwnerPanel({ asset }: { asset: AssetDetail }) {
         <Button variant="contained" onClick={() => setDialog('edit')}>
           Edit
         </Button>
-        <Button variant="outlined" onClick={() => setDialog('refresh')}>
-          Refresh data
-        </Button>
-        <Button variant="outlined" color="error" onClick={() => setDialog('delete')}>
-          Delete
-        </Button>
+        {isLive ? (
+          <Button variant="outlined" color="error" onClick={() => setDialog('unpublish')}>
+            Unpublish
+          </Button>
+        ) : (
+          <>
+            <Button variant="outlined" onClick={() => setDialog('refresh')}>
+              Refresh data
+            </Button>
+            <Button variant="outlined" color="error" onClick={() => setDialog('delete')}>
+              Delete
+            </Button>
+          </>
+        )}
       </Stack>
       <Typography component="h3" variant="h6" gutterBottom>
         Activity
@@ -58,6 +72,11 @@ export function OwnerPanel({ asset }: { asset: AssetDetail }) {
         dataset={dialog === 'delete' ? asset : null}
         onClose={() => setDialog(null)}
         onDeleted={() => navigate('/manage')}
+      />
+      <UnpublishDialog
+        dataset={dialog === 'unpublish' ? asset : null}
+        onClose={() => setDialog(null)}
+        onDone={() => navigate('/manage')}
       />
     </Paper>
   );
