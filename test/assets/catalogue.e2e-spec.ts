@@ -250,14 +250,14 @@ describe('GET assets: search, category filter and paging', () => {
     },
   );
 
-  it('stays fast with 10,000 datasets', async () => {
+  // How fast is the benchmark's question (bench/scenarios/catalogue.ts, 10,000 assets), not a test's.
+  it('pages and searches 10,000 datasets', async () => {
     await insertAssetRows(testApp.dataSource, owner.user.id, 10_000, {
       titlePrefix: `Scale ${token}`,
       category: `Scale-${token}`,
     });
     await testApp.dataSource.query('ANALYZE assets');
     await owner.agent.get('/api/assets?limit=100').expect(200);
-    const started = Date.now();
     for (let request = 0; request < 5; request++) {
       const page = await owner.agent.get(`/api/assets?limit=100&offset=${request * 100}`).expect(200);
       expect(page.body).toHaveLength(100);
@@ -266,7 +266,6 @@ describe('GET assets: search, category filter and paging', () => {
       .get(`/api/assets?search=${encodeURIComponent(`Scale ${token} 99`)}&limit=100`)
       .expect(200);
     expect(search.headers['x-total-count']).toBe('111');
-    expect(Date.now() - started).toBeLessThan(3000);
     // Other suites share this database: take the bulk rows away again.
     await testApp.dataSource.query(`DELETE FROM assets WHERE category = $1`, [`Scale-${token}`]);
   });

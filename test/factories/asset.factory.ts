@@ -80,25 +80,31 @@ export async function assetCount(dataSource: DataSource, ownerId: string): Promi
   return row.count;
 }
 
-/** Inserts a catalogue row directly (no table behind it): for catalogue-only tests at scale. */
+const INSERT_BATCH_ROWS = 1_000;
+
+/** Inserts catalogue rows directly (no table behind them): for catalogue-only tests at scale. */
 export async function insertAssetRows(
   dataSource: DataSource,
   ownerId: string,
   count: number,
   options: { titlePrefix?: string; category?: string; isPublic?: boolean } = {},
 ): Promise<void> {
-  await dataSource.query(
-    `INSERT INTO assets (owner_id, title, category, is_public, table_name)
-     SELECT $1, $2 || ' ' || n, $3, $4, 'bulk_' || replace(gen_random_uuid()::text, '-', '')
-       FROM generate_series(1, $5) AS n`,
-    [
-      ownerId,
-      options.titlePrefix ?? 'Bulk dataset',
-      options.category ?? 'Other',
-      options.isPublic ?? true,
-      count,
-    ],
-  );
+  // In statements of a thousand rows: each stays well inside the app's statement limit on a busy machine.
+  for (let first = 1; first <= count; first += INSERT_BATCH_ROWS) {
+    await dataSource.query(
+      `INSERT INTO assets (owner_id, title, category, is_public, table_name)
+       SELECT $1, $2 || ' ' || n, $3, $4, 'bulk_' || replace(gen_random_uuid()::text, '-', '')
+         FROM generate_series($5::int, $6::int) AS n`,
+      [
+        ownerId,
+        options.titlePrefix ?? 'Bulk dataset',
+        options.category ?? 'Other',
+        options.isPublic ?? true,
+        first,
+        Math.min(count, first + INSERT_BATCH_ROWS - 1),
+      ],
+    );
+  }
 }
 
 /** The ingest runs on its own connection; after any answer none may stay open (it would hold a transaction). */
