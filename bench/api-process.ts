@@ -97,6 +97,8 @@ export async function startApi(databaseUrl: string, logFile: string, port?: numb
       DATA_DIR: dataDir,
       WEB_ROOT: webRoot,
       CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true',
+      // Run Now answers when the run ends, also for the longest runs measured (a million records).
+      RUN_NOW_WAIT_SECONDS: '600',
     },
     logFile,
   );
