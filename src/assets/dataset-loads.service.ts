@@ -5,7 +5,7 @@ import { dataTable } from '../database/data-tables/data-table-names';
 import type { Sql } from '../database/sql';
 import type { AssetColumn } from './entities/asset.entity';
 import { ColumnProfileService } from './ingest/column-profile.service';
-import { NewAssetDetails, recordVersion } from './ingest/staged-upload';
+import { insertNewDataset, NewAssetDetails, recordVersion } from './ingest/staged-upload';
 
 /** A dataset table filled elsewhere (a live product's refresh), ready to become a dataset's rows. */
 export interface LoadedTable {
@@ -34,36 +34,11 @@ export class DatasetLoadsService {
     loaded: LoadedTable,
   ): Promise<void> {
     const byteCount = await this.tableBytes(sql, loaded.tableName);
-    await sql(
-      `INSERT INTO assets (id, owner_id, title, description, category, keywords, price, is_public, image,
-                           source, author, table_name, row_count, columns, licence, byte_count, dictionary)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
-      [
-        assetId,
-        details.ownerId,
-        details.title,
-        details.description,
-        details.category,
-        details.keywords,
-        details.price,
-        details.isPublic,
-        details.image ?? null,
-        details.source,
-        details.author,
-        loaded.tableName,
-        loaded.rowCount,
-        JSON.stringify(loaded.columns),
-        details.licence ?? '',
-        byteCount,
-        JSON.stringify(details.dictionary),
-      ],
-    );
-    await recordVersion(sql, {
+    await insertNewDataset(sql, {
       assetId,
-      loadedBy: details.ownerId,
-      mode: 'initial',
-      rowCount: loaded.rowCount,
-      byteCount,
+      details,
+      table: { ...loaded, byteCount },
+      dictionary: details.dictionary,
     });
     await this.grants.grantOwnerAccess(sql, details.ownerId, assetId);
   }

@@ -51,31 +51,12 @@ export class StagedUpload {
   async publish(details: NewAssetDetails): Promise<string> {
     const { assetId, tableName, columns, rowCount, byteCount, dialect } = this.table;
     return this.commitWith(async (sql) => {
-      await sql(
-        `INSERT INTO assets (id, owner_id, title, description, category, keywords, price, is_public, image,
-                             source, author, table_name, row_count, columns, licence, byte_count, csv_dialect)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
-        [
-          assetId,
-          details.ownerId,
-          details.title,
-          details.description,
-          details.category,
-          details.keywords,
-          details.price,
-          details.isPublic,
-          details.image ?? null,
-          details.source,
-          details.author,
-          tableName,
-          rowCount,
-          JSON.stringify(columns),
-          details.licence ?? '',
-          byteCount,
-          JSON.stringify(dialect),
-        ],
-      );
-      await recordVersion(sql, { assetId, loadedBy: details.ownerId, mode: 'initial', rowCount, byteCount });
+      await insertNewDataset(sql, {
+        assetId,
+        details,
+        table: { tableName, columns, rowCount, byteCount },
+        csvDialect: dialect,
+      });
       await this.grants.grantOwnerAccess(sql, details.ownerId, assetId);
       return assetId;
     });
@@ -112,6 +93,57 @@ export class StagedUpload {
       await this.client.end().catch(() => undefined);
     }
   }
+}
+
+/**
+ * The catalogue row of a new dataset whose table is already loaded (an upload or a live product's
+ * first rows) and its first version, inside the load's own transaction.
+ */
+export async function insertNewDataset(
+  sql: Sql,
+  dataset: {
+    assetId: string;
+    details: NewAssetDetails;
+    table: { tableName: string; columns: AssetColumn[]; rowCount: number; byteCount: number };
+    /** How an uploaded file was read (refresh reads the next file the same way). */
+    csvDialect?: CsvDialect;
+    dictionary?: Record<string, string>;
+  },
+): Promise<void> {
+  const { assetId, details, table } = dataset;
+  await sql(
+    `INSERT INTO assets (id, owner_id, title, description, category, keywords, price, is_public, image,
+                         source, author, table_name, row_count, columns, licence, byte_count, csv_dialect,
+                         dictionary)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+    [
+      assetId,
+      details.ownerId,
+      details.title,
+      details.description,
+      details.category,
+      details.keywords,
+      details.price,
+      details.isPublic,
+      details.image ?? null,
+      details.source,
+      details.author,
+      table.tableName,
+      table.rowCount,
+      JSON.stringify(table.columns),
+      details.licence ?? '',
+      table.byteCount,
+      dataset.csvDialect ? JSON.stringify(dataset.csvDialect) : null,
+      JSON.stringify(dataset.dictionary ?? {}),
+    ],
+  );
+  await recordVersion(sql, {
+    assetId,
+    loadedBy: details.ownerId,
+    mode: 'initial',
+    rowCount: table.rowCount,
+    byteCount: table.byteCount,
+  });
 }
 
 /** Keeps one load in the dataset's version history (inside the load's own transaction). */
