@@ -256,7 +256,7 @@ describe('uploading, setting up and running a connector in a browser', () => {
         (await page.locator('.cm-content').innerText()) === `SELECT * FROM ${saved.readable_name} LIMIT 100`,
       'the editor to open on the connector table',
     );
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect(page.getByRole('status', { name: 'Result summary' }).innerText()).resolves.toMatch(
       /^[1-9]\d* rows? in \d+ ms$/,
     );

@@ -67,7 +67,7 @@ describe('the SQL workspace', () => {
 
       // An error is shown beside the editor, with where it points.
       await typeSql(page, `SELECT nope FROM ${name}`);
-      await page.getByRole('button', { name: 'Run' }).click();
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
       await expect(page.getByRole('alert', { name: 'Query error' }).innerText()).resolves.toBe(
         'column "nope" does not exist (line 1, column 8)',
       );
@@ -132,11 +132,11 @@ describe('the SQL workspace', () => {
     // Billions of rows from a cross join of the three-row table: far longer than the test waits.
     const sql = `SELECT count(*) FROM ${Array.from({ length: 20 }, (_, index) => `${name} t${index}`).join(', ')}`;
     await typeSql(page, sql);
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByRole('button', { name: 'Running…' }).waitFor();
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     await page.getByText('Query cancelled.').waitFor();
-    expect(await page.getByRole('button', { name: 'Run' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Run', exact: true }).isEnabled()).toBe(true);
     // Opening the History tab reads it afresh. The statement limit (10 s) would write another
     // message: "Cancelled" comes from the server noticing the aborted request at once.
     const panels = page.getByRole('complementary', { name: 'Tables, saved queries and history' });
