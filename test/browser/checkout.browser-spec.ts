@@ -33,7 +33,8 @@ describe('Buy with Stripe Checkout in a browser', () => {
       route.fulfill({ contentType: 'text/html', body: '<title>Stripe Checkout</title><h1>Pay</h1>' }),
     );
 
-    await page.goto('/datastore');
+    // Found by its title: the journeys before this one may have pushed it off the first page.
+    await page.goto(`/datastore?q=${encodeURIComponent(PAID)}`);
     await card(page, PAID).getByRole('link').click();
     await page.getByRole('heading', { name: 'Sample Data Preview' }).waitFor();
     const datasetPage = new URL(page.url()).pathname;
