@@ -176,7 +176,7 @@ describe('DataStore and detail screens in a browser', () => {
   it('keeps a link followed while a typed search is settling: the search does not take the user back', async () => {
     const { context, page, errors } = await openPage(browser);
     await page.goto('/datastore');
-    await card(page, FREE).waitFor();
+    await page.locator('article').first().waitFor();
     // The next page's code arrives late, as on a slow network: the DataStore stays on screen
     // meanwhile, long past the search box's pause.
     await page.route('**/assets/BlogPage-*.js', async (route) => {
