@@ -140,7 +140,6 @@ export class QueryRoles {
         this.logger.warn(`Query role: ${name} not set (${(error as Error).message})`);
       }
     }
-    this.readyRoles.add(role);
   }
 
   /**
@@ -172,6 +171,8 @@ export class QueryRoles {
         if (!current.has(reader)) await sql(`GRANT ${quoteIdentifier(reader)} TO ${quoteIdentifier(user)}`);
       }
     });
+    // Only once its transaction committed: a rolled-back sync leaves the role to be readied again.
+    this.readyRoles.add(user);
     return this.connectionAs(user);
   }
 
