@@ -25,8 +25,10 @@ describe('POST /api/query: the workspace’s aborted fetch stops its query, and 
   let apiKey: string;
 
   beforeAll(async () => {
-    // A statement limit far beyond the test: only the cancel can end the query in time.
-    testApp = await createTestApp({ QUERY_TIMEOUT_MS: '120000' });
+    // A statement limit far beyond the test, and an answer cap no machine reaches within it (the
+    // default million rows can be produced before the first chunk is read): only the cancel can end
+    // the query in time.
+    testApp = await createTestApp({ QUERY_TIMEOUT_MS: '120000', QUERY_MAX_ROWS: '100000000' });
     owner = await createLoggedInUser(testApp);
     const datasetId = await uploadDataset(owner.agent, { title: 'Ten rows', is_public: 'false' }, TEN_ROWS);
     tableName = (await owner.agent.get(`/api/assets/${datasetId}`).expect(200)).body.readable_name;
