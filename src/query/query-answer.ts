@@ -1,4 +1,8 @@
 import type { Request, Response } from 'express';
+import type { Duplex } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parquetEncoder } from '../formats/writers/parquet-writer';
+import { XlsxEncoder } from '../formats/writers/xlsx-writer';
 import type { QueryFormat } from './dto/run-query.dto';
 import { csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
 import type { QueryOutcome } from './history/query-history.service';
@@ -12,13 +16,22 @@ const CONTENT_TYPES: Record<QueryFormat, string> = {
   json: 'application/json; charset=utf-8',
   csv: 'text/csv; charset=utf-8',
   ndjson: 'application/x-ndjson; charset=utf-8',
+  parquet: 'application/vnd.apache.parquet',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+const FILE_EXTENSIONS: Record<Exclude<QueryFormat, 'json'>, string> = {
+  csv: 'csv',
+  ndjson: 'jsonl',
+  parquet: 'parquet',
+  xlsx: 'xlsx',
 };
 
 /**
  * Streams a started query to the client in its format, with back-pressure: memory holds one batch
  * whatever the result's size. A client that goes away cancels the query in the database. An error
- * after the first bytes ends a JSON answer with an `error` field and cuts a CSV or JSON Lines one
- * short (its status is already sent).
+ * after the first bytes ends a JSON answer with an `error` field and cuts any other one short (its
+ * status is already sent).
  */
 export async function writeQueryAnswer(
   started: StartedQuery,
@@ -47,10 +60,7 @@ export async function writeQueryAnswer(
     response.setHeader('Content-Type', CONTENT_TYPES[format]);
     response.setHeader('Cache-Control', 'no-store');
     if (format !== 'json')
-      response.setHeader(
-        'Content-Disposition',
-        `attachment; filename="query.${format === 'csv' ? 'csv' : 'jsonl'}"`,
-      );
+      response.setHeader('Content-Disposition', `attachment; filename="query.${FILE_EXTENSIONS[format]}"`);
     if (format === 'json')
       await write(
         `{"columns":${JSON.stringify(columns.map((column, index) => ({ name: names[index], type: column.type })))},"rows":[`,
@@ -60,6 +70,22 @@ export async function writeQueryAnswer(
     if (query.output === 'csv') {
       // COPY's own CSV goes out as it comes; the statement's limit already ends it.
       for (let piece = await query.read(); piece && !gone; piece = await query.read()) await write(piece);
+    }
+    if (query.output === 'binary') {
+      const encoder: Duplex =
+        format === 'parquet'
+          ? parquetEncoder(query.exportColumns)
+          : new XlsxEncoder(query.exportColumns, 'query');
+      await pipeline(
+        copyPieces(query.read, () => gone),
+        encoder,
+        async (file: AsyncIterable<Buffer>) => {
+          for await (const piece of file) {
+            if (gone) return;
+            await write(piece);
+          }
+        },
+      );
     }
     while (query.output === 'rows') {
       if (gone) return;
@@ -80,8 +106,8 @@ export async function writeQueryAnswer(
     }
     await query.close();
     if (gone) return;
-    // COPY's CSV goes out uncounted.
-    outcome = { rowCount: query.output === 'csv' ? null : count };
+    // COPY's CSV and the typed files go out uncounted.
+    outcome = { rowCount: query.output === 'rows' ? count : null };
     if (format === 'json')
       await write(`],"row_count":${count},"truncated":${truncated},"elapsed_ms":${Date.now() - startedAt}}`);
     response.end();
@@ -100,6 +126,14 @@ export async function writeQueryAnswer(
     response.off('close', leave);
     await finish(outcome);
   }
+}
+
+/** A COPY's pieces until it ends or the client is gone. */
+async function* copyPieces(
+  read: () => Promise<Buffer | undefined>,
+  gone: () => boolean,
+): AsyncGenerator<Buffer> {
+  for (let piece = await read(); piece && !gone(); piece = await read()) yield piece;
 }
 
 /**

@@ -7,7 +7,16 @@ import { RunQueryDto } from './dto/run-query.dto';
 import { QueryCallerGuard } from './query-caller.guard';
 import { writeQueryAnswer } from './query-answer';
 import { QueryTableResponse } from './query-table.response';
-import { QueryService } from './query.service';
+import { FileRows, QueryService } from './query.service';
+import { XLSX_MAX_DATA_ROWS } from '../formats/writers/xlsx-writer';
+
+const SHEET_ROWS: FileRows = {
+  most: XLSX_MAX_DATA_ROWS,
+  why: 'for format=xlsx, the rows one Excel sheet holds',
+};
+
+/** How each format's rows come from the database. */
+const OUTPUTS = { json: 'rows', ndjson: 'rows', csv: 'csv', parquet: 'binary', xlsx: 'binary' } as const;
 
 @ApiTags('query')
 @ApiSecurity('api_key')
@@ -26,7 +35,7 @@ export class QueryController {
 
   /**
    * Runs one read-only statement: JSON `{columns, rows, row_count, truncated, elapsed_ms}`, or the
-   * rows streamed as CSV or JSON Lines.
+   * rows streamed as CSV, JSON Lines, Parquet or an Excel workbook.
    */
   @Post()
   @HttpCode(200)
@@ -49,8 +58,9 @@ export class QueryController {
         user,
         input.sql,
         input.limit,
-        format === 'csv' ? 'csv' : 'rows',
+        OUTPUTS[format],
         hangUp.signal,
+        format === 'xlsx' ? SHEET_ROWS : undefined,
       );
     } finally {
       response.off('close', hungUp);

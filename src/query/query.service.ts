@@ -30,6 +30,13 @@ export interface StartedQuery {
   finish(outcome: QueryOutcome): Promise<void>;
 }
 
+/** A file format's own row limit (an Excel sheet's), which caps the answer below the API's. */
+export interface FileRows {
+  most: number;
+  /** Why, after "limit is at most N". */
+  why: string;
+}
+
 /** What the history says of a query whose caller went away (the screen's Cancel, a closed connection). */
 export const CANCELLED = 'Cancelled';
 
@@ -79,10 +86,14 @@ export class QueryService {
     requestedLimit: number | undefined,
     output: RunOptions['output'],
     hungUp?: AbortSignal,
+    fileRows?: FileRows,
   ): Promise<StartedQuery> {
-    const limit = requestedLimit ?? this.config.query.maxRows;
-    if (limit > this.config.query.maxRows)
-      throw new QueryFailed(`limit is at most ${this.config.query.maxRows.toLocaleString('en')}`);
+    const cap = Math.min(this.config.query.maxRows, fileRows?.most ?? Infinity);
+    const limit = requestedLimit ?? cap;
+    if (limit > cap)
+      throw new QueryFailed(
+        `limit is at most ${cap.toLocaleString('en')}${cap === fileRows?.most ? ` ${fileRows.why}` : ''}`,
+      );
     await this.rateLimiter.consume(
       `query:${caller.id}`,
       QUERY_RATE,
@@ -92,6 +103,8 @@ export class QueryService {
     const startedAt = Date.now();
     try {
       const checked = await checkQuery(sql);
+      if (checked.kind === 'explain' && output === 'binary')
+        throw new QueryFailed('An EXPLAIN answers as json, csv or ndjson, not as a file of typed columns');
       const held = await this.heldTables(caller);
       // The role follows access first, also when this query then names something not held.
       const named = checked.tables.flatMap((reference) => held.get(reference.name)?.tableName ?? []);
@@ -111,7 +124,7 @@ export class QueryService {
         .open(login, statement, {
           timeoutMs: this.config.query.timeoutMs,
           // A JSON answer reads one row more to tell whether the limit cut the result.
-          rowLimit: output === 'csv' ? limit : limit + 1,
+          rowLimit: output === 'rows' ? limit + 1 : limit,
           explain: checked.kind === 'explain',
           output,
           hungUp,

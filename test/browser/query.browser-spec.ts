@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
+import { readParquet } from '../stream/support/read-parquet';
 import { horizontalOverflow, snapshot } from './support/accounts';
 import { baseUrl, launchBrowser, openPage, ViewportName } from './support/browser';
 import {
@@ -115,6 +116,17 @@ describe('the SQL workspace', () => {
       ]);
       expect(download.suggestedFilename()).toBe('query.csv');
       expect(readFileSync(await download.path(), 'utf8')).toBe('city,visitors\nLima,10\nKyiv,20\nOslo,30\n');
+      const [parquetDownload] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download Parquet' }).click(),
+      ]);
+      expect(parquetDownload.suggestedFilename()).toBe('query.parquet');
+      const parquet = await readParquet(readFileSync(await parquetDownload.path()));
+      expect(parquet.rows).toEqual([
+        { city: 'Lima', visitors: 10n },
+        { city: 'Kyiv', visitors: 20n },
+        { city: 'Oslo', visitors: 30n },
+      ]);
 
       if (viewport === 'phone') expect(await horizontalOverflow(page)).toBe(0);
       await snapshot(page, 'query-saved-history', viewport);

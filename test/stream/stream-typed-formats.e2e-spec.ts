@@ -3,6 +3,7 @@ import type { Response } from 'supertest';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createConnectorInstance, createDataset, createUserWithApiKey, TestColumn } from './stream.factory';
 import { readParquet } from './support/read-parquet';
+import { readParquetWithArrowRs } from './support/read-parquet-arrow';
 
 const UNICODE = 'ünïcödé 😀 "quoted", comma\nnew line';
 
@@ -138,6 +139,7 @@ describe('stream links as Parquet and Excel files', () => {
       expect(response.headers['content-disposition']).toBe(`attachment; filename="${tableName}.parquet"`);
       const parquet = await readParquet(response.body as Buffer);
       expect(parquet.rows).toEqual(EXPECTED_PARQUET_ROWS);
+      expect(readParquetWithArrowRs(response.body as Buffer)).toEqual(EXPECTED_PARQUET_ROWS);
       const byName = Object.fromEntries(parquet.columns.map((column) => [column.name, column]));
       expect(byName.Big).toMatchObject({ type: 'INT64' });
       expect(byName.Small).toMatchObject({ type: 'INT64' });
@@ -177,6 +179,20 @@ describe('stream links as Parquet and Excel files', () => {
           row.N !== BigInt(index + 1) || row.Label !== `row ${index + 1}` || Object.keys(row).length !== 2,
       );
       expect(firstWrong === -1 ? 'all rows match' : parquet.rows[firstWrong]).toBe('all rows match');
+    });
+
+    it('writes a decimal of up to 18 digits as an INT64 DECIMAL that both readers give back exactly', async () => {
+      const dataset = await createDataset(testApp.dataSource, {
+        ownerId,
+        columns: [{ name: 'x', label: 'X', sqlType: 'numeric', type: 'numeric' }],
+        rows: [['1.5'], ['-2.25'], [null], ['9999999999999999.99']],
+      });
+      const response = await download(await readableNameOf('assets', dataset.id), 'parquet').expect(200);
+      const expected = [{ X: '1.50' }, { X: '-2.25' }, { X: null }, { X: '9999999999999999.99' }];
+      const parquet = await readParquet(response.body as Buffer);
+      expect(parquet.rows).toEqual(expected);
+      expect(readParquetWithArrowRs(response.body as Buffer)).toEqual(expected);
+      expect(parquet.columns[0]).toMatchObject({ type: 'INT64', precision: 18, scale: 2 });
     });
 
     it('writes a numeric column holding NaN as exact text, and honours filters and paging', async () => {

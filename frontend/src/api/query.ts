@@ -22,7 +22,14 @@ export interface QueryResult {
   error?: string;
 }
 
-export type DownloadFormat = 'csv' | 'json';
+export type DownloadFormat = 'csv' | 'json' | 'parquet' | 'xlsx';
+
+const DOWNLOAD_TYPES: Record<DownloadFormat, string> = {
+  csv: 'text/csv',
+  json: 'application/json',
+  parquet: 'application/vnd.apache.parquet',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
 
 export const queryKeys = {
   all: ['query'] as const,
@@ -125,7 +132,7 @@ export async function downloadQueryResult(sql: string, format: DownloadFormat): 
     credentials: 'include',
     headers: {
       'Content-Type': 'application/json',
-      Accept: format === 'csv' ? 'text/csv' : 'application/json',
+      Accept: DOWNLOAD_TYPES[format],
     },
     body: JSON.stringify({ sql, format }),
   });

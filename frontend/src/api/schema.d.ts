@@ -1997,7 +1997,7 @@ export interface components {
        * @default json
        * @enum {string}
        */
-      format: 'json' | 'csv' | 'ndjson';
+      format: 'json' | 'csv' | 'ndjson' | 'parquet' | 'xlsx';
       /** @description Most rows to answer (at most QUERY_MAX_ROWS) */
       limit?: number;
       /** @description One SELECT (or WITH … SELECT, VALUES, EXPLAIN) over the tables you hold */

@@ -1,7 +1,6 @@
 import { parquetReadObjects } from 'hyparquet';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { stopIdleEncoders } from './parquet-encoder-thread';
 import { parquetEncoder, ROWS_PER_GROUP } from './parquet-writer';
 
 const COLUMNS = [{ name: 'note', label: 'note', pgType: 'text' }];
@@ -33,9 +32,7 @@ async function notes(file: Buffer): Promise<unknown[]> {
   return rows.map((row) => row.note);
 }
 
-describe('parquetEncoder (row groups encoded on a thread of their own)', () => {
-  afterAll(() => stopIdleEncoders());
-
+describe('parquetEncoder', () => {
   const values = Array.from({ length: ROWS_PER_GROUP * 2 + 5 }, (_, index) => `note ${index}`);
 
   it('writes every row of several groups in order', async () => {
@@ -57,12 +54,6 @@ describe('parquetEncoder (row groups encoded on a thread of their own)', () => {
     expect(encoder.destroyed).toBe(true);
     expect(await notes(await encode(binaryCopy(['again'])))).toEqual(['again']);
   });
-
-  it('starts a new thread when the idle ones have exited', async () => {
-    expect(await notes(await encode(binaryCopy(['first'])))).toEqual(['first']);
-    await stopIdleEncoders();
-    expect(await notes(await encode(binaryCopy(['second'])))).toEqual(['second']);
-  }, 20_000);
 
   it('writes a file with the schema and no rows for an empty copy', async () => {
     expect(await notes(await encode(binaryCopy([])))).toEqual([]);

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 
-export const QUERY_FORMATS = ['json', 'csv', 'ndjson'] as const;
+export const QUERY_FORMATS = ['json', 'csv', 'ndjson', 'parquet', 'xlsx'] as const;
 export type QueryFormat = (typeof QUERY_FORMATS)[number];
 export const QUERY_MAX_LENGTH = 100_000;
 

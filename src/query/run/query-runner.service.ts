@@ -6,8 +6,14 @@ import type { CopyToStreamQuery } from 'pg-copy-streams';
 import { NO_ANSWER_GRACE_MS } from '../../database/data-source-options';
 import { pgPool } from '../../database/sql';
 import { settleAnswerTimer } from '../../stream/copy-out';
+import {
+  binaryExpression,
+  DecimalShape,
+  ExportColumn,
+  MAX_DECIMAL_PRECISION,
+} from '../../formats/binary-columns';
 import { CopyTextRows, Row } from './copy-text-rows';
-import { csvRow } from './result-encoding';
+import { csvRow, uniqueNames } from './result-encoding';
 
 /** The server process of a connection, to cancel its statement from another one. */
 function backendOf(client: Client): number {
@@ -31,6 +37,43 @@ function limited(sql: string, rowLimit: number): string {
 export interface QueryColumn {
   name: string;
   type: string;
+  /** A numeric column's declared digits (`numeric(12, 2)`, or a cast to it), when it has them. */
+  decimal?: DecimalShape;
+}
+
+/**
+ * The result's columns as a typed file writes them: renamed by position (a result may repeat a
+ * name, or have none), labelled with the answer's unique names, each numeric with declared digits
+ * a DECIMAL of them; any other numeric goes out as its exact text, as the rows are not scanned first.
+ */
+function exportColumns(columns: QueryColumn[]): ExportColumn[] {
+  const labels = uniqueNames(columns);
+  return columns.map((column, index) => ({
+    name: `c${index + 1}`,
+    label: labels[index],
+    pgType: column.type,
+    decimal: column.decimal,
+  }));
+}
+
+/** COPY of a statement's rows in binary, each column as the typed writers read it. */
+function binaryCopyBefore(columns: ExportColumn[]): string {
+  return `COPY (SELECT ${columns.map(binaryExpression).join(', ')} FROM (\n`;
+}
+
+function binaryCopy(sql: string, columns: ExportColumn[], rowLimit: number): string {
+  const names = columns.map((column) => `"${column.name}"`).join(', ');
+  return `${binaryCopyBefore(columns)}${sql}\n) AS statement(${names}) LIMIT ${Math.trunc(rowLimit)}) TO STDOUT (FORMAT binary)`;
+}
+
+/** numeric(p, s) keeps p and s in its type modifier, after a 4-byte header; -1 when undeclared. */
+function declaredDecimal(type: string, modifier: number): DecimalShape | undefined {
+  if (type !== 'numeric' || modifier < 4) return undefined;
+  const precision = ((modifier - 4) >> 16) & 0xffff;
+  const scale = (modifier - 4) & 0xffff;
+  // Negative scales (PostgreSQL 15+) come as 11-bit two's complement: such columns stay text.
+  if (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale > precision) return undefined;
+  return { precision, scale };
 }
 
 interface QueryBase {
@@ -53,13 +96,22 @@ export interface CsvQuery extends QueryBase {
   read(): Promise<Buffer | undefined>;
 }
 
-export type OpenQuery = RowsQuery | CsvQuery;
+/** A running query answering a binary COPY of `exportColumns`, for the typed file writers. */
+export interface BinaryQuery extends QueryBase {
+  output: 'binary';
+  /** The result's columns as the COPY sends them. */
+  exportColumns: ExportColumn[];
+  /** The next piece of the COPY; undefined at the end. */
+  read(): Promise<Buffer | undefined>;
+}
+
+export type OpenQuery = RowsQuery | CsvQuery | BinaryQuery;
 
 export interface RunOptions {
   timeoutMs: number;
   /** Most rows the query produces. */
   rowLimit: number;
-  /** An EXPLAIN cannot stand inside COPY: its few lines are read in one go. */
+  /** An EXPLAIN cannot stand inside COPY: its few lines are read in one go (not as binary). */
   explain: boolean;
   output: OpenQuery['output'];
   /** Aborts when the caller is gone before the first row: the statement is cancelled then too. */
@@ -123,21 +175,31 @@ export class QueryRunner {
         client.query({ text: limited(sql, 0), rowMode: 'array' }),
       );
       const columns = await this.columnsOf(client, described.fields);
-      const format = options.output === 'csv' ? ' (FORMAT csv)' : '';
-      const copy = client.query(copyTo(`COPY (${limited(sql, options.rowLimit)}) TO STDOUT${format}`));
+      const typed = options.output === 'binary' ? exportColumns(columns) : [];
+      const [before, copySql] =
+        options.output === 'binary'
+          ? [binaryCopyBefore(typed), binaryCopy(sql, typed, options.rowLimit)]
+          : [
+              COPY_BEFORE,
+              `COPY (${limited(sql, options.rowLimit)}) TO STDOUT${options.output === 'csv' ? ' (FORMAT csv)' : ''}`,
+            ];
+      const copy = client.query(copyTo(copySql));
       connection.copy = copy;
       // Heard once the connection is closed under a COPY still running.
       copy.on('error', () => undefined);
       const source = copy[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
       // The first chunk (or the end) is awaited here, so a failing statement fails before any answer.
-      const first = await unwrapped(COPY_BEFORE, source.next());
+      const first = await unwrapped(before, source.next());
       const chunks = this.chunksOf(first, source, () => end());
       if (options.output === 'rows') {
         const rows = new CopyTextRows(chunks, columns.length);
         return { output: 'rows', columns, read: (count) => this.failing(rows.read(count), end), close };
       }
       const next = async () => (await chunks.next()).value as Buffer | undefined;
-      return { output: 'csv', columns, read: () => this.failing(next(), end), close };
+      const read = () => this.failing(next(), end);
+      if (options.output === 'binary')
+        return { output: 'binary', columns, exportColumns: typed, read, close };
+      return { output: 'csv', columns, read, close };
     } catch (error) {
       await end();
       throw error;
@@ -189,6 +251,7 @@ export class QueryRunner {
     const columns = await this.columnsOf(client, result.fields);
     await end();
     const rows = result.rows as Row[];
+    if (output === 'binary') throw new Error('An EXPLAIN is not answered as a typed file');
     if (output === 'rows') return { output, columns, read: async (count) => rows.splice(0, count), close };
     // The plan's lines are few: one piece.
     let text: Buffer | undefined = Buffer.from(rows.map(csvRow).join(''));
@@ -234,7 +297,7 @@ export class QueryRunner {
   /** Column names and type names (pg_type.typname, looked up once per type). */
   private async columnsOf(
     client: Client,
-    fields: Array<{ name: string; dataTypeID: number }>,
+    fields: Array<{ name: string; dataTypeID: number; dataTypeModifier: number }>,
   ): Promise<QueryColumn[]> {
     const unknown = [...new Set(fields.map((field) => field.dataTypeID))].filter(
       (oid) => !this.typeNames.has(oid),
@@ -247,9 +310,10 @@ export class QueryRunner {
       for (const row of rows as Array<{ oid: number; typname: string }>)
         this.typeNames.set(row.oid, row.typname);
     }
-    return fields.map((field) => ({
-      name: field.name,
-      type: this.typeNames.get(field.dataTypeID) ?? 'text',
-    }));
+    return fields.map((field) => {
+      const type = this.typeNames.get(field.dataTypeID) ?? 'text';
+      const decimal = declaredDecimal(type, field.dataTypeModifier);
+      return { name: field.name, type, ...(decimal ? { decimal } : {}) };
+    });
   }
 }

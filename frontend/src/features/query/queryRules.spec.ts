@@ -30,7 +30,7 @@ describe('query workspace rules', () => {
     expect(resultSummary(1, 12)).toBe('1 row in 12 ms');
     expect(resultSummary(12345, 2500)).toBe('12,345 rows in 2.5 s');
     expect(truncationNotice(10000)).toBe(
-      'Showing the first 10,000 rows. Download CSV or JSON for the whole result.',
+      'Showing the first 10,000 rows. Download the whole result as CSV, JSON, Parquet or Excel.',
     );
   });
 

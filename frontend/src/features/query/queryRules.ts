@@ -36,7 +36,7 @@ export function resultSummary(rowCount: number, elapsedMs: number): string {
 
 /** Shown when the screen's limit cut the result. */
 export function truncationNotice(rowCount: number): string {
-  return `Showing the first ${rowCount.toLocaleString('en')} rows. Download CSV or JSON for the whole result.`;
+  return `Showing the first ${rowCount.toLocaleString('en')} rows. Download the whole result as CSV, JSON, Parquet or Excel.`;
 }
 
 /**

@@ -13,6 +13,13 @@ import { resultSummary, truncationNotice } from '../../features/query/queryRules
 import { ResultChart } from './ResultChart';
 import { ResultGrid } from './ResultGrid';
 
+const DOWNLOADS: Array<[DownloadFormat, string]> = [
+  ['csv', 'CSV'],
+  ['json', 'JSON'],
+  ['parquet', 'Parquet'],
+  ['xlsx', 'Excel'],
+];
+
 /** A result: count and time, the truncation notice, downloads of the whole result, and grid or chart. */
 export function QueryResultPanel({ result, sql }: { result: QueryResult; sql: string }) {
   const [view, setView] = useState<'grid' | 'chart'>('grid');
@@ -39,23 +46,18 @@ export function QueryResultPanel({ result, sql }: { result: QueryResult; sql: st
           <Typography role="status" aria-label="Result summary">
             {resultSummary(result.row_count, result.elapsed_ms)}
           </Typography>
-          <Stack direction="row" spacing={1}>
-            <Button
-              size="small"
-              variant="outlined"
-              onClick={() => void download('csv')}
-              disabled={!!downloading}
-            >
-              {downloading === 'csv' ? 'Downloading…' : 'Download CSV'}
-            </Button>
-            <Button
-              size="small"
-              variant="outlined"
-              onClick={() => void download('json')}
-              disabled={!!downloading}
-            >
-              {downloading === 'json' ? 'Downloading…' : 'Download JSON'}
-            </Button>
+          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+            {DOWNLOADS.map(([format, label]) => (
+              <Button
+                key={format}
+                size="small"
+                variant="outlined"
+                onClick={() => void download(format)}
+                disabled={!!downloading}
+              >
+                {downloading === format ? 'Downloading…' : `Download ${label}`}
+              </Button>
+            ))}
           </Stack>
         </Stack>
         {result.truncated && <Alert severity="info">{truncationNotice(result.row_count)}</Alert>}

@@ -1,0 +1,280 @@
+import type { writeMetadata } from 'hyparquet-writer/src/metadata.js';
+import { ExportColumn, valueKind, ValueKind } from '../binary-columns';
+import {
+  copyInt64,
+  copySmallInt,
+  copyTimestamp,
+  DATE_INFINITY,
+  DATE_MINUS_INFINITY,
+  numericSpecial,
+  numericText,
+  PG_EPOCH_DAYS,
+  writeScaledDecimal,
+} from '../pg-binary-values';
+
+/** The file metadata the writer library serialises, and a column's entry in its schema. */
+export type FileMetaData = Parameters<typeof writeMetadata>[1];
+export type SchemaElement = FileMetaData['schema'][number];
+
+/** Widest decimal kept in an INT64 (Parquet allows it up to 18 digits); wider ones take 16 bytes. */
+const INT64_DECIMAL_DIGITS = 18;
+const WIDE_DECIMAL_BYTES = 16;
+/** Values up to this length are copied byte by byte rather than by a native copy. */
+const SHORT_VALUE_BYTES = 256;
+
+/** How a column is laid out in the file: its schema element and the bytes each value takes. */
+function layout(column: ExportColumn, kind: ValueKind): { element: SchemaElement; valueBytes: number } {
+  const name = column.label;
+  const optional = { name, repetition_type: 'OPTIONAL' as const };
+  switch (kind) {
+    case 'integer':
+      return { element: { ...optional, type: 'INT64' }, valueBytes: 8 };
+    case 'decimal': {
+      const { precision, scale } = column.decimal!;
+      const decimal = {
+        ...optional,
+        converted_type: 'DECIMAL' as const,
+        logical_type: { type: 'DECIMAL' as const, precision, scale },
+        precision,
+        scale,
+      };
+      if (precision <= INT64_DECIMAL_DIGITS) return { element: { ...decimal, type: 'INT64' }, valueBytes: 8 };
+      const element: SchemaElement = {
+        ...decimal,
+        type: 'FIXED_LEN_BYTE_ARRAY',
+        type_length: WIDE_DECIMAL_BYTES,
+      };
+      return { element, valueBytes: WIDE_DECIMAL_BYTES };
+    }
+    case 'float':
+      return { element: { ...optional, type: 'DOUBLE' }, valueBytes: 8 };
+    case 'boolean':
+      return { element: { ...optional, type: 'BOOLEAN' }, valueBytes: 0 };
+    case 'date':
+      return {
+        element: { ...optional, type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' } },
+        valueBytes: 4,
+      };
+    case 'timestamp':
+    case 'timestamptz': {
+      const isAdjustedToUTC = kind === 'timestamptz';
+      const element: SchemaElement = {
+        ...optional,
+        type: 'INT64',
+        logical_type: { type: 'TIMESTAMP', isAdjustedToUTC, unit: 'MICROS' },
+        // The old converted type means "adjusted to UTC", so a wall-clock timestamp goes without it.
+        ...(isAdjustedToUTC ? { converted_type: 'TIMESTAMP_MICROS' as const } : {}),
+      };
+      return { element, valueBytes: 8 };
+    }
+    case 'text':
+    case 'numeric-text':
+      return {
+        element: {
+          ...optional,
+          type: 'BYTE_ARRAY',
+          converted_type: 'UTF8',
+          logical_type: { type: 'STRING' },
+        },
+        valueBytes: 0,
+      };
+  }
+}
+
+/** One row group's part of a column: its definition levels and PLAIN values, ready for a data page. */
+export interface ColumnPage {
+  rows: number;
+  nullCount: number;
+  /** The page's body (levels, then values), in parts to send as they are. */
+  body: Uint8Array[];
+  byteLength: number;
+}
+
+/**
+ * One column of a row group, filled from binary COPY fields straight into the bytes of a
+ * Parquet data page (PLAIN values, as Parquet stores them, little-endian): no JavaScript value
+ * per cell and no copy in between. `page()` hands the group's bytes over and starts afresh.
+ */
+export class ParquetColumn {
+  readonly element: SchemaElement;
+  private readonly kind: ValueKind;
+  private readonly valueBytes: number;
+  private rows = 0;
+  private values = 0;
+  private nullCount = 0;
+  /** Definition levels, one bit per row: set where the row has a value. */
+  private validity!: Uint8Array;
+  private bytes!: Uint8Array;
+  private words!: Int32Array;
+  private floats!: Float64Array;
+  private byteLength = 0;
+  /** A decimal's four 32-bit words before they are laid out. */
+  private readonly decimalWords = new Uint32Array(4);
+
+  constructor(
+    private readonly column: ExportColumn,
+    private readonly capacity: number,
+  ) {
+    this.kind = valueKind(column);
+    ({ element: this.element, valueBytes: this.valueBytes } = layout(column, this.kind));
+    this.allocate();
+  }
+
+  append(buffer: Buffer, start: number, length: number): void {
+    const row = this.rows++;
+    if (length < 0) {
+      this.nullCount++;
+      return;
+    }
+    const index = this.values;
+    switch (this.kind) {
+      case 'integer':
+        if (length === 8) copyInt64(buffer, start, this.words, index);
+        else
+          copySmallInt(
+            length === 4 ? buffer.readInt32BE(start) : buffer.readInt16BE(start),
+            this.words,
+            index,
+          );
+        break;
+      case 'decimal':
+        this.appendDecimal(buffer, start, index);
+        break;
+      case 'float':
+        this.floats[index] = buffer.readDoubleBE(start);
+        break;
+      case 'boolean':
+        if (buffer[start] !== 0) this.bytes[index >> 3] |= 1 << (index & 7);
+        break;
+      case 'date': {
+        const days = buffer.readInt32BE(start);
+        if (days === DATE_INFINITY || days === DATE_MINUS_INFINITY) {
+          this.nullCount++;
+          return;
+        }
+        this.words[index] = days + PG_EPOCH_DAYS;
+        break;
+      }
+      case 'timestamp':
+      case 'timestamptz':
+        if (!copyTimestamp(buffer, start, this.words, index)) {
+          this.nullCount++;
+          return;
+        }
+        break;
+      case 'text':
+        this.appendBytes(buffer, start, length);
+        break;
+      case 'numeric-text': {
+        const text = Buffer.from(numericText(buffer, start) ?? numericSpecial(buffer, start));
+        this.appendBytes(text, 0, text.length);
+        break;
+      }
+    }
+    this.values++;
+    this.validity[row >> 3] |= 1 << (row & 7);
+  }
+
+  /** The group's page body so far; the column starts over empty. */
+  page(): ColumnPage {
+    const levels = this.definitionLevels();
+    const values = this.bytes.subarray(0, this.valueLength());
+    const page: ColumnPage = {
+      rows: this.rows,
+      nullCount: this.nullCount,
+      body: [levels, values],
+      byteLength: levels.length + values.length,
+    };
+    this.allocate();
+    return page;
+  }
+
+  /**
+   * The rows' definition levels (bit width 1) in the RLE/bit-packed hybrid, behind their length
+   * as data page v1 has it: one run of 1s when nothing is null, else the validity bits as
+   * bit-packed groups of eight (the same bits, least significant first).
+   */
+  private definitionLevels(): Uint8Array {
+    const run =
+      this.nullCount === 0 ? [...varint(this.rows << 1), 1] : varint((Math.ceil(this.rows / 8) << 1) | 1);
+    const packed = this.nullCount === 0 ? 0 : Math.ceil(this.rows / 8);
+    const levels = new Uint8Array(4 + run.length + packed);
+    new DataView(levels.buffer).setUint32(0, run.length + packed, true);
+    levels.set(run, 4);
+    if (packed > 0) levels.set(this.validity.subarray(0, packed), 4 + run.length);
+    return levels;
+  }
+
+  private valueLength(): number {
+    if (this.kind === 'boolean') return Math.ceil(this.values / 8);
+    if (this.valueBytes > 0) return this.values * this.valueBytes;
+    return this.byteLength;
+  }
+
+  /** A decimal as INT64 (little-endian) or as 16 big-endian bytes of two's complement. */
+  private appendDecimal(buffer: Buffer, start: number, index: number): void {
+    const words = this.decimalWords;
+    writeScaledDecimal(buffer, start, this.column.decimal!.scale, words, 0);
+    if (this.valueBytes === 8) {
+      this.words[index * 2] = words[0];
+      this.words[index * 2 + 1] = words[1];
+      return;
+    }
+    const bytes = this.bytes;
+    let at = index * WIDE_DECIMAL_BYTES;
+    for (let word = 3; word >= 0; word--) {
+      const value = words[word];
+      bytes[at++] = value >>> 24;
+      bytes[at++] = (value >>> 16) & 0xff;
+      bytes[at++] = (value >>> 8) & 0xff;
+      bytes[at++] = value & 0xff;
+    }
+  }
+
+  /** A BYTE_ARRAY value: its length (4 bytes, little-endian), then its bytes. */
+  private appendBytes(buffer: Buffer, start: number, length: number): void {
+    if (this.byteLength + 4 + length > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.byteLength + 4 + length));
+      grown.set(this.bytes.subarray(0, this.byteLength));
+      this.bytes = grown;
+    }
+    const bytes = this.bytes;
+    let at = this.byteLength;
+    bytes[at++] = length & 0xff;
+    bytes[at++] = (length >>> 8) & 0xff;
+    bytes[at++] = (length >>> 16) & 0xff;
+    bytes[at++] = length >>> 24;
+    // Most text values are short, and Buffer#copy's checks cost more than the bytes it moves.
+    if (length <= SHORT_VALUE_BYTES)
+      for (let byte = 0; byte < length; byte++) bytes[at + byte] = buffer[start + byte];
+    else bytes.set(buffer.subarray(start, start + length), at);
+    this.byteLength = at + length;
+  }
+
+  /** Fresh buffers: the previous ones now belong to the page handed out. */
+  private allocate(): void {
+    this.rows = 0;
+    this.values = 0;
+    this.nullCount = 0;
+    this.byteLength = 0;
+    this.validity = new Uint8Array(Math.ceil(this.capacity / 8));
+    const fixedBytes =
+      this.kind === 'boolean' ? Math.ceil(this.capacity / 8) : this.capacity * this.valueBytes;
+    // Fixed-width values fill one buffer seen three ways; text grows its own.
+    const buffer = new ArrayBuffer(fixedBytes > 0 ? fixedBytes : 64 * 1024);
+    this.bytes = new Uint8Array(buffer);
+    this.words = new Int32Array(buffer, 0, buffer.byteLength >> 2);
+    this.floats = new Float64Array(buffer, 0, buffer.byteLength >> 3);
+  }
+}
+
+/** An unsigned LEB128 integer, as the hybrid encoding's run headers are written. */
+function varint(value: number): number[] {
+  const bytes: number[] = [];
+  while (value >= 0x80) {
+    bytes.push((value & 0x7f) | 0x80);
+    value >>>= 7;
+  }
+  bytes.push(value);
+  return bytes;
+}

@@ -1,0 +1,166 @@
+import * as ExcelJS from 'exceljs';
+import type { Response, Test } from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { uploadDataset } from '../factories/asset.factory';
+import { createLoggedInUser, TestUser } from '../factories/user.factory';
+import { readParquet } from '../stream/support/read-parquet';
+import { readParquetWithArrowRs } from '../stream/support/read-parquet-arrow';
+import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+
+type Agent = TestAgent<Test>;
+
+const CSV = 'name,amount,note\nalpha,1,""\nbeta,2,\n';
+
+function binary(response: Response, callback: (error: Error | null, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  response.on('data', (chunk: Buffer) => chunks.push(chunk));
+  response.on('end', () => callback(null, Buffer.concat(chunks)));
+}
+
+/** Every typed column kind, a repeated name, a numeric with and without declared digits. */
+const TYPED_SQL = (table: string) => `
+  SELECT name, amount, amount * 1.5 AS amount,
+         (amount * 1.25)::numeric(12, 2) AS price,
+         amount = 1 AS first, DATE '2024-02-29' + amount::int AS day,
+         TIMESTAMP '2025-11-17 05:11:07.758123' AS seen,
+         TIMESTAMPTZ '2025-11-17 05:11:07.758123+02' AS at,
+         note, '{"a": [1, 2]}'::jsonb AS payload, 0.1::float8 AS ratio
+  FROM ${table} ORDER BY 1`;
+
+const micros = (iso: string, extra: number) => BigInt(Date.parse(iso)) * 1000n + BigInt(extra);
+const DAY_MS = 86_400_000;
+
+describe('POST /api/query as Parquet and Excel files', () => {
+  let testApp: TestApp;
+  let owner: { user: TestUser; agent: Agent };
+  let other: { user: TestUser; agent: Agent };
+  let tableName: string;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    owner = await createLoggedInUser(testApp);
+    other = await createLoggedInUser(testApp);
+    const datasetId = await uploadDataset(owner.agent, { title: 'Typed query', is_public: 'false' }, CSV);
+    tableName = (await owner.agent.get(`/api/assets/${datasetId}`).expect(200)).body.readable_name;
+  });
+  afterAll(() => testApp.close());
+
+  const query = (agent: Agent, body: object) =>
+    agent
+      .post('/api/query')
+      .set('Origin', TEST_ORIGIN)
+      .send(body)
+      .buffer(true)
+      .parse(binary as never);
+
+  it('answers format=parquet with typed columns that two independent readers give back exactly', async () => {
+    const response = await query(owner.agent, { sql: TYPED_SQL(tableName), format: 'parquet' }).expect(200);
+    expect(response.headers['content-type']).toBe('application/vnd.apache.parquet');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="query.parquet"');
+    const expected = [
+      {
+        name: 'alpha',
+        amount: 1n,
+        // An undeclared numeric is not scanned before it is written: its exact text.
+        amount_2: '1.5',
+        price: '1.25',
+        first: true,
+        day: Date.UTC(2024, 2, 1) / DAY_MS,
+        seen: micros('2025-11-17T05:11:07.758Z', 123),
+        at: micros('2025-11-17T03:11:07.758Z', 123),
+        note: '',
+        payload: '{"a": [1, 2]}',
+        ratio: 0.1,
+      },
+      {
+        name: 'beta',
+        amount: 2n,
+        amount_2: '3.0',
+        price: '2.50',
+        first: false,
+        day: Date.UTC(2024, 2, 2) / DAY_MS,
+        seen: micros('2025-11-17T05:11:07.758Z', 123),
+        at: micros('2025-11-17T03:11:07.758Z', 123),
+        note: null,
+        payload: '{"a": [1, 2]}',
+        ratio: 0.1,
+      },
+    ];
+    const parquet = await readParquet(response.body as Buffer);
+    expect(parquet.rows).toEqual(expected);
+    expect(readParquetWithArrowRs(response.body as Buffer)).toEqual(expected);
+    const byName = Object.fromEntries(parquet.columns.map((column) => [column.name, column]));
+    expect(byName.price).toMatchObject({ type: 'INT64', precision: 12, scale: 2 });
+    expect(byName.amount_2).toMatchObject({ logicalType: { type: 'STRING' } });
+    expect(byName.at).toMatchObject({ logicalType: { type: 'TIMESTAMP', isAdjustedToUTC: true } });
+    expect(byName.seen).toMatchObject({ logicalType: { type: 'TIMESTAMP', isAdjustedToUTC: false } });
+  });
+
+  it('answers format=xlsx as a workbook of typed cells, cut at the limit', async () => {
+    const response = await query(owner.agent, {
+      sql: `SELECT name, amount, amount = 1 AS first, DATE '2024-02-29' AS day FROM ${tableName} ORDER BY amount`,
+      format: 'xlsx',
+      limit: 1,
+    }).expect(200);
+    expect(response.headers['content-disposition']).toBe('attachment; filename="query.xlsx"');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.body as never);
+    const sheet = workbook.worksheets[0];
+    expect(sheet.name).toBe('query');
+    expect(sheet.getRow(1).values).toEqual([undefined, 'name', 'amount', 'first', 'day']);
+    expect(sheet.getRow(2).values).toEqual([undefined, 'alpha', 1, true, new Date(Date.UTC(2024, 1, 29))]);
+    expect(sheet.rowCount).toBe(2);
+  });
+
+  it('refuses a limit beyond what one Excel sheet holds, before running anything', async () => {
+    // Only a server whose API answers may be longer than a sheet has a sheet's limit to tell.
+    const roomy = await createTestApp({ QUERY_MAX_ROWS: '2000000' });
+    const user = await createLoggedInUser(roomy);
+    const response = await user.agent
+      .post('/api/query')
+      .set('Origin', TEST_ORIGIN)
+      .send({
+        sql: `SELECT 1`,
+        format: 'xlsx',
+        limit: 1_048_576,
+      })
+      .expect(400);
+    await roomy.close();
+    expect(response.body.error).toBe(
+      'limit is at most 1,048,575 for format=xlsx, the rows one Excel sheet holds',
+    );
+    const capped = await query(owner.agent, { sql: 'SELECT 1', format: 'xlsx', limit: 1_000_001 }).expect(
+      400,
+    );
+    expect(JSON.parse(capped.body.toString()).error).toBe('limit is at most 1,000,000');
+  });
+
+  it('refuses EXPLAIN as a typed file', async () => {
+    const response = await query(owner.agent, {
+      sql: `EXPLAIN SELECT * FROM ${tableName}`,
+      format: 'parquet',
+    }).expect(400);
+    expect(JSON.parse(response.body.toString()).error).toBe(
+      'An EXPLAIN answers as json, csv or ndjson, not as a file of typed columns',
+    );
+  });
+
+  it('fails a table the caller does not hold exactly like one that does not exist', async () => {
+    const held = await query(other.agent, { sql: `SELECT * FROM ${tableName}`, format: 'parquet' }).expect(
+      400,
+    );
+    const missing = await query(other.agent, {
+      sql: `SELECT * FROM no_such_table`,
+      format: 'parquet',
+    }).expect(400);
+    const message = (response: Response) => JSON.parse(response.body.toString()).error as string;
+    expect(message(held).replace(tableName, '<name>')).toBe(
+      message(missing).replace('no_such_table', '<name>'),
+    );
+  });
+
+  it('refuses a format it does not know', async () => {
+    const response = await query(owner.agent, { sql: 'SELECT 1', format: 'arrow' }).expect(400);
+    expect(response.body.toString()).toContain('format is one of json, csv, ndjson, parquet, xlsx');
+  });
+});
