@@ -25,6 +25,9 @@ async function isPortFree(port: number): Promise<boolean> {
 }
 
 /** A port near 54329 that no local server (such as a system Postgres on 5432) is using. */
+/** Ports tried in turn when the one found free is taken before the server binds it. */
+const START_ATTEMPTS = 5;
+
 async function findFreePort(): Promise<number> {
   for (let port = FIRST_PORT; port < FIRST_PORT + 100; port++) {
     if (await isPortFree(port)) return port;
@@ -102,23 +105,40 @@ export async function startEmbeddedPostgres(
     };
   }
 
-  const port = await findFreePort();
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password,
-    persistent: options.persistent ?? true,
-    // Running as root is common in containers; PostgreSQL refuses that, so a system user owns the data.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => undefined,
-    onError: (message: unknown) => logger.debug(String(message)),
-  });
+  const serverOn = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir,
+      port,
+      user: 'postgres',
+      password,
+      persistent: options.persistent ?? true,
+      // Running as root is common in containers; PostgreSQL refuses that, so a system user owns the data.
+      createPostgresUser: process.getuid?.() === 0,
+      onLog: () => undefined,
+      onError: (message: unknown) => logger.debug(String(message)),
+    });
+  let port = await findFreePort();
+  let server = serverOn(port);
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
     logger.log(`Initialising an embedded PostgreSQL in ${databaseDir}`);
     await server.initialise();
   }
-  await server.start();
+  // Another server starting at the same moment may take the free port first: the server then
+  // exits at once (the package rejects without a reason), and the next free port is tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await server.start();
+      break;
+    } catch (error) {
+      if (attempt === START_ATTEMPTS)
+        throw new Error(
+          `The embedded PostgreSQL did not start on port ${port}${error instanceof Error ? `: ${error.message}` : ''}`,
+        );
+      logger.debug(`The embedded PostgreSQL did not start on port ${port}; trying another port`);
+      port = await findFreePort();
+      server = serverOn(port);
+    }
+  }
   const client = server.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);

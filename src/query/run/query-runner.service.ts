@@ -227,12 +227,17 @@ export class QueryRunner {
     };
     try {
       await client.connect();
-      await client.query('BEGIN READ ONLY');
-      await client.query(`SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`);
-      // Only the names the check put in (data."…") resolve; nothing is found by search path.
-      await client.query(`SET LOCAL search_path = ''`);
-      await client.query(`SET LOCAL DateStyle = 'ISO, YMD'`);
-      await client.query(`SET LOCAL IntervalStyle = 'iso_8601'`);
+      // One round trip: the statements carry no parameters, only values of ours. Only the names
+      // the check put in (data."…") resolve; nothing is found by search path.
+      await client.query(
+        [
+          'BEGIN READ ONLY',
+          `SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`,
+          `SET LOCAL search_path = ''`,
+          `SET LOCAL DateStyle = 'ISO, YMD'`,
+          `SET LOCAL IntervalStyle = 'iso_8601'`,
+        ].join('; '),
+      );
     } catch (error) {
       await end();
       throw error;
