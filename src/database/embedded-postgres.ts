@@ -133,6 +133,7 @@ export async function startEmbeddedPostgres(
       if (attempt === START_ATTEMPTS)
         throw new Error(
           `The embedded PostgreSQL did not start on port ${port}${error instanceof Error ? `: ${error.message}` : ''}`,
+          { cause: error },
         );
       logger.debug(`The embedded PostgreSQL did not start on port ${port}; trying another port`);
       port = await findFreePort();
