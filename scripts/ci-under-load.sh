@@ -91,7 +91,10 @@ for run in $(seq "$RUNS"); do
   unset 'STARTED[${#STARTED[@]}-1]'
   seconds=$(($(date +%s) - started))
   printf '== run %s of %s: %s in %dm%02ds (log: %s)\n' "$run" "$RUNS" "$outcome" $((seconds / 60)) $((seconds % 60)) "$WORK/run-$run.log"
-  # The clone's node_modules is large; its log is all a failure needs.
+  # The clone's node_modules is large: a failure keeps its log and test-artifacts (screenshots, app log).
+  if [ "$outcome" = FAILED ] && [ -d "$clone/test-artifacts" ]; then
+    mv "$clone/test-artifacts" "$WORK/run-$run-artifacts"
+  fi
   rm -rf "$clone"
 done
 

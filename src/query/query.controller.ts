@@ -62,6 +62,10 @@ export class QueryController {
         hangUp.signal,
         format === 'xlsx' ? SHEET_ROWS : undefined,
       );
+    } catch (error) {
+      // Nobody is left to answer: the statement was stopped because its caller went away.
+      if (hangUp.signal.aborted) return;
+      throw error;
     } finally {
       response.off('close', hungUp);
     }

@@ -13,8 +13,16 @@ export function uniqueEmail(prefix: string): string {
  * next message shows at once instead of after the previous one's timeout.
  */
 export async function expectNotice(page: Page, text: string, timeout = 15_000): Promise<void> {
-  const notice = page.locator('.MuiSnackbar-root .MuiAlert-root').filter({ hasText: text });
-  await notice.first().waitFor({ timeout });
+  const notices = page.locator('.MuiSnackbar-root .MuiAlert-root');
+  const notice = notices.filter({ hasText: text });
+  await notice
+    .first()
+    .waitFor({ timeout })
+    .catch(async (error: Error) => {
+      // What the screen said instead (an error notice names the server's refusal).
+      const shown = await notices.allInnerTexts().catch(() => []);
+      throw new Error(`${error.message}\nNotices shown instead: ${JSON.stringify(shown)}`, { cause: error });
+    });
   expect((await notice.first().innerText()).trim()).toBe(text);
   await notice
     .first()
