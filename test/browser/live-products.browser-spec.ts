@@ -274,8 +274,16 @@ describe('live data products in a browser', () => {
     await screenshot(page, 'live-product-schema-change', 'phone');
     await page.setViewportSize({ width: 1280, height: 800 });
 
+    // The preview's rows come back last (as on a busy server): the panel is gone by then, and the
+    // notice must still show.
+    const slowRows = `**/api/assets/${published.id}/data?*`;
+    await page.route(slowRows, async (route) => {
+      await new Promise((wait) => setTimeout(wait, 1_500));
+      await route.continue();
+    });
     await held.getByRole('button', { name: 'Accept change' }).click();
     await expectNotice(page, 'Schema change accepted: the new columns are published.');
+    await page.unroute(slowRows);
     await held.waitFor({ state: 'detached' });
     const dictionary = page.getByRole('table', { name: 'Data dictionary' });
     await dictionary

@@ -135,6 +135,15 @@ describe('POST /api/query as Parquet and Excel files', () => {
     expect(JSON.parse(capped.body.toString()).error).toBe('limit is at most 1,000,000');
   });
 
+  it('answers a statement without columns as a Parquet file of its rows', async () => {
+    const response = await query(owner.agent, { sql: `SELECT FROM ${tableName}`, format: 'parquet' }).expect(
+      200,
+    );
+    const parquet = await readParquet(response.body as Buffer);
+    expect(parquet.columns).toEqual([]);
+    expect(parquet.rowGroups).toBe(1);
+  });
+
   it('refuses EXPLAIN as a typed file', async () => {
     const response = await query(owner.agent, {
       sql: `EXPLAIN SELECT * FROM ${tableName}`,

@@ -1,7 +1,7 @@
 import { ByteWriter } from 'hyparquet-writer';
 import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import { serializeTCompactProtocol } from 'hyparquet-writer/src/thrift.js';
-import { Duplex } from 'node:stream';
+import { Transform, TransformCallback } from 'node:stream';
 import { ExportColumn } from '../binary-columns';
 import { BinaryCopyRows } from '../binary-copy-rows';
 import { ColumnPage, FileMetaData, ParquetColumn } from './parquet-column';
@@ -23,53 +23,68 @@ const PLAIN = 0;
 const RLE = 3;
 
 /**
+ * Finished row groups waiting to be read: the encoder goes on filling the next group while the
+ * client takes these, and waits once this much is unread (so memory stays bounded).
+ */
+const UNREAD_BYTES = 16 * 1024 * 1024;
+
+/**
  * Turns a binary COPY of `columns` into one Parquet file, streamed row group by row group: each
  * group is one uncompressed, PLAIN-encoded data page per column, filled straight from the COPY's
  * fields, and goes out as soon as it is full; the footer (schema and where each page is) ends it.
  */
-export function parquetEncoder(columns: ExportColumn[]): Duplex {
-  return Duplex.from(async function* (copy: AsyncIterable<Buffer>) {
-    const file = new ParquetFileLayout(columns);
-    yield MAGIC;
-    for await (const group of rowGroups(file.columns, copy))
-      for (const part of file.rowGroup(group))
-        if (part.length > 0) yield Buffer.from(part.buffer, part.byteOffset, part.length);
-    yield file.footer();
-  });
+export function parquetEncoder(columns: ExportColumn[]): Transform {
+  return new ParquetEncoder(columns);
 }
 
-/** The file's row groups as column pages; at least one (maybe empty) so readers see a group. */
-async function* rowGroups(
-  columns: ParquetColumn[],
-  copy: AsyncIterable<Buffer>,
-): AsyncGenerator<ColumnPage[]> {
-  const full: ColumnPage[][] = [];
-  let rows = 0;
-  let copyBytes = 0;
-  const finish = (): ColumnPage[] => {
-    rows = 0;
-    copyBytes = 0;
-    return columns.map((column) => column.page());
-  };
-  const parser = new BinaryCopyRows(columns.length, {
-    row(buffer, starts, lengths) {
-      for (let index = 0; index < columns.length; index++)
-        columns[index].append(buffer, starts[index], lengths[index]);
-      if (++rows === ROWS_PER_GROUP) full.push(finish());
-    },
-  });
-  let sent = false;
-  for await (const chunk of copy) {
-    parser.push(chunk);
-    copyBytes += chunk.length;
-    if (copyBytes >= COPY_BYTES_PER_GROUP && rows > 0) full.push(finish());
-    for (let group = full.shift(); group; group = full.shift()) {
-      sent = true;
-      yield group;
+class ParquetEncoder extends Transform {
+  private readonly file: ParquetFileLayout;
+  private readonly parser: BinaryCopyRows;
+  private rows = 0;
+  private copyBytes = 0;
+  private groups = 0;
+
+  constructor(columns: ExportColumn[]) {
+    super({ readableHighWaterMark: UNREAD_BYTES });
+    this.file = new ParquetFileLayout(columns);
+    const fileColumns = this.file.columns;
+    this.parser = new BinaryCopyRows(fileColumns.length, {
+      row: (buffer, starts, lengths) => {
+        for (let index = 0; index < fileColumns.length; index++)
+          fileColumns[index].append(buffer, starts[index], lengths[index]);
+        if (++this.rows === ROWS_PER_GROUP) this.finishGroup();
+      },
+    });
+    this.push(MAGIC);
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    try {
+      this.parser.push(chunk);
+      this.copyBytes += chunk.length;
+      if (this.copyBytes >= COPY_BYTES_PER_GROUP && this.rows > 0) this.finishGroup();
+      callback();
+    } catch (error) {
+      callback(error as Error);
     }
   }
-  if (!parser.complete) throw new Error('The table copy ended early');
-  if (rows > 0 || !sent) yield finish();
+
+  override _flush(callback: TransformCallback): void {
+    if (!this.parser.complete) return callback(new Error('The table copy ended early'));
+    // At least one group, maybe empty, so readers see the schema's columns.
+    if (this.rows > 0 || this.groups === 0) this.finishGroup();
+    this.push(this.file.footer());
+    callback();
+  }
+
+  private finishGroup(): void {
+    const pages = this.file.columns.map((column) => column.page());
+    for (const part of this.file.rowGroup(pages))
+      if (part.length > 0) this.push(Buffer.from(part.buffer, part.byteOffset, part.length));
+    this.rows = 0;
+    this.copyBytes = 0;
+    this.groups++;
+  }
 }
 
 /** Where the file's bytes go, remembered for the footer that describes them. */

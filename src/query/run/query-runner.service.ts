@@ -62,8 +62,9 @@ function binaryCopyBefore(columns: ExportColumn[]): string {
 }
 
 function binaryCopy(sql: string, columns: ExportColumn[], rowLimit: number): string {
-  const names = columns.map((column) => `"${column.name}"`).join(', ');
-  return `${binaryCopyBefore(columns)}${sql}\n) AS statement(${names}) LIMIT ${Math.trunc(rowLimit)}) TO STDOUT (FORMAT binary)`;
+  // A statement may answer no columns at all (SELECT FROM t), and an empty alias list is no SQL.
+  const names = columns.length > 0 ? `(${columns.map((column) => `"${column.name}"`).join(', ')})` : '';
+  return `${binaryCopyBefore(columns)}${sql}\n) AS statement${names} LIMIT ${Math.trunc(rowLimit)}) TO STDOUT (FORMAT binary)`;
 }
 
 /** numeric(p, s) keeps p and s in its type modifier, after a 4-byte header; -1 when undeclared. */

@@ -24,11 +24,13 @@ const KIND_COLORS = { Dropped: 'error', Retyped: 'warning', Added: 'success' } a
 export function SchemaChangePanel({ assetId, change }: { assetId: string; change: SchemaChange }) {
   const answer = useSchemaChangeAnswer(assetId);
   const notify = useNotify();
+  // Awaited rather than told through mutate's callbacks: those are dropped once this panel
+  // unmounts, which the refetch after an answer does (nothing is held any more).
   const send = (choice: 'accept' | 'dismiss') =>
-    answer.mutate(choice, {
-      onSuccess: (reply) => notify(reply.message, 'success'),
-      onError: (error) => notify(refusalOr(error, 'The schema change could not be answered.'), 'error'),
-    });
+    answer.mutateAsync(choice).then(
+      (reply) => notify(reply.message, 'success'),
+      (error: unknown) => notify(refusalOr(error, 'The schema change could not be answered.'), 'error'),
+    );
   return (
     // A standing decision, not an interruption: a region rather than the alert role an Alert has by default.
     <Alert severity="warning" component="section" role="region" aria-labelledby="schema-change-heading">

@@ -34,14 +34,16 @@ export function UnpublishDialog({ dataset, onClose, onDone }: Props) {
       onCancel={onClose}
       onConfirm={() => {
         if (!dataset) return;
-        unpublish.mutate(dataset.id, {
-          onSuccess: (answer) => {
+        // Awaited rather than told through mutate's callbacks: those are dropped once this dialog
+        // unmounts, which the refetch after unpublishing may do before they would run.
+        unpublish.mutateAsync(dataset.id).then(
+          (answer) => {
             notify('archived' in answer ? answer.message : 'Unpublished.', 'success');
             onClose();
             onDone();
           },
-          onError: (error) => notify(ownerErrorText(error), 'error'),
-        });
+          (error: unknown) => notify(ownerErrorText(error), 'error'),
+        );
       }}
     />
   );
