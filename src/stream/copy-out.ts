@@ -23,12 +23,86 @@ export const STREAM_SETTINGS = [
 export interface CopyOutOptions {
   /** Work in the COPY's transaction before it starts (its failure rejects like the COPY's own). */
   prepare?(sql: Sql): Promise<void>;
+  /**
+   * Work in the COPY's snapshot while the COPY runs, on a second connection (PostgreSQL runs both
+   * at once); `transform` is given its promise. When no second connection is free at once, it runs
+   * before the COPY instead, like `prepare`.
+   */
+  beside?(sql: Sql): Promise<void>;
   /** Called once Postgres has started answering, before the first byte goes out. */
   onStart(): void;
   /** Written before the rows (e.g. a CSV header). */
   prefix?: string;
-  /** Turns the COPY's bytes into the answer's; a function is called after `prepare`, which may shape it. */
-  transform?: Duplex | (() => Duplex);
+  /**
+   * Turns the COPY's bytes into the answer's; a function is called after `prepare`, which may shape
+   * it, with the promise of `beside`'s work (settled already when it ran before the COPY).
+   */
+  transform?: Duplex | ((beside: Promise<void>) => Duplex);
+}
+
+/** How long a download waits for a second connection before doing that work on its own one. */
+const SECOND_CONNECTION_WAIT_MS = 1_000;
+
+/** A pooled connection if one comes within `waitMs`; one that comes later goes straight back. */
+async function connectWithin(pool: Pool, waitMs: number): Promise<PoolClient | undefined> {
+  const connecting = pool.connect();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, waitMs, undefined);
+  });
+  const client = await Promise.race([connecting.catch(() => undefined), late]);
+  clearTimeout(timer);
+  if (!client)
+    void connecting.then(
+      (arrived) => arrived.release(),
+      () => undefined,
+    );
+  return client;
+}
+
+/**
+ * Runs `work` on `second` in the snapshot of `copying`'s transaction (exported from it, so both
+ * see the same rows), with the stream's settings and limit; `second` goes back to the pool after.
+ * Its failure rejects the promise answered (observed, so it is never unhandled).
+ */
+function besideInSnapshot(
+  copying: PoolClient,
+  second: PoolClient,
+  work: (sql: Sql) => Promise<void>,
+): Promise<void> {
+  const done = (async () => {
+    let clean = false;
+    const limit = localStatementLimit(second, LONG_WORK_LIMITS_MS.stream);
+    try {
+      // Queued on the COPY's connection before the COPY itself.
+      const { rows } = await copying.query<{ snapshot: string }>('SELECT pg_export_snapshot() AS snapshot');
+      const snapshot = rows[0].snapshot.replace(/'/g, "''");
+      await second.query(
+        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '${snapshot}'; ${STREAM_SETTINGS}; ${limit.sql}`,
+      );
+      await work(sqlOn(second));
+      await second.query('COMMIT');
+      clean = true;
+    } finally {
+      limit.restore();
+      second.release(clean ? undefined : new Error('Connection left in a failed snapshot read'));
+    }
+  })();
+  done.catch(() => undefined);
+  return done;
+}
+
+/** A way to close `connection` under work that has not settled yet (its statement then ends). */
+function stopUnsettled(connection: PoolClient, work: Promise<void>): () => void {
+  let settled = false;
+  work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  return () => {
+    if (!settled)
+      (connection as unknown as { connection?: { stream?: Socket } }).connection?.stream?.destroy();
+  };
 }
 
 function isClientGone(error: unknown): boolean {
@@ -48,6 +122,8 @@ export async function copyOut(
 ): Promise<void> {
   const client = await pool.connect();
   let clean = false;
+  /** Stops work beside the COPY that is still running when the COPY ends early (a client that hung up). */
+  let stopBeside = () => undefined as void;
   let rows: CopyToStreamQuery | undefined;
   try {
     const ordinaryAnswerMs = answerLimitMs(client);
@@ -61,9 +137,18 @@ export async function copyOut(
       limit.restore();
       throw error;
     }
-    if (options.prepare) {
+    // A second connection for `beside`, if one is free now: waiting on the pool here could wait on
+    // downloads that each hold one connection and wait for a second.
+    const second = options.beside ? await connectWithin(pool, SECOND_CONNECTION_WAIT_MS) : undefined;
+    let beside = Promise.resolve();
+    if (second) {
+      beside = besideInSnapshot(client, second, options.beside!);
+      stopBeside = stopUnsettled(second, beside);
+    }
+    if (options.prepare || (options.beside && !second)) {
       try {
-        await options.prepare(sqlOn(client));
+        await options.prepare?.(sqlOn(client));
+        if (!second) await options.beside?.(sqlOn(client));
       } catch (error) {
         // A refusal (e.g. too many rows for a sheet) leaves the connection fit for the pool.
         await client.query('ROLLBACK');
@@ -72,7 +157,7 @@ export async function copyOut(
         throw error;
       }
     }
-    const transform = typeof options.transform === 'function' ? options.transform() : options.transform;
+    const transform = typeof options.transform === 'function' ? options.transform(beside) : options.transform;
     rows = client.query(copyTo(copySql));
     // Waits for the first data (or the end) so an error in the query can still become a JSON answer;
     // the first answer is due as soon as any statement's.
@@ -86,10 +171,13 @@ export async function copyOut(
       if (isClientGone(error)) return;
       throw error;
     }
+    // The snapshot is the COPY transaction's: it must outlive the work beside it.
+    await beside;
     await client.query('COMMIT');
     limit.restore();
     clean = true;
   } finally {
+    if (!clean) stopBeside();
     if (rows) settleAnswerTimer(rows);
     if (clean) client.release();
     else discard(client, rows);

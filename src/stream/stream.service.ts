@@ -75,6 +75,7 @@ export class StreamService {
       const download = typedDownload(source, request.format, page, where);
       await copyOut(pgPool(this.dataSource), download.copySql, response, {
         prepare: download.prepare,
+        beside: download.beside,
         transform: download.transform,
         onStart: () => setStreamHeaders(response, request.format, source.readableName),
       });

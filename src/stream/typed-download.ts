@@ -10,14 +10,18 @@ import type { StreamPage, StreamSource, TypedFormat } from './stream-source';
 /** What copyOut needs to answer one source as a typed file. */
 export interface TypedDownload {
   copySql: string;
-  prepare(sql: Sql): Promise<void>;
-  transform(): Duplex;
+  /** What must hold before any byte goes out (Excel: the sheet's row limit). */
+  prepare?(sql: Sql): Promise<void>;
+  /** What the file's types need, learnt beside the COPY in its snapshot (Parquet: numeric digits). */
+  beside?(sql: Sql): Promise<void>;
+  transform(beside: Promise<void>): Duplex;
 }
 
 /**
  * One source as Parquet or Excel: a binary COPY of its columns (keyed like the JSON answers),
- * and before it, in the same snapshot, what the file's types need: each numeric column's
- * digits (Parquet) or the row count (Excel's sheet limit, refused with 400 before any byte).
+ * and in the same snapshot what the file's types need: each numeric column's digits (Parquet,
+ * counted while the COPY runs) or the row count (Excel's sheet limit, refused with 400 before any
+ * byte).
  */
 export function typedDownload(
   source: StreamSource,
@@ -46,8 +50,10 @@ export function typedDownload(
   }
   return {
     copySql,
-    prepare: (sql) => shapeDecimals(sql, source, columns, page, where),
-    transform: () => parquetEncoder(columns),
+    beside: (sql) => shapeDecimals(sql, source, columns, page, where),
+    // The encoder reads the columns' digits once `beside` has set them, keeping the COPY's first
+    // bytes meanwhile.
+    transform: (beside) => parquetEncoder(columns, beside),
   };
 }
 

@@ -55,6 +55,37 @@ describe('parquetEncoder', () => {
     expect(await notes(await encode(binaryCopy(['again'])))).toEqual(['again']);
   });
 
+  it('keeps the COPY’s bytes until its columns are complete, then writes them all', async () => {
+    let complete!: () => void;
+    const ready = new Promise<void>((resolve) => (complete = resolve));
+    const chunks: Buffer[] = [];
+    const writing = pipeline(
+      Readable.from([binaryCopy(values)]),
+      parquetEncoder(COLUMNS, ready),
+      async (source: AsyncIterable<Buffer>) => {
+        for await (const chunk of source) chunks.push(Buffer.from(chunk));
+      },
+    );
+    await new Promise((later) => setTimeout(later, 50));
+    // Only the file's opening magic so far: no row is read before the columns are complete.
+    expect(Buffer.concat(chunks).toString()).toBe('PAR1');
+    complete();
+    await writing;
+    expect(await notes(Buffer.concat(chunks))).toEqual(values);
+  });
+
+  it('fails the file when its columns cannot be completed', async () => {
+    const failing = Promise.reject(new Error('The digits could not be counted'));
+    const encoding = pipeline(
+      Readable.from([binaryCopy(values)]),
+      parquetEncoder(COLUMNS, failing),
+      async (source: AsyncIterable<Buffer>) => {
+        for await (const chunk of source) expect(chunk.length).toBeGreaterThan(0);
+      },
+    );
+    await expect(encoding).rejects.toThrow('The digits could not be counted');
+  });
+
   it('writes a file with the schema and no rows for an empty copy', async () => {
     expect(await notes(await encode(binaryCopy([])))).toEqual([]);
   });

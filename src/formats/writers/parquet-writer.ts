@@ -29,25 +29,68 @@ const RLE = 3;
 const UNREAD_BYTES = 16 * 1024 * 1024;
 
 /**
+ * COPY bytes kept while the columns' shapes are still being learnt: the COPY goes on meanwhile,
+ * and waits once this much has come.
+ */
+const EARLY_COPY_BYTES = 32 * 1024 * 1024;
+
+/**
  * Turns a binary COPY of `columns` into one Parquet file, streamed row group by row group: each
  * group is one uncompressed, PLAIN-encoded data page per column, filled straight from the COPY's
  * fields, and goes out as soon as it is full; the footer (schema and where each page is) ends it.
+ * `ready` settles once the columns are complete (a numeric's digits may be learnt while the COPY
+ * already runs); its failure fails the file.
  */
-export function parquetEncoder(columns: ExportColumn[]): Transform {
-  return new ParquetEncoder(columns);
+export function parquetEncoder(columns: ExportColumn[], ready: Promise<void> = Promise.resolve()): Transform {
+  return new ParquetEncoder(columns, ready);
 }
 
 class ParquetEncoder extends Transform {
-  private readonly file: ParquetFileLayout;
-  private readonly parser: BinaryCopyRows;
+  private file?: ParquetFileLayout;
+  private parser?: BinaryCopyRows;
   private rows = 0;
   private copyBytes = 0;
   private groups = 0;
+  /** COPY chunks that came before the columns were complete, and their bytes. */
+  private early: Buffer[] = [];
+  private earlyBytes = 0;
+  /** Settles when the columns are complete: the file is laid out, or why it cannot be. */
+  private readonly started: Promise<void>;
 
-  constructor(columns: ExportColumn[]) {
+  constructor(columns: ExportColumn[], ready: Promise<void>) {
     super({ readableHighWaterMark: UNREAD_BYTES });
-    this.file = new ParquetFileLayout(columns);
-    const fileColumns = this.file.columns;
+    this.push(MAGIC);
+    this.started = ready.then(() => this.start(columns));
+    // Heard here; a chunk or the end waiting on it reports the failure.
+    this.started.catch(() => undefined);
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (!this.parser) {
+      this.early.push(chunk);
+      this.earlyBytes += chunk.length;
+      if (this.earlyBytes < EARLY_COPY_BYTES) return callback();
+      this.started.then(() => callback(), callback);
+      return;
+    }
+    this.consume(chunk, callback);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    this.started.then(() => {
+      if (!this.parser!.complete) return callback(new Error('The table copy ended early'));
+      // At least one group, maybe empty, so readers see the schema's columns.
+      if (this.rows > 0 || this.groups === 0) this.finishGroup();
+      this.push(this.file!.footer());
+      callback();
+    }, callback);
+  }
+
+  /** Lays the file out now that the columns are complete, and reads what came meanwhile. */
+  private start(columns: ExportColumn[]): void {
+    const file = new ParquetFileLayout(columns);
+    const fileColumns = file.columns;
+    this.file = file;
     this.parser = new BinaryCopyRows(fileColumns.length, {
       row: (buffer, starts, lengths) => {
         for (let index = 0; index < fileColumns.length; index++)
@@ -55,12 +98,17 @@ class ParquetEncoder extends Transform {
         if (++this.rows === ROWS_PER_GROUP) this.finishGroup();
       },
     });
-    this.push(MAGIC);
+    const early = this.early;
+    this.early = [];
+    for (const chunk of early)
+      this.consume(chunk, (error) => {
+        if (error) throw error;
+      });
   }
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+  private consume(chunk: Buffer, callback: TransformCallback): void {
     try {
-      this.parser.push(chunk);
+      this.parser!.push(chunk);
       this.copyBytes += chunk.length;
       if (this.copyBytes >= COPY_BYTES_PER_GROUP && this.rows > 0) this.finishGroup();
       callback();
@@ -69,17 +117,9 @@ class ParquetEncoder extends Transform {
     }
   }
 
-  override _flush(callback: TransformCallback): void {
-    if (!this.parser.complete) return callback(new Error('The table copy ended early'));
-    // At least one group, maybe empty, so readers see the schema's columns.
-    if (this.rows > 0 || this.groups === 0) this.finishGroup();
-    this.push(this.file.footer());
-    callback();
-  }
-
   private finishGroup(): void {
-    const pages = this.file.columns.map((column) => column.page());
-    for (const part of this.file.rowGroup(pages))
+    const pages = this.file!.columns.map((column) => column.page());
+    for (const part of this.file!.rowGroup(pages))
       if (part.length > 0) this.push(Buffer.from(part.buffer, part.byteOffset, part.length));
     this.rows = 0;
     this.copyBytes = 0;
