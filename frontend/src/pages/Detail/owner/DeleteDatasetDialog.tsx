@@ -34,14 +34,16 @@ export function DeleteDatasetDialog({ dataset, onClose, onDeleted }: Props) {
       onCancel={onClose}
       onConfirm={() => {
         if (!dataset) return;
-        remove.mutate(dataset.id, {
-          onSuccess: (answer) => {
+        // Awaited rather than told through mutate's callbacks: those are dropped once this dialog
+        // unmounts, which the page of a dataset just removed may do before they would run.
+        remove.mutateAsync(dataset.id).then(
+          (answer) => {
             notify(deletedText(answer), 'success');
             onClose();
             onDeleted?.();
           },
-          onError: (error) => notify(ownerErrorText(error), 'error'),
-        });
+          (error: unknown) => notify(ownerErrorText(error), 'error'),
+        );
       }}
     />
   );
