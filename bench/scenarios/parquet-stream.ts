@@ -66,7 +66,7 @@ export async function benchParquetStream(context: BenchContext, assetId: string)
     met: ratio <= TARGET_RATIO && growth.max <= FLAT_GROWTH_MB,
     side: [{ label: 'API RSS growth', figure: growth, unit: 'MB' }],
     notes: [
-      `Typed columns (INT64, DECIMAL, DATE, TIMESTAMP, BOOLEAN, STRING), Snappy, row groups of 65,536 rows; ` +
+      `Typed columns (INT64, DECIMAL, DATE, TIMESTAMP, BOOLEAN, STRING), PLAIN and uncompressed, row groups of 65,536 rows; ` +
         `"flat memory": RSS growth at most ${FLAT_GROWTH_MB} MB whatever the table size.`,
     ],
   };

@@ -26,13 +26,13 @@ const RLE = 3;
  * Finished row groups waiting to be read: the encoder goes on filling the next group while the
  * client takes these, and waits once this much is unread (so memory stays bounded).
  */
-const UNREAD_BYTES = 16 * 1024 * 1024;
+const UNREAD_BYTES = 8 * 1024 * 1024;
 
 /**
  * COPY bytes kept while the columns' shapes are still being learnt: the COPY goes on meanwhile,
  * and waits once this much has come.
  */
-const EARLY_COPY_BYTES = 32 * 1024 * 1024;
+const EARLY_COPY_BYTES = 24 * 1024 * 1024;
 
 /**
  * Turns a binary COPY of `columns` into one Parquet file, streamed row group by row group: each
