@@ -24,10 +24,10 @@ async function isPortFree(port: number): Promise<boolean> {
   });
 }
 
-/** A port near 54329 that no local server (such as a system Postgres on 5432) is using. */
 /** Ports tried in turn when the one found free is taken before the server binds it. */
 const START_ATTEMPTS = 5;
 
+/** A port near 54329 that no local server (such as a system Postgres on 5432) is using. */
 async function findFreePort(): Promise<number> {
   for (let port = FIRST_PORT; port < FIRST_PORT + 100; port++) {
     if (await isPortFree(port)) return port;
@@ -130,7 +130,11 @@ export async function startEmbeddedPostgres(
       await server.start();
       break;
     } catch (error) {
-      if (attempt === START_ATTEMPTS)
+      // The package keeps every server it made and stops each at exit; this one's process has
+      // exited already, and stopping it would wait for an exit that never comes again.
+      (server as unknown as { process?: unknown }).process = undefined;
+      const portTaken = !(await isPortFree(port));
+      if (attempt === START_ATTEMPTS || !portTaken || runningServerPort(databaseDir))
         throw new Error(
           `The embedded PostgreSQL did not start on port ${port}${error instanceof Error ? `: ${error.message}` : ''}`,
           { cause: error },

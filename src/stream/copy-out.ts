@@ -42,6 +42,12 @@ export interface CopyOutOptions {
 
 /** How long a download waits for a second connection before doing that work on its own one. */
 const SECOND_CONNECTION_WAIT_MS = 1_000;
+/**
+ * How long the work beside a COPY waits for a table lock. A DDL statement that queued between the
+ * COPY's lock and this one waits on the COPY, which waits on this work: no lock cycle PostgreSQL
+ * would see, so the download fails after this instead of holding the table.
+ */
+const BESIDE_LOCK_WAIT_MS = 5_000;
 
 /** A pooled connection if one comes within `waitMs`; one that comes later goes straight back. */
 async function connectWithin(pool: Pool, waitMs: number): Promise<PoolClient | undefined> {
@@ -78,7 +84,7 @@ function besideInSnapshot(
       const { rows } = await copying.query<{ snapshot: string }>('SELECT pg_export_snapshot() AS snapshot');
       const snapshot = rows[0].snapshot.replace(/'/g, "''");
       await second.query(
-        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '${snapshot}'; ${STREAM_SETTINGS}; ${limit.sql}`,
+        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '${snapshot}'; ${STREAM_SETTINGS}; ${limit.sql}; SET LOCAL lock_timeout = ${BESIDE_LOCK_WAIT_MS}`,
       );
       await work(sqlOn(second));
       await second.query('COMMIT');
@@ -92,16 +98,26 @@ function besideInSnapshot(
   return done;
 }
 
-/** A way to close `connection` under work that has not settled yet (its statement then ends). */
-function stopUnsettled(connection: PoolClient, work: Promise<void>): () => void {
+/**
+ * A way to stop work on `connection` that has not settled yet: its statement is cancelled (an
+ * aggregate writes nothing until it ends, so a closed socket alone would not stop it), then the
+ * connection is closed.
+ */
+function stopUnsettled(pool: Pool, connection: PoolClient, work: Promise<void>): () => void {
   let settled = false;
   work.then(
     () => (settled = true),
     () => (settled = true),
   );
   return () => {
-    if (!settled)
-      (connection as unknown as { connection?: { stream?: Socket } }).connection?.stream?.destroy();
+    if (settled) return;
+    const backend = (connection as unknown as { processID: number }).processID;
+    void pool
+      .query('SELECT pg_cancel_backend($1)', [backend])
+      .catch(() => undefined)
+      .finally(() =>
+        (connection as unknown as { connection?: { stream?: Socket } }).connection?.stream?.destroy(),
+      );
   };
 }
 
@@ -143,7 +159,7 @@ export async function copyOut(
     let beside = Promise.resolve();
     if (second) {
       beside = besideInSnapshot(client, second, options.beside!);
-      stopBeside = stopUnsettled(second, beside);
+      stopBeside = stopUnsettled(pool, second, beside);
     }
     if (options.prepare || (options.beside && !second)) {
       try {

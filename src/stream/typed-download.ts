@@ -48,9 +48,10 @@ export function typedDownload(
       transform: () => new XlsxEncoder(columns, source.readableName),
     };
   }
+  const numeric = columns.some((column) => column.pgType === 'numeric');
   return {
     copySql,
-    beside: (sql) => shapeDecimals(sql, source, columns, page, where),
+    beside: numeric ? (sql) => shapeDecimals(sql, source, columns, page, where) : undefined,
     // The encoder reads the columns' digits once `beside` has set them, keeping the COPY's first
     // bytes meanwhile.
     transform: (beside) => parquetEncoder(columns, beside),

@@ -1,4 +1,5 @@
 import * as ExcelJS from 'exceljs';
+import { parquetMetadata } from 'hyparquet';
 import type { Response, Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { uploadDataset } from '../factories/asset.factory';
@@ -61,7 +62,7 @@ describe('POST /api/query as Parquet and Excel files', () => {
       {
         name: 'alpha',
         amount: 1n,
-        // An undeclared numeric is not scanned before it is written: its exact text.
+        // A numeric is not scanned before it is written: its exact text, declared digits or not.
         amount_2: '1.5',
         price: '1.25',
         first: true,
@@ -90,7 +91,7 @@ describe('POST /api/query as Parquet and Excel files', () => {
     expect(parquet.rows).toEqual(expected);
     expect(readParquetWithArrowRs(response.body as Buffer)).toEqual(expected);
     const byName = Object.fromEntries(parquet.columns.map((column) => [column.name, column]));
-    expect(byName.price).toMatchObject({ type: 'INT64', precision: 12, scale: 2 });
+    expect(byName.price).toMatchObject({ logicalType: { type: 'STRING' } });
     expect(byName.amount_2).toMatchObject({ logicalType: { type: 'STRING' } });
     expect(byName.at).toMatchObject({ logicalType: { type: 'TIMESTAMP', isAdjustedToUTC: true } });
     expect(byName.seen).toMatchObject({ logicalType: { type: 'TIMESTAMP', isAdjustedToUTC: false } });
@@ -142,6 +143,19 @@ describe('POST /api/query as Parquet and Excel files', () => {
     const parquet = await readParquet(response.body as Buffer);
     expect(parquet.columns).toEqual([]);
     expect(parquet.rowGroups).toBe(1);
+    const file = response.body as Buffer;
+    const metadata = parquetMetadata(
+      file.buffer.slice(file.byteOffset, file.byteOffset + file.length) as ArrayBuffer,
+    );
+    expect(metadata.num_rows).toBe(2n);
+  });
+
+  it('writes NaN in a numeric(p, s) result as its text, as every numeric', async () => {
+    const response = await query(owner.agent, {
+      sql: `SELECT 'NaN'::numeric(5, 2) AS x UNION ALL SELECT 1.5::numeric(5, 2)`,
+      format: 'parquet',
+    }).expect(200);
+    expect((await readParquet(response.body as Buffer)).rows).toEqual([{ x: 'NaN' }, { x: '1.50' }]);
   });
 
   it('refuses EXPLAIN as a typed file', async () => {

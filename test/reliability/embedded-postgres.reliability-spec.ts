@@ -33,7 +33,7 @@ async function port(server) {
   const ports = await Promise.all(servers.map(port));
   await Promise.all(servers.map((server) => server.stop()));
   const failures = started.filter((result) => result.status === 'rejected').map((result) => String(result.reason));
-  console.log(JSON.stringify({ ports, failures }));
+  console.log(JSON.stringify({ ports, failures, endedAt: Date.now() }));
 })();
 `;
 
@@ -48,11 +48,19 @@ describe('the embedded PostgreSQL', () => {
     try {
       const { stdout } = await promisify(execFile)(process.execPath, ['-e', SCRIPT], {
         cwd: resolve(__dirname, '..', '..'),
-        env: { ...process.env, MODULE, FOLDERS: JSON.stringify(folders), NO_COLOR: '1' },
+        env: { ...process.env, MODULE, FOLDERS: JSON.stringify(folders), NO_COLOR: '1', LOG_LEVEL: 'debug' },
       });
-      const outcome = JSON.parse(stdout.trim().split('\n').pop()!) as { ports: string[]; failures: string[] };
+      const exitedAt = Date.now();
+      const outcome = JSON.parse(stdout.trim().split('\n').pop()!) as {
+        ports: string[];
+        failures: string[];
+        endedAt: number;
+      };
       expect(outcome.failures).toEqual([]);
       expect(new Set(outcome.ports).size).toBe(2);
+      expect(stdout).toContain('did not start on port');
+      // The server that gave way is not waited for at exit (the package would wait 10 s for it).
+      expect(exitedAt - outcome.endedAt).toBeLessThan(5_000);
     } finally {
       for (const folder of folders) rmSync(folder, { recursive: true, force: true });
     }

@@ -56,16 +56,21 @@ class ParquetEncoder extends Transform {
   private earlyBytes = 0;
   /** Settles when the columns are complete: the file is laid out, or why it cannot be. */
   private readonly started: Promise<void>;
+  /** Why the file cannot be written: every later chunk fails with it at once. */
+  private failure?: Error;
 
   constructor(columns: ExportColumn[], ready: Promise<void>) {
     super({ readableHighWaterMark: UNREAD_BYTES });
     this.push(MAGIC);
     this.started = ready.then(() => this.start(columns));
-    // Heard here; a chunk or the end waiting on it reports the failure.
-    this.started.catch(() => undefined);
+    // Kept for the next chunk or the end, which report it.
+    this.started.catch((error: unknown) => {
+      this.failure ??= error instanceof Error ? error : new Error(String(error));
+    });
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (this.failure) return callback(this.failure);
     if (!this.parser) {
       this.early.push(chunk);
       this.earlyBytes += chunk.length;
@@ -78,6 +83,7 @@ class ParquetEncoder extends Transform {
 
   override _flush(callback: TransformCallback): void {
     this.started.then(() => {
+      if (this.failure) return callback(this.failure);
       if (!this.parser!.complete) return callback(new Error('The table copy ended early'));
       // At least one group, maybe empty, so readers see the schema's columns.
       if (this.rows > 0 || this.groups === 0) this.finishGroup();
@@ -113,13 +119,14 @@ class ParquetEncoder extends Transform {
       if (this.copyBytes >= COPY_BYTES_PER_GROUP && this.rows > 0) this.finishGroup();
       callback();
     } catch (error) {
+      this.failure ??= error as Error;
       callback(error as Error);
     }
   }
 
   private finishGroup(): void {
     const pages = this.file!.columns.map((column) => column.page());
-    for (const part of this.file!.rowGroup(pages))
+    for (const part of this.file!.rowGroup(pages, this.rows))
       if (part.length > 0) this.push(Buffer.from(part.buffer, part.byteOffset, part.length));
     this.rows = 0;
     this.copyBytes = 0;
@@ -138,8 +145,8 @@ class ParquetFileLayout {
     this.columns = exportColumns.map((column) => new ParquetColumn(column, ROWS_PER_GROUP));
   }
 
-  /** One row group's bytes: per column, a data page header and its body. */
-  rowGroup(pages: ColumnPage[]): Uint8Array[] {
+  /** One row group of `rows` rows (counted apart: a result may have no columns): per column, a data page header and its body. */
+  rowGroup(pages: ColumnPage[], rows: number): Uint8Array[] {
     const parts: Uint8Array[] = [];
     const chunks: ColumnChunk[] = [];
     const groupStart = this.offset;
@@ -165,7 +172,6 @@ class ParquetFileLayout {
         },
       });
     });
-    const rows = pages[0]?.rows ?? 0;
     const groupBytes = BigInt(this.offset - groupStart);
     this.groups.push({
       columns: chunks,

@@ -6,12 +6,7 @@ import type { CopyToStreamQuery } from 'pg-copy-streams';
 import { NO_ANSWER_GRACE_MS } from '../../database/data-source-options';
 import { pgPool } from '../../database/sql';
 import { settleAnswerTimer } from '../../stream/copy-out';
-import {
-  binaryExpression,
-  DecimalShape,
-  ExportColumn,
-  MAX_DECIMAL_PRECISION,
-} from '../../formats/binary-columns';
+import { binaryExpression, ExportColumn } from '../../formats/binary-columns';
 import { CopyTextRows, Row } from './copy-text-rows';
 import { csvRow, uniqueNames } from './result-encoding';
 
@@ -37,14 +32,13 @@ function limited(sql: string, rowLimit: number): string {
 export interface QueryColumn {
   name: string;
   type: string;
-  /** A numeric column's declared digits (`numeric(12, 2)`, or a cast to it), when it has them. */
-  decimal?: DecimalShape;
 }
 
 /**
  * The result's columns as a typed file writes them: renamed by position (a result may repeat a
- * name, or have none), labelled with the answer's unique names, each numeric with declared digits
- * a DECIMAL of them; any other numeric goes out as its exact text, as the rows are not scanned first.
+ * name, or have none) and labelled with the answer's unique names. A numeric goes out as its exact
+ * text: a DECIMAL needs the digits of every value before the first is written, and the rows are
+ * not scanned first (even a declared numeric(p, s) may hold NaN).
  */
 function exportColumns(columns: QueryColumn[]): ExportColumn[] {
   const labels = uniqueNames(columns);
@@ -52,7 +46,6 @@ function exportColumns(columns: QueryColumn[]): ExportColumn[] {
     name: `c${index + 1}`,
     label: labels[index],
     pgType: column.type,
-    decimal: column.decimal,
   }));
 }
 
@@ -65,16 +58,6 @@ function binaryCopy(sql: string, columns: ExportColumn[], rowLimit: number): str
   // A statement may answer no columns at all (SELECT FROM t), and an empty alias list is no SQL.
   const names = columns.length > 0 ? `(${columns.map((column) => `"${column.name}"`).join(', ')})` : '';
   return `${binaryCopyBefore(columns)}${sql}\n) AS statement${names} LIMIT ${Math.trunc(rowLimit)}) TO STDOUT (FORMAT binary)`;
-}
-
-/** numeric(p, s) keeps p and s in its type modifier, after a 4-byte header; -1 when undeclared. */
-function declaredDecimal(type: string, modifier: number): DecimalShape | undefined {
-  if (type !== 'numeric' || modifier < 4) return undefined;
-  const precision = ((modifier - 4) >> 16) & 0xffff;
-  const scale = (modifier - 4) & 0xffff;
-  // Negative scales (PostgreSQL 15+) come as 11-bit two's complement: such columns stay text.
-  if (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale > precision) return undefined;
-  return { precision, scale };
 }
 
 interface QueryBase {
@@ -303,7 +286,7 @@ export class QueryRunner {
   /** Column names and type names (pg_type.typname, looked up once per type). */
   private async columnsOf(
     client: Client,
-    fields: Array<{ name: string; dataTypeID: number; dataTypeModifier: number }>,
+    fields: Array<{ name: string; dataTypeID: number }>,
   ): Promise<QueryColumn[]> {
     const unknown = [...new Set(fields.map((field) => field.dataTypeID))].filter(
       (oid) => !this.typeNames.has(oid),
@@ -316,10 +299,9 @@ export class QueryRunner {
       for (const row of rows as Array<{ oid: number; typname: string }>)
         this.typeNames.set(row.oid, row.typname);
     }
-    return fields.map((field) => {
-      const type = this.typeNames.get(field.dataTypeID) ?? 'text';
-      const decimal = declaredDecimal(type, field.dataTypeModifier);
-      return { name: field.name, type, ...(decimal ? { decimal } : {}) };
-    });
+    return fields.map((field) => ({
+      name: field.name,
+      type: this.typeNames.get(field.dataTypeID) ?? 'text',
+    }));
   }
 }
