@@ -39,7 +39,10 @@ describe('Download right after buying', () => {
 
     await page.getByRole('button', { name: 'Create my API key' }).click();
     await page.getByText('API Key generated!').waitFor();
-    const links = await page.locator('section[aria-labelledby="links-heading"]').innerText();
+    // The notice comes with the answer; the links once the signed-in user (with the key) is reloaded.
+    const section = page.locator('section[aria-labelledby="links-heading"]');
+    await section.getByRole('button', { name: 'Copy JSON stream link' }).waitFor();
+    const links = await section.innerText();
     const tableName = (await apiAs<{ readable_name: string }>(page, 'GET', `assets/${assetId}`))
       .readable_name;
     expect(links).toMatch(new RegExp(`/api/stream/data/${tableName}\\?api_key=[A-Za-z0-9_-]{16,}`));

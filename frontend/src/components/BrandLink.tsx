@@ -13,7 +13,7 @@ export function BrandLink() {
       aria-label={`${BRAND_NAME} home`}
       sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, fontWeight: 800, fontSize: '1.2rem' }}
     >
-      <Box component="img" src="/logo.svg" alt={`${BRAND_NAME} logo`} width={32} height={32} />
+      <Box component="img" src="/favicon.svg" alt={`${BRAND_NAME} logo`} width={32} height={32} />
       <span>{BRAND_NAME}</span>
     </Link>
   );
