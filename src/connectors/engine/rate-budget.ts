@@ -2,19 +2,37 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Requests-per-interval budgets, one per key (a connector), shared by every run of this
- * process. Each request reserves the earliest slot the window allows before it waits, so
- * concurrent runs queue up instead of all seeing the same free slot.
+ * process. Takers of one key are served in turn, and each is let through only when fewer than
+ * the limit were let through in the window before that moment, measured when it is let through
+ * (not when it asked): a timer that fires late, on a busy machine, never lets the next request
+ * go early.
  */
 export class RateBudget {
-  private readonly slots = new Map<string, number[]>();
+  /** Per key, when each request of the current window was let through. */
+  private readonly sent = new Map<string, number[]>();
+  /** Per key, the last taker in line. */
+  private readonly lines = new Map<string, Promise<void>>();
 
-  async take(key: string, limit: { requests: number; per_seconds: number }): Promise<void> {
+  take(key: string, limit: { requests: number; per_seconds: number }): Promise<void> {
+    const turn = (this.lines.get(key) ?? Promise.resolve()).then(() => this.letThrough(key, limit));
+    this.lines.set(key, turn);
+    void turn.finally(() => {
+      if (this.lines.get(key) === turn) this.lines.delete(key);
+    });
+    return turn;
+  }
+
+  private async letThrough(key: string, limit: { requests: number; per_seconds: number }): Promise<void> {
     const windowMs = limit.per_seconds * 1000;
-    const now = Date.now();
-    const taken = (this.slots.get(key) ?? []).filter((time) => time > now - windowMs);
-    const at = taken.length < limit.requests ? now : taken[taken.length - limit.requests] + windowMs;
-    taken.push(Math.max(at, now));
-    this.slots.set(key, taken);
-    if (at > now) await sleep(at - now);
+    for (;;) {
+      const now = Date.now();
+      const sent = (this.sent.get(key) ?? []).filter((time) => time > now - windowMs);
+      this.sent.set(key, sent);
+      if (sent.length < limit.requests) {
+        sent.push(now);
+        return;
+      }
+      await sleep(sent[sent.length - limit.requests] + windowMs - now);
+    }
   }
 }
