@@ -1,4 +1,5 @@
 import { parquetReadObjects } from 'hyparquet';
+import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parquetEncoder, ROWS_PER_GROUP } from './parquet-writer';
@@ -84,6 +85,14 @@ describe('parquetEncoder', () => {
       },
     );
     await expect(encoding).rejects.toThrow('The digits could not be counted');
+  });
+
+  it('writes every file whole when more are written at once than there are encoder threads', async () => {
+    // One more file than cores: the last is encoded on this thread, the others on threads of their own.
+    const files = availableParallelism() + 1;
+    const copies = Array.from({ length: files }, (_, file) => values.map((value) => `${value} of ${file}`));
+    const written = await Promise.all(copies.map((copy) => encode(binaryCopy(copy))));
+    for (const [file, copy] of copies.entries()) expect(await notes(written[file])).toEqual(copy);
   });
 
   it('writes a file with the schema and no rows for an empty copy', async () => {

@@ -1,0 +1,171 @@
+import { ByteWriter } from 'hyparquet-writer';
+import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
+import { serializeTCompactProtocol } from 'hyparquet-writer/src/thrift.js';
+import { ExportColumn } from '../binary-columns';
+import { BinaryCopyRows } from '../binary-copy-rows';
+import { ColumnPage, FileMetaData, ParquetColumn } from './parquet-column';
+
+type RowGroup = FileMetaData['row_groups'][number];
+type ColumnChunk = RowGroup['columns'][number];
+
+/**
+ * Rows per row group, and COPY bytes after which a group is closed early (wide text rows): what
+ * one file holds in memory at most, whatever the table's size.
+ */
+export const ROWS_PER_GROUP = 65_536;
+const COPY_BYTES_PER_GROUP = 32 * 1024 * 1024;
+/** Opens and closes every Parquet file. */
+export const PARQUET_MAGIC = Buffer.from('PAR1');
+const CREATED_BY = 'Data Marketplace';
+/** Thrift enum values of the Parquet format (parquet.thrift). */
+const DATA_PAGE = 0;
+const PLAIN = 0;
+const RLE = 3;
+
+/**
+ * The body of one Parquet file (everything after its opening magic) made from the bytes of a
+ * binary COPY of `columns`, whose shapes (a numeric's digits) are complete: each row group is one
+ * uncompressed, PLAIN-encoded data page per column, filled straight from the COPY's fields, and
+ * is handed out as soon as it is full; the footer (schema and where each page is) ends the file.
+ * Synchronous, so it runs the same on an encoder thread or on the caller's; every part handed out
+ * lies in a buffer of its own, so a thread can move it to another without a copy.
+ */
+export class ParquetFileEncoder {
+  private readonly layout: ParquetFileLayout;
+  private readonly parser: BinaryCopyRows;
+  private rows = 0;
+  private copyBytes = 0;
+  private groups = 0;
+  /** Parts of the groups finished by the current `push`. */
+  private finished: Uint8Array[] = [];
+
+  constructor(columns: ExportColumn[]) {
+    const layout = new ParquetFileLayout(columns);
+    const fileColumns = layout.columns;
+    this.layout = layout;
+    this.parser = new BinaryCopyRows(fileColumns.length, {
+      row: (buffer, starts, lengths) => {
+        for (let index = 0; index < fileColumns.length; index++)
+          fileColumns[index].append(buffer, starts[index], lengths[index]);
+        if (++this.rows === ROWS_PER_GROUP) this.finishGroup();
+      },
+    });
+  }
+
+  /** Reads a chunk of the COPY; answers the parts of the row groups it completed, in order. */
+  push(chunk: Buffer): Uint8Array[] {
+    this.parser.push(chunk);
+    this.copyBytes += chunk.length;
+    if (this.copyBytes >= COPY_BYTES_PER_GROUP && this.rows > 0) this.finishGroup();
+    return this.takeFinished();
+  }
+
+  /** The last group and the footer, once the COPY has ended; fails if it ended early. */
+  finish(): Uint8Array[] {
+    if (!this.parser.complete) throw new Error('The table copy ended early');
+    // At least one group, maybe empty, so readers see the schema's columns.
+    if (this.rows > 0 || this.groups === 0) this.finishGroup();
+    this.finished.push(this.layout.footer());
+    return this.takeFinished();
+  }
+
+  private takeFinished(): Uint8Array[] {
+    const parts = this.finished;
+    if (parts.length > 0) this.finished = [];
+    return parts;
+  }
+
+  private finishGroup(): void {
+    const pages = this.layout.columns.map((column) => column.page());
+    for (const part of this.layout.rowGroup(pages, this.rows)) if (part.length > 0) this.finished.push(part);
+    this.rows = 0;
+    this.copyBytes = 0;
+    this.groups++;
+  }
+}
+
+/** Where the file's bytes go, remembered for the footer that describes them. */
+class ParquetFileLayout {
+  readonly columns: ParquetColumn[];
+  private offset = PARQUET_MAGIC.length;
+  private rows = 0n;
+  private readonly groups: RowGroup[] = [];
+
+  constructor(exportColumns: ExportColumn[]) {
+    this.columns = exportColumns.map((column) => new ParquetColumn(column, ROWS_PER_GROUP));
+  }
+
+  /** One row group of `rows` rows (counted apart: a result may have no columns): per column, a data page header and its body. */
+  rowGroup(pages: ColumnPage[], rows: number): Uint8Array[] {
+    const parts: Uint8Array[] = [];
+    const chunks: ColumnChunk[] = [];
+    const groupStart = this.offset;
+    pages.forEach((page, index) => {
+      const header = pageHeader(page);
+      const start = BigInt(this.offset);
+      const size = BigInt(header.length + page.byteLength);
+      parts.push(header, ...page.body);
+      this.offset += header.length + page.byteLength;
+      const element = this.columns[index].element;
+      chunks.push({
+        file_offset: start,
+        meta_data: {
+          type: element.type!,
+          encodings: ['PLAIN', 'RLE'],
+          path_in_schema: [element.name],
+          codec: 'UNCOMPRESSED',
+          num_values: BigInt(page.rows),
+          total_uncompressed_size: size,
+          total_compressed_size: size,
+          data_page_offset: start,
+          statistics: { null_count: BigInt(page.nullCount) },
+        },
+      });
+    });
+    const groupBytes = BigInt(this.offset - groupStart);
+    this.groups.push({
+      columns: chunks,
+      total_byte_size: groupBytes,
+      num_rows: BigInt(rows),
+      file_offset: BigInt(groupStart),
+      total_compressed_size: groupBytes,
+    });
+    this.rows += BigInt(rows);
+    return parts;
+  }
+
+  /** The file's metadata, its length and the closing magic. */
+  footer(): Uint8Array {
+    const metadata: FileMetaData = {
+      version: 2,
+      schema: [
+        { name: 'schema', num_children: this.columns.length },
+        ...this.columns.map((column) => column.element),
+      ],
+      num_rows: this.rows,
+      row_groups: this.groups,
+      created_by: CREATED_BY,
+      metadata_length: 0,
+    };
+    const writer = new ByteWriter();
+    writeMetadata(writer, metadata);
+    const body = writer.getBytes();
+    // A buffer of its own (not one of Node's shared small-buffer pool), so it can move between threads.
+    const footer = new Uint8Array(body.length + PARQUET_MAGIC.length);
+    footer.set(body);
+    footer.set(PARQUET_MAGIC, body.length);
+    return footer;
+  }
+}
+
+/** A v1 data page's header: PLAIN values after RLE definition levels, uncompressed. */
+function pageHeader(page: ColumnPage): Uint8Array {
+  const writer = new ByteWriter(64);
+  serializeTCompactProtocol(writer, {
+    field_1: DATA_PAGE,
+    field_2: page.byteLength,
+    field_3: page.byteLength,
+    field_5: { field_1: page.rows, field_2: PLAIN, field_3: RLE, field_4: RLE },
+  });
+  return writer.getBytes();
+}
