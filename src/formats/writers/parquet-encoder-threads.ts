@@ -9,6 +9,12 @@ import { Worker } from 'node:worker_threads';
  * file is encoded on the request's own thread instead.
  */
 const MAX_THREADS = availableParallelism();
+/**
+ * A thread's JavaScript heap holds little beyond a row group's small objects (its bytes live in
+ * buffers outside the heap), so a small young generation is enough and keeps the thread's
+ * memory small.
+ */
+const THREAD_LIMITS = { maxYoungGenerationSizeMb: 8 };
 const idle: Worker[] = [];
 let threads = 0;
 
@@ -34,7 +40,7 @@ export function takeEncoderThread(): Worker | undefined {
   }
   if (threads >= MAX_THREADS) return undefined;
   const { file, execArgv } = threadModule();
-  const started = new Worker(file, { execArgv });
+  const started = new Worker(file, { execArgv, resourceLimits: THREAD_LIMITS });
   threads++;
   // A thread that dies while idle is only dropped; a file's own listener reports it to that file.
   started.on('error', () => undefined);

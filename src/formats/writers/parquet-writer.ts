@@ -13,13 +13,19 @@ export { ROWS_PER_GROUP } from './parquet-file';
  * learnt the encoder reads nothing, and the COPY goes on until the larger bound.
  */
 const BYTES_IN_FLIGHT = 4 * 1024 * 1024;
-const EARLY_COPY_BYTES = 24 * 1024 * 1024;
+const EARLY_COPY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * COPY bytes sent to an encoder thread in one message: a message costs tens of microseconds on
+ * each side, and a COPY comes in chunks of a few kilobytes.
+ */
+const BATCH_BYTES = 1024 * 1024;
 
 /**
  * Finished row groups waiting to be read: the encoder goes on with the next group while the
  * client takes these, and the COPY waits once this much is unread.
  */
-const UNREAD_BYTES = 8 * 1024 * 1024;
+const UNREAD_BYTES = 4 * 1024 * 1024;
 
 /**
  * Turns a binary COPY of `columns` into one Parquet file, streamed row group by row group (see
@@ -54,11 +60,11 @@ class ParquetEncoder extends Transform {
       thread.on('message', this.answered);
       thread.on('error', this.fail);
       thread.on('exit', this.threadExited);
+      const batch = new ChunkBatch((bytes) => thread.postMessage({ kind: 'chunk', bytes }, [bytes.buffer]));
       this.send = (message) => {
-        if (message.kind !== 'chunk') return thread.postMessage(message);
-        // A copy in a buffer of its own, moved to the thread: the COPY's chunk may share its buffer.
-        const bytes = new Uint8Array(message.bytes);
-        thread.postMessage({ kind: 'chunk', bytes }, [bytes.buffer]);
+        if (message.kind === 'chunk') return batch.add(message.bytes);
+        if (message.kind === 'end') batch.flush();
+        thread.postMessage(message);
       };
     } else {
       this.send = encoderSession((message) => this.answered(message));
@@ -128,5 +134,35 @@ class ParquetEncoder extends Transform {
     thread.off('exit', this.threadExited);
     if (clean) returnEncoderThread(thread);
     else endEncoderThread(thread);
+  }
+}
+
+/**
+ * Gathers the COPY's chunks into batches of about BATCH_BYTES, each copied into a buffer of its
+ * own (a chunk may share its buffer with others), which then moves to the thread without a copy.
+ */
+class ChunkBatch {
+  private chunks: Uint8Array[] = [];
+  private bytes = 0;
+
+  constructor(private readonly post: (bytes: Uint8Array<ArrayBuffer>) => void) {}
+
+  add(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    if (this.bytes >= BATCH_BYTES) this.flush();
+  }
+
+  flush(): void {
+    if (this.bytes === 0) return;
+    const batch = new Uint8Array(this.bytes);
+    let at = 0;
+    for (const chunk of this.chunks) {
+      batch.set(chunk, at);
+      at += chunk.length;
+    }
+    this.chunks = [];
+    this.bytes = 0;
+    this.post(batch);
   }
 }
