@@ -28,11 +28,16 @@ describe('a visitor’s browser console', () => {
   it.each(VISITOR_PAGES)('stays free of errors on %s (no failed session check)', async (path) => {
     const { context, page, errors, consoleErrors } = await openPage(browser);
     const sessionChecks: number[] = [];
+    const isSessionCheck = (url: string) => new URL(url).pathname.startsWith('/api/users/');
     page.on('response', (response) => {
-      if (new URL(response.url()).pathname.startsWith('/api/users/')) sessionChecks.push(response.status());
+      if (isSessionCheck(response.url())) sessionChecks.push(response.status());
     });
+    // Awaited by name: on a starved CPU the app can still be starting after half a second
+    // without requests, which is all that 'networkidle' waits for.
+    const sessionChecked = page.waitForResponse((response) => isSessionCheck(response.url()));
     await page.goto(path);
     await page.getByRole('contentinfo').waitFor();
+    await sessionChecked;
     await page.waitForLoadState('networkidle');
     expect(sessionChecks).toEqual([200]);
     expect(consoleErrors).toEqual([]);
