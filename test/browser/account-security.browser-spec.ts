@@ -33,6 +33,8 @@ describe('forgot password and two-factor sign-in in a browser', () => {
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/forgot-password');
+    // The login form (with its own Email field) stays on screen while the new page's code loads.
+    await page.getByRole('heading', { name: 'Forgot password', level: 1 }).waitFor();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page

@@ -2,7 +2,23 @@ import { parquetReadObjects } from 'hyparquet';
 import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parquetEncoder, ROWS_PER_GROUP } from './parquet-writer';
+import type { Worker } from 'node:worker_threads';
+import { ROWS_PER_GROUP } from './parquet-file';
+import { parquetEncoder } from './parquet-writer';
+
+/** Every encoder thread a file took, in order: the real pool, watched so a test can stop one. */
+const mockTakenThreads: Worker[] = [];
+jest.mock('./parquet-encoder-threads', () => {
+  const pool = jest.requireActual('./parquet-encoder-threads');
+  return {
+    ...pool,
+    takeEncoderThread: () => {
+      const thread = pool.takeEncoderThread();
+      if (thread) mockTakenThreads.push(thread);
+      return thread;
+    },
+  };
+});
 
 const COLUMNS = [{ name: 'note', label: 'note', pgType: 'text' }];
 
@@ -93,6 +109,25 @@ describe('parquetEncoder', () => {
     const copies = Array.from({ length: files }, (_, file) => values.map((value) => `${value} of ${file}`));
     const written = await Promise.all(copies.map((copy) => encode(binaryCopy(copy))));
     for (const [file, copy] of copies.entries()) expect(await notes(written[file])).toEqual(copy);
+  });
+
+  it('fails the file when its encoder thread stops half-way, and the next file is whole on another', async () => {
+    mockTakenThreads.length = 0;
+    // Columns never complete: the thread holds the COPY's bytes until it is stopped.
+    const encoding = pipeline(
+      Readable.from([binaryCopy(values)]),
+      parquetEncoder(COLUMNS, new Promise<void>(() => undefined)),
+      async (source: AsyncIterable<Buffer>) => {
+        for await (const chunk of source) expect(chunk.length).toBeGreaterThan(0);
+      },
+    );
+    expect(mockTakenThreads).toHaveLength(1);
+    const [stopped] = mockTakenThreads;
+    await stopped.terminate();
+    await expect(encoding).rejects.toThrow('The Parquet encoder stopped');
+    expect(await notes(await encode(binaryCopy(['after'])))).toEqual(['after']);
+    expect(mockTakenThreads).toHaveLength(2);
+    expect(mockTakenThreads[1]).not.toBe(stopped);
   });
 
   it('writes a file with the schema and no rows for an empty copy', async () => {

@@ -5,8 +5,6 @@ import { encoderSession, FromEncoder, ToEncoder } from './parquet-encoder-sessio
 import { endEncoderThread, returnEncoderThread, takeEncoderThread } from './parquet-encoder-threads';
 import { PARQUET_MAGIC } from './parquet-file';
 
-export { ROWS_PER_GROUP } from './parquet-file';
-
 /**
  * COPY bytes sent to the encoder and not yet read by it: the COPY waits beyond this, so memory
  * stays bounded however fast PostgreSQL answers. While the columns' shapes are still being
