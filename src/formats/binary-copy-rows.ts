@@ -12,7 +12,8 @@ export interface BinaryRowSink {
 /**
  * Splits the bytes of a binary COPY into rows without copying field values, so the writers read
  * typed values (8-byte integers, dates as day numbers) straight from the wire. A row cut by a
- * chunk boundary is kept and completed by the next chunk.
+ * chunk boundary is copied and completed by the next chunk: nothing refers to a chunk after
+ * `push` returns.
  */
 export class BinaryCopyRows {
   private pending: Buffer | undefined;
@@ -41,7 +42,8 @@ export class BinaryCopyRows {
     let position = 0;
     if (!this.headerRead) {
       if (buffer.length < HEADER_BYTES) {
-        this.pending = buffer;
+        // A copy, like every pending part: the caller may reuse its chunk once it is read.
+        this.pending = Buffer.from(buffer);
         return;
       }
       if (!buffer.subarray(0, SIGNATURE.length).equals(SIGNATURE))

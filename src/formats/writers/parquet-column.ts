@@ -19,6 +19,8 @@ export type SchemaElement = FileMetaData['schema'][number];
 /** Widest decimal kept in an INT64 (Parquet allows it up to 18 digits); wider ones take 16 bytes. */
 const INT64_DECIMAL_DIGITS = 18;
 const WIDE_DECIMAL_BYTES = 16;
+/** A text page's first buffer, before any group has shown how much its text takes. */
+const MIN_TEXT_BYTES = 64 * 1024;
 /** Values up to this length are copied byte by byte rather than by a native copy. */
 const SHORT_VALUE_BYTES = 256;
 
@@ -253,15 +255,17 @@ export class ParquetColumn {
 
   /** Fresh buffers: the previous ones now belong to the page handed out. */
   private allocate(): void {
+    this.validity = new Uint8Array(Math.ceil(this.capacity / 8));
+    const fixedBytes =
+      this.kind === 'boolean' ? Math.ceil(this.capacity / 8) : this.capacity * this.valueBytes;
+    // Fixed-width values fill one buffer seen three ways; text grows its own, from the size the
+    // previous group's text needed (an eighth more), so groups alike do not grow it step by step.
+    const textBytes = Math.max(MIN_TEXT_BYTES, Math.ceil(this.byteLength * 1.125));
     this.rows = 0;
     this.values = 0;
     this.nullCount = 0;
     this.byteLength = 0;
-    this.validity = new Uint8Array(Math.ceil(this.capacity / 8));
-    const fixedBytes =
-      this.kind === 'boolean' ? Math.ceil(this.capacity / 8) : this.capacity * this.valueBytes;
-    // Fixed-width values fill one buffer seen three ways; text grows its own.
-    const buffer = new ArrayBuffer(fixedBytes > 0 ? fixedBytes : 64 * 1024);
+    const buffer = new ArrayBuffer(fixedBytes > 0 ? fixedBytes : textBytes);
     this.bytes = new Uint8Array(buffer);
     this.words = new Int32Array(buffer, 0, buffer.byteLength >> 2);
     this.floats = new Float64Array(buffer, 0, buffer.byteLength >> 3);

@@ -7,10 +7,12 @@ export type ToEncoder =
 
 /**
  * What the encoder answers: parts of the file in order and how many COPY bytes they account for
- * (the writer's bound on bytes in flight), `done` with the footer, or why the file failed.
+ * (the writer's bound on bytes in flight), with the chunk it read given back for the next one
+ * (`spent`); `done` with the footer; or why the file failed.
  */
 export type FromEncoder =
-  { kind: 'parts'; parts: Uint8Array[]; read: number; done: boolean } | { kind: 'failed'; message: string };
+  | { kind: 'parts'; parts: Uint8Array[]; read: number; spent?: Uint8Array; done: boolean }
+  | { kind: 'failed'; message: string };
 
 /** Sends an answer; `transfer` lists the buffers that may move instead of being copied. */
 export type EncoderReply = (message: FromEncoder, transfer: ArrayBuffer[]) => void;
@@ -26,15 +28,18 @@ export function encoderSession(reply: EncoderReply): (message: ToEncoder) => voi
   let waiting: Uint8Array[] = [];
   let failed = false;
 
-  function send(parts: Uint8Array[], read: number, done: boolean): void {
-    // Each part lies in a buffer of its own (see ParquetFileEncoder): moved, not copied.
+  function send(parts: Uint8Array[], read: number, done: boolean, spent?: Uint8Array): void {
+    // Each part lies in a buffer of its own (see ParquetFileEncoder), as does a chunk the writer
+    // sent: moved, not copied.
     const buffers = new Set(parts.map((part) => part.buffer as ArrayBuffer));
-    reply({ kind: 'parts', parts, read, done }, [...buffers]);
+    if (spent) buffers.add(spent.buffer as ArrayBuffer);
+    reply({ kind: 'parts', parts, read, spent, done }, [...buffers]);
   }
 
   function read(bytes: Uint8Array): void {
+    // The encoder keeps no reference to a chunk once it has read it (a cut row is copied).
     const chunk = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-    send(encoder!.push(chunk), bytes.length, false);
+    send(encoder!.push(chunk), bytes.length, false, bytes);
   }
 
   return (message) => {

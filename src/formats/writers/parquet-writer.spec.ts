@@ -56,6 +56,12 @@ describe('parquetEncoder', () => {
     expect(await notes(await encode(binaryCopy(values)))).toEqual(values);
   });
 
+  it('writes every row of a COPY many times the bytes in flight, rows cut at every batch boundary', async () => {
+    // About 12 MB in 1 MB batches: the batches the encoder has read are filled again.
+    const long = Array.from({ length: 120_000 }, (_, index) => `${index} `.padEnd(80 + (index % 17), 'x'));
+    expect(await notes(await encode(binaryCopy(long)))).toEqual(long);
+  });
+
   it('fails with the reason when the copy ends early, and the next file is whole', async () => {
     await expect(encode(binaryCopy(values, false))).rejects.toThrow('The table copy ended early');
     expect(await notes(await encode(binaryCopy(['after'])))).toEqual(['after']);

@@ -36,8 +36,9 @@ export function parquetEncoder(columns: ExportColumn[], ready: Promise<void> = P
 }
 
 class ParquetEncoder extends Transform {
-  /** The encoder's thread, while this file has one. */
+  /** The encoder's thread, while this file has one, and the batches its chunks go in. */
   private thread?: Worker;
+  private batch?: ChunkBatch;
   private readonly send: (message: ToEncoder) => void;
   /** Whether the encoder has the columns; the end is sent only after them. */
   private started = false;
@@ -59,6 +60,7 @@ class ParquetEncoder extends Transform {
       thread.on('error', this.fail);
       thread.on('exit', this.threadExited);
       const batch = new ChunkBatch((bytes) => thread.postMessage({ kind: 'chunk', bytes }, [bytes.buffer]));
+      this.batch = batch;
       this.send = (message) => {
         if (message.kind === 'chunk') return batch.add(message.bytes);
         if (message.kind === 'end') batch.flush();
@@ -107,6 +109,7 @@ class ParquetEncoder extends Transform {
     if (this.failed || this.destroyed) return;
     if (message.kind === 'failed') return this.fail(new Error(message.message));
     for (const part of message.parts) this.push(Buffer.from(part.buffer, part.byteOffset, part.length));
+    if (message.spent) this.batch?.reuse(message.spent);
     this.inFlight -= message.read;
     if (!message.done) return this.releaseWrite();
     this.dropThread(true);
@@ -136,31 +139,39 @@ class ParquetEncoder extends Transform {
 }
 
 /**
- * Gathers the COPY's chunks into batches of about BATCH_BYTES, each copied into a buffer of its
- * own (a chunk may share its buffer with others), which then moves to the thread without a copy.
+ * Gathers the COPY's chunks into batches of BATCH_BYTES, each a buffer of its own (a chunk may
+ * share its buffer with others), which then moves to the thread without a copy. The thread gives
+ * each batch back once read, and it is filled again: the batches in flight are all the buffers a
+ * file needs on this side, rather than a new one per megabyte left for the collector.
  */
 class ChunkBatch {
-  private chunks: Uint8Array[] = [];
-  private bytes = 0;
+  private readonly spare: ArrayBuffer[] = [];
+  private batch?: Uint8Array<ArrayBuffer>;
+  private filled = 0;
 
   constructor(private readonly post: (bytes: Uint8Array<ArrayBuffer>) => void) {}
 
   add(chunk: Uint8Array): void {
-    this.chunks.push(chunk);
-    this.bytes += chunk.length;
-    if (this.bytes >= BATCH_BYTES) this.flush();
+    for (let at = 0; at < chunk.length;) {
+      this.batch ??= new Uint8Array(this.spare.pop() ?? new ArrayBuffer(BATCH_BYTES));
+      const taken = Math.min(chunk.length - at, BATCH_BYTES - this.filled);
+      this.batch.set(chunk.subarray(at, at + taken), this.filled);
+      this.filled += taken;
+      at += taken;
+      if (this.filled === BATCH_BYTES) this.flush();
+    }
   }
 
   flush(): void {
-    if (this.bytes === 0) return;
-    const batch = new Uint8Array(this.bytes);
-    let at = 0;
-    for (const chunk of this.chunks) {
-      batch.set(chunk, at);
-      at += chunk.length;
-    }
-    this.chunks = [];
-    this.bytes = 0;
-    this.post(batch);
+    if (!this.batch || this.filled === 0) return;
+    const bytes = this.batch.subarray(0, this.filled);
+    this.batch = undefined;
+    this.filled = 0;
+    this.post(bytes);
+  }
+
+  /** A batch the thread has read, to fill again. */
+  reuse(bytes: Uint8Array): void {
+    if (bytes.buffer.byteLength === BATCH_BYTES) this.spare.push(bytes.buffer as ArrayBuffer);
   }
 }
