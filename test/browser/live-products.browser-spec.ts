@@ -168,8 +168,14 @@ describe('live data products in a browser', () => {
       await createVerifiedAccount('Sam Subscriber', email, PASSWORD);
       await logIn(other.page, email, PASSWORD);
       await other.page.goto('/datastore');
+      // The category counts follow the filter: the server counts only live datasets.
+      const liveCounts = other.page.waitForRequest((request) => {
+        const url = new URL(request.url());
+        return url.pathname === '/api/assets/facets' && url.searchParams.get('live') === 'true';
+      });
       // The filter lives in the address: the box shows checked once the router has moved there.
       await other.page.getByLabel('Live only').click();
+      await liveCounts;
       await other.page.waitForURL(/live=1/);
       await eventually(() => other.page.getByLabel('Live only').isChecked(), 'Live only to be checked');
       await other.page.getByRole('combobox', { name: 'Sort by' }).click();

@@ -1,6 +1,7 @@
 import { ConnectorLifecycle } from '../../src/connectors/runs/run-end-listeners';
 import { ProductFreshnessService } from '../../src/products/product-freshness.service';
 import { FakeUpstream, sendJson, startFakeUpstream } from '../connectors/support/fake-upstream';
+import { uploadDataset } from '../factories/asset.factory';
 import { createLoggedInUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
 import {
@@ -339,5 +340,26 @@ describe('live products: publish, refresh, read through every path', () => {
       .body;
     expect(first.id).toBe(id);
     await testApp.http.get('/api/assets').query({ live: 'maybe' }).expect(400);
+  });
+
+  it('the category counts follow Live only (facets with live=true count only live datasets)', async () => {
+    const word = `facetword${Date.now().toString(36)}`;
+    const connection = await connectionWithRows(testApp, upstream.origin, upstreamPath([{ n: 1 }]).path);
+    await publish(connection, { title: `Live ${word}`, category: 'Transport' });
+    await uploadDataset(connection.owner.agent, { title: `Static ${word}`, category: 'Economy' });
+    const facets = async (query: object) =>
+      (
+        await testApp.http
+          .get('/api/assets/facets')
+          .query({ search: word, ...query })
+          .expect(200)
+      ).body;
+
+    expect(await facets({})).toEqual([
+      { category: 'Economy', count: 1 },
+      { category: 'Transport', count: 1 },
+    ]);
+    expect(await facets({ live: 'true' })).toEqual([{ category: 'Transport', count: 1 }]);
+    await testApp.http.get('/api/assets/facets').query({ live: 'maybe' }).expect(400);
   });
 });

@@ -56,7 +56,7 @@ export const assetKeys = {
   page: (params: AssetPageParams) => [...assetKeys.lists(), 'page', params] as const,
   scope: (scope: AssetScope) => [...assetKeys.lists(), 'scope', scope] as const,
   categories: () => [...assetKeys.all, 'categories'] as const,
-  facets: (search: string) => [...assetKeys.all, 'facets', search] as const,
+  facets: (search: string, liveOnly: boolean) => [...assetKeys.all, 'facets', search, liveOnly] as const,
   activity: (id: string) => [...assetKeys.all, 'activity', id] as const,
   detail: (id: string) => [...assetKeys.all, 'detail', id] as const,
   /** Every page of one dataset's rows. */
@@ -175,12 +175,13 @@ export function useUploadPreview() {
   });
 }
 
-/** GET assets/facets: each category with how many visible datasets match the search. */
-export function useCategoryFacets(search: string) {
+/** GET assets/facets: each category with how many visible datasets match the search (and Live only). */
+export function useCategoryFacets(search: string, liveOnly = false) {
   const query = new URLSearchParams();
   if (search.trim()) query.set('search', search.trim());
+  if (liveOnly) query.set('live', 'true');
   return useQuery({
-    queryKey: assetKeys.facets(search.trim()),
+    queryKey: assetKeys.facets(search.trim(), liveOnly),
     queryFn: () => api<CategoryFacet[]>(`assets/facets?${query}`),
     placeholderData: keepPreviousData,
   });

@@ -2455,6 +2455,8 @@ export interface operations {
       query?: {
         search?: string;
         scope?: 'all' | 'owned' | 'accessible';
+        /** @description true: count only datasets published from a connection (Live only) */
+        live?: boolean;
       };
       header?: never;
       path?: never;

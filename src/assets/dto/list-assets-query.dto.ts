@@ -33,7 +33,7 @@ export const CATALOGUE_SORTS = [
 ] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
 
-/** `GET assets/facets`: the counts follow the search and scope, not the category filter. */
+/** `GET assets/facets`: the counts follow the search, scope and Live only, not the category filter. */
 export class FacetsQueryDto {
   @ApiPropertyOptional()
   @IsOptional()
@@ -45,6 +45,12 @@ export class FacetsQueryDto {
   @IsOptional()
   @IsIn(['all', 'owned', 'accessible'])
   scope?: 'all' | 'owned' | 'accessible';
+
+  @ApiPropertyOptional({ description: 'true: count only datasets published from a connection (Live only)' })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'live must be true or false' })
+  live?: boolean;
 }
 
 export class ListAssetsQueryDto {

@@ -55,8 +55,9 @@ export function useCatalog(filters: CatalogFilters, page: number) {
     filters.categories,
   );
 
-  // How many items of each category match the search: datasets counted by the server, connectors here.
-  const facets = useCategoryFacets(filters.search);
+  // How many items of each category match the search and Live only: datasets counted by the
+  // server, connectors here.
+  const facets = useCategoryFacets(filters.search, !!filters.liveOnly);
   const counts = new Map<string, number>();
   for (const facet of facets.data ?? []) counts.set(facet.category, facet.count);
   for (const connector of connectors.data ?? []) {
