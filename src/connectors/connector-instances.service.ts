@@ -108,6 +108,13 @@ export class ConnectorInstancesService {
       ),
     ]);
     const further = await furtherTablesOf(this.dataSource.manager, ids);
+    const listings: Array<{ source_table: string; id: string; title: string }> = await this.dataSource.query(
+      `SELECT product.source_table, asset.id, asset.title
+         FROM live_products product JOIN assets asset ON asset.id = product.asset_id
+        WHERE product.instance_id = ANY($1)`,
+      [ids],
+    );
+    const published = new Map(listings.map(({ source_table, id, title }) => [source_table, { id, title }]));
     const byId = new Map(connectors.map((connector) => [connector.id, connector]));
     const runs = new Map(lastRuns.map((run) => [run.instanceId, run]));
     const withSecrets = new Set((secrets as Array<{ id: string }>).map((row) => row.id));
@@ -117,6 +124,7 @@ export class ConnectorInstancesService {
         connectorTitle: connector?.title,
         hasAuthData: withSecrets.has(instance.id),
         lastRun: runs.get(instance.id) ?? null,
+        published,
         targets: connector
           ? instanceTargets(connector, instance, further.get(instance.id) ?? [])
           : [

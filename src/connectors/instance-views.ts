@@ -5,6 +5,15 @@ import type { InstanceTarget } from './instance-operations';
 import { RunView, toRunView } from './run-views';
 import { OBJECT_OF_ANYTHING, OBJECT_OF_TEXT } from './openapi-json-values';
 
+/** The catalogue listing a table is published as (src/products). */
+export class PublishedListing {
+  @ApiProperty({ description: 'The listing’s dataset id' })
+  id: string;
+
+  @ApiProperty()
+  title: string;
+}
+
 /** A table an instance fills: its own (first operation) or a further operation's. */
 export class InstanceTableView {
   @ApiProperty({
@@ -25,6 +34,13 @@ export class InstanceTableView {
 
   @ApiProperty({ description: 'The {reference} of the stream links and OData: instance-<id> or table-<id>' })
   stream_reference: string;
+
+  @ApiProperty({
+    type: () => PublishedListing,
+    nullable: true,
+    description: 'The live listing published from this table; null while it is not published',
+  })
+  published_as: PublishedListing | null;
 }
 
 /** An instance as its owner sees it; auth data is never part of it, only whether some is stored. */
@@ -120,6 +136,8 @@ export function toInstanceView(
     hasAuthData: boolean;
     lastRun: ConnectorRun | null;
     targets: InstanceTarget[];
+    /** The listing of each table published, by table name. */
+    published: ReadonlyMap<string, PublishedListing>;
   },
 ): InstanceView {
   return {
@@ -143,6 +161,7 @@ export function toInstanceView(
       output_table_name: target.tableName,
       readable_name: target.readableName,
       stream_reference: target.streamReference,
+      published_as: extra.published.get(target.tableName) ?? null,
     })),
     has_auth_data: extra.hasAuthData,
     last_run_started_at: instance.lastRunStartedAt,

@@ -219,6 +219,11 @@ describe('live data products in a browser', () => {
 
       // The connection cannot go while it feeds the listing: the server says which.
       await page.goto('/manage');
+      // Published once: the table's row links to its listing rather than offering Publish again.
+      await page.getByRole('link', { name: `View the listing “${title}” of ${instance.title}` }).waitFor();
+      await expect(
+        page.getByRole('button', { name: `Publish ${instance.title}`, exact: true }).count(),
+      ).resolves.toBe(0);
       await page.getByRole('button', { name: `Remove ${instance.title}`, exact: true }).click();
       await page
         .getByRole('dialog', { name: 'Remove this connector?' })
@@ -303,6 +308,8 @@ describe('live data products in a browser', () => {
     await confirm.getByRole('button', { name: 'Unpublish' }).click();
     await expectNotice(page, 'Unpublished.');
     await page.waitForURL('**/manage');
+    // Unpublished, the table may be published again.
+    await page.getByRole('button', { name: `Publish ${instance.title}`, exact: true }).waitFor();
     await page.getByRole('button', { name: `Remove ${instance.title}`, exact: true }).click();
     await page
       .getByRole('dialog', { name: 'Remove this connector?' })

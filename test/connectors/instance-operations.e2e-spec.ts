@@ -351,6 +351,7 @@ describe('connector instances running several operations', () => {
         output_table_name: view.output_table_name,
         readable_name: view.readable_name,
         stream_reference: `instance-${instance.id}`,
+        published_as: null,
       },
     ]);
     const run = await runOnce(instance);

@@ -342,6 +342,24 @@ describe('live products: publish, refresh, read through every path', () => {
     await testApp.http.get('/api/assets').query({ live: 'maybe' }).expect(400);
   });
 
+  it('the owner’s connections name the listing each table is published as, until it is unpublished', async () => {
+    const connection = await connectionWithRows(testApp, upstream.origin, upstreamPath([{ n: 1 }]).path);
+    const tableOf = async () => {
+      const mine: Array<{ id: string; tables: Array<{ readable_name: string; published_as: unknown }> }> = (
+        await connection.owner.agent.get('/api/connectors/my').expect(200)
+      ).body;
+      const instance = mine.find((each) => each.id === connection.instanceId)!;
+      return instance.tables.find((table) => table.readable_name === connection.table)!;
+    };
+    expect((await tableOf()).published_as).toBeNull();
+
+    const id = await publish(connection, { title: 'Listed from its table' });
+    expect((await tableOf()).published_as).toEqual({ id, title: 'Listed from its table' });
+
+    await connection.owner.agent.delete(`/api/assets/${id}`).set('Origin', TEST_ORIGIN).expect(200);
+    expect((await tableOf()).published_as).toBeNull();
+  });
+
   it('the category counts follow Live only (facets with live=true count only live datasets)', async () => {
     const word = `facetword${Date.now().toString(36)}`;
     const connection = await connectionWithRows(testApp, upstream.origin, upstreamPath([{ n: 1 }]).path);

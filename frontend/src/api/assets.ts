@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, apiWithHeaders } from './client';
+import { connectorKeys } from './connectors';
 import type { components } from './schema';
 import { uploadPercent, uploadWithProgress } from './upload';
 
@@ -239,9 +240,10 @@ export function useDeleteAsset() {
       api<DatasetRemoved | DatasetArchived>(`assets/${encodeURIComponent(id)}`, { method: 'DELETE' }),
     onSuccess: (_answer, id) => {
       queryClient.removeQueries({ queryKey: assetKeys.detail(id) });
+      // A live listing unpublished: its table on the owner's connections may be published again.
       return Promise.all(
-        [assetKeys.lists(), assetKeys.categories(), [...assetKeys.all, 'facets']].map((queryKey) =>
-          queryClient.invalidateQueries({ queryKey }),
+        [assetKeys.lists(), assetKeys.categories(), [...assetKeys.all, 'facets'], connectorKeys.mine()].map(
+          (queryKey) => queryClient.invalidateQueries({ queryKey }),
         ),
       );
     },

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { assetKeys, type AssetDetail } from './assets';
 import { api } from './client';
+import { connectorKeys } from './connectors';
 import type { components } from './schema';
 
 /**
@@ -23,7 +24,10 @@ export function liveOf(asset: AssetDetail): LiveInfo | null {
   return asset.live ?? null;
 }
 
-/** POST connectors/instance/{id}/publish: the new listing joins the catalogue and the owner's lists. */
+/**
+ * POST connectors/instance/{id}/publish: the new listing joins the catalogue and the owner's
+ * lists, and its table on the owner's connections links to it.
+ */
 export function usePublishTable() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -34,8 +38,8 @@ export function usePublishTable() {
       }),
     onSuccess: () =>
       Promise.all(
-        [assetKeys.lists(), assetKeys.categories(), [...assetKeys.all, 'facets']].map((queryKey) =>
-          queryClient.invalidateQueries({ queryKey }),
+        [assetKeys.lists(), assetKeys.categories(), [...assetKeys.all, 'facets'], connectorKeys.mine()].map(
+          (queryKey) => queryClient.invalidateQueries({ queryKey }),
         ),
       ),
   });

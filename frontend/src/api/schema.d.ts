@@ -1706,6 +1706,8 @@ export interface components {
       /** @description The operation (stream); null only for a connector without a spec */
       operation_id: string | null;
       output_table_name: string;
+      /** @description The live listing published from this table; null while it is not published */
+      published_as: components['schemas']['PublishedListing'] | null;
       /**
        * @description The table's readable name: its OData entity set, stream link and download file name
        * @example weather_daily
@@ -1902,6 +1904,11 @@ export interface components {
        * @example weather_daily
        */
       table: string;
+      title: string;
+    };
+    PublishedListing: {
+      /** @description The listing’s dataset id */
+      id: string;
       title: string;
     };
     PublishedProduct: {

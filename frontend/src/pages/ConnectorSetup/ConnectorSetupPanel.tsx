@@ -31,6 +31,7 @@ function instanceTables(instance: ConnectorInstance | undefined) {
           operation_id: instance.operation_id,
           output_table_name: instance.output_table_name,
           readable_name: instance.readable_name,
+          published_as: null,
         },
       ];
 }
