@@ -150,6 +150,16 @@ describe('POST /api/query as Parquet and Excel files', () => {
     expect(metadata.num_rows).toBe(2n);
   });
 
+  it('names a repeated column so that it takes no name the result already has', async () => {
+    const response = await query(owner.agent, {
+      sql: 'SELECT 1 AS n, 2 AS n, 3 AS n_2',
+      format: 'parquet',
+    }).expect(200);
+    const parquet = await readParquet(response.body as Buffer);
+    expect(parquet.columns.map((column) => column.name)).toEqual(['n', 'n_3', 'n_2']);
+    expect(parquet.rows).toEqual([{ n: 1n, n_3: 2n, n_2: 3n }]);
+  });
+
   it('writes NaN in a numeric(p, s) result as its text, as every numeric', async () => {
     const response = await query(owner.agent, {
       sql: `SELECT 'NaN'::numeric(5, 2) AS x UNION ALL SELECT 1.5::numeric(5, 2)`,

@@ -35,4 +35,11 @@ describe('query result encoding', () => {
     expect(jsonRow(columns, ['1', 'x'])).toBe('[1,"x"]');
     expect(ndjsonRow(columns, uniqueNames(columns), ['1', null])).toBe('{"n":1,"n_2":null}\n');
   });
+
+  it('never gives a renamed column a name the result already has', () => {
+    const named = (...names: string[]) => names.map((name) => ({ name, type: 'int4' }));
+    expect(uniqueNames(named('n', 'n', 'n_2'))).toEqual(['n', 'n_3', 'n_2']);
+    expect(uniqueNames(named('n_2', 'n', 'n', 'n'))).toEqual(['n_2', 'n', 'n_3', 'n_4']);
+    expect(uniqueNames(named('a', 'a_2', 'a', 'a_2'))).toEqual(['a', 'a_2', 'a_3', 'a_2_2']);
+  });
 });

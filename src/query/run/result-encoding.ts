@@ -23,13 +23,19 @@ export function csvValue(text: string | null): string {
   return text;
 }
 
-/** Column names made unique (`n`, `n_2`, …) for formats that key values by name. */
+/**
+ * Column names made unique (`n`, `n_2`, …) for formats that key values by name. A suffix never
+ * takes a name the result already has (`SELECT 1 AS n, 2 AS n, 3 AS n_2` gives `n`, `n_3`, `n_2`).
+ */
 export function uniqueNames(columns: QueryColumn[]): string[] {
-  const seen = new Map<string, number>();
+  const given = new Set(columns.map(({ name }) => name));
+  const used = new Set<string>();
   return columns.map(({ name }) => {
-    const count = (seen.get(name) ?? 0) + 1;
-    seen.set(name, count);
-    return count === 1 ? name : `${name}_${count}`;
+    let unique = name;
+    for (let suffix = 2; used.has(unique) || (unique !== name && given.has(unique)); suffix++)
+      unique = `${name}_${suffix}`;
+    used.add(unique);
+    return unique;
   });
 }
 
