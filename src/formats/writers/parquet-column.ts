@@ -6,6 +6,7 @@ import {
   copyTimestamp,
   DATE_INFINITY,
   DATE_MINUS_INFINITY,
+  int32At,
   numericSpecial,
   numericText,
   PG_EPOCH_DAYS,
@@ -21,7 +22,7 @@ const INT64_DECIMAL_DIGITS = 18;
 const WIDE_DECIMAL_BYTES = 16;
 /** A text page's first buffer, before any group has shown how much its text takes. */
 const MIN_TEXT_BYTES = 64 * 1024;
-/** Values up to this length are copied byte by byte rather than by a native copy. */
+/** Values up to this length are copied by hand rather than by a native copy. */
 const SHORT_VALUE_BYTES = 256;
 
 /** How a column is laid out in the file: its schema element and the bytes each value takes. */
@@ -109,7 +110,12 @@ export class ParquetColumn {
   private bytes!: Uint8Array;
   private words!: Int32Array;
   private floats!: Float64Array;
+  /** The same buffer again, for copying text four bytes at a time. */
+  private view!: DataView;
   private byteLength = 0;
+  /** The COPY buffer text was last copied from, and a view of it (one per chunk, not per value). */
+  private source?: Buffer;
+  private sourceView?: DataView;
   /** A decimal's four 32-bit words before they are laid out. */
   private readonly decimalWords = new Uint32Array(4);
 
@@ -133,11 +139,7 @@ export class ParquetColumn {
       case 'integer':
         if (length === 8) copyInt64(buffer, start, this.words, index);
         else
-          copySmallInt(
-            length === 4 ? buffer.readInt32BE(start) : buffer.readInt16BE(start),
-            this.words,
-            index,
-          );
+          copySmallInt(length === 4 ? int32At(buffer, start) : buffer.readInt16BE(start), this.words, index);
         break;
       case 'decimal':
         this.appendDecimal(buffer, start, index);
@@ -149,7 +151,7 @@ export class ParquetColumn {
         if (buffer[start] !== 0) this.bytes[index >> 3] |= 1 << (index & 7);
         break;
       case 'date': {
-        const days = buffer.readInt32BE(start);
+        const days = int32At(buffer, start);
         if (days === DATE_INFINITY || days === DATE_MINUS_INFINITY) {
           this.nullCount++;
           return;
@@ -167,11 +169,9 @@ export class ParquetColumn {
       case 'text':
         this.appendBytes(buffer, start, length);
         break;
-      case 'numeric-text': {
-        const text = Buffer.from(numericText(buffer, start) ?? numericSpecial(buffer, start));
-        this.appendBytes(text, 0, text.length);
+      case 'numeric-text':
+        this.appendAscii(numericText(buffer, start) ?? numericSpecial(buffer, start));
         break;
-      }
     }
     this.values++;
     this.validity[row >> 3] |= 1 << (row & 7);
@@ -235,22 +235,45 @@ export class ParquetColumn {
 
   /** A BYTE_ARRAY value: its length (4 bytes, little-endian), then its bytes. */
   private appendBytes(buffer: Buffer, start: number, length: number): void {
-    if (this.byteLength + 4 + length > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.byteLength + 4 + length));
-      grown.set(this.bytes.subarray(0, this.byteLength));
-      this.bytes = grown;
+    const at = this.reserveBytes(length);
+    // Most text values are short, and a native copy's set-up costs more than the bytes it moves:
+    // they go four bytes at a time, read and written as whole integers (exact, unlike a double's
+    // NaN bits), then byte by byte.
+    if (length <= SHORT_VALUE_BYTES) {
+      const source = this.viewOf(buffer);
+      const target = this.view;
+      let byte = 0;
+      for (; byte + 4 <= length; byte += 4)
+        target.setInt32(at + byte, source.getInt32(start + byte, true), true);
+      for (; byte < length; byte++) this.bytes[at + byte] = buffer[start + byte];
+    } else this.bytes.set(buffer.subarray(start, start + length), at);
+  }
+
+  /** A numeric's text (digits, sign, point, or NaN/Infinity: ASCII) as a BYTE_ARRAY value. */
+  private appendAscii(text: string): void {
+    const at = this.reserveBytes(text.length);
+    for (let index = 0; index < text.length; index++) this.bytes[at + index] = text.charCodeAt(index);
+  }
+
+  /** Writes a BYTE_ARRAY value's length and makes room for its bytes; answers where they go. */
+  private reserveBytes(length: number): number {
+    const at = this.byteLength;
+    if (at + 4 + length > this.bytes.length) {
+      const grown = new ArrayBuffer(Math.max(this.bytes.length * 2, at + 4 + length));
+      new Uint8Array(grown).set(this.bytes.subarray(0, at));
+      this.use(grown);
     }
-    const bytes = this.bytes;
-    let at = this.byteLength;
-    bytes[at++] = length & 0xff;
-    bytes[at++] = (length >>> 8) & 0xff;
-    bytes[at++] = (length >>> 16) & 0xff;
-    bytes[at++] = length >>> 24;
-    // Most text values are short, and Buffer#copy's checks cost more than the bytes it moves.
-    if (length <= SHORT_VALUE_BYTES)
-      for (let byte = 0; byte < length; byte++) bytes[at + byte] = buffer[start + byte];
-    else bytes.set(buffer.subarray(start, start + length), at);
-    this.byteLength = at + length;
+    this.view.setInt32(at, length, true);
+    this.byteLength = at + 4 + length;
+    return at + 4;
+  }
+
+  private viewOf(buffer: Buffer): DataView {
+    if (buffer !== this.source) {
+      this.source = buffer;
+      this.sourceView = new DataView(buffer.buffer, buffer.byteOffset, buffer.length);
+    }
+    return this.sourceView!;
   }
 
   /** Fresh buffers: the previous ones now belong to the page handed out. */
@@ -265,10 +288,17 @@ export class ParquetColumn {
     this.values = 0;
     this.nullCount = 0;
     this.byteLength = 0;
-    const buffer = new ArrayBuffer(fixedBytes > 0 ? fixedBytes : textBytes);
+    // The COPY chunk is not needed once read: a view of it would keep it (or a moved batch) referred to.
+    this.source = undefined;
+    this.sourceView = undefined;
+    this.use(new ArrayBuffer(fixedBytes > 0 ? fixedBytes : textBytes));
+  }
+
+  private use(buffer: ArrayBuffer): void {
     this.bytes = new Uint8Array(buffer);
     this.words = new Int32Array(buffer, 0, buffer.byteLength >> 2);
     this.floats = new Float64Array(buffer, 0, buffer.byteLength >> 3);
+    this.view = new DataView(buffer);
   }
 }
 

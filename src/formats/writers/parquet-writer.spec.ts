@@ -56,6 +56,15 @@ describe('parquetEncoder', () => {
     expect(await notes(await encode(binaryCopy(values)))).toEqual(values);
   });
 
+  it('copies text of every length exactly, "" and multi-byte characters included', async () => {
+    // Short values are copied four bytes at a time and then byte by byte, long ones natively.
+    const alphabet = Array.from('aé😀b\u0000');
+    const texts = Array.from({ length: 600 }, (_, length) =>
+      Array.from({ length }, (_, at) => alphabet[(at * 7 + length) % alphabet.length]).join(''),
+    );
+    expect(await notes(await encode(binaryCopy(texts)))).toEqual(texts);
+  });
+
   it('writes every row of a COPY many times the bytes in flight, rows cut at every batch boundary', async () => {
     // About 12 MB in 1 MB batches: the batches the encoder has read are filled again.
     const long = Array.from({ length: 120_000 }, (_, index) => `${index} `.padEnd(80 + (index % 17), 'x'));
