@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { ConnectorLifecycle } from './runs/run-end-listeners';
 import { AccessGate, type Caller } from '../access/access-gate.service';
@@ -7,37 +7,15 @@ import type { AuthenticatedUser } from '../common/decorators/current-user.decora
 import { createConnectorTable, dropTable } from '../database/data-tables/data-table-ddl';
 import { connectorTableName } from '../database/data-tables/data-table-names';
 import { sqlOn } from '../database/sql';
-import { normalizeAuthFields } from './connector-views';
 import { InstanceView, toInstanceView } from './instance-views';
 import type { ActivateConnectorDto } from './dto/activate-connector.dto';
 import type { InstanceSettingsDto } from './dto/instance-settings.dto';
 import type { CachedToken, TokenStore } from './engine/auth/token-store';
-import { valueAtPath } from './engine/template';
 import { Connector } from './entities/connector.entity';
 import { ConnectorInstance } from './entities/connector-instance.entity';
 import { ConnectorRun } from './entities/connector-run.entity';
-import { settingsProblems } from './fields/field-values';
-import { missingRequired, normalizeSettings } from './fields/schema-fields';
-import {
-  checkOperationIds,
-  furtherTablesOf,
-  instanceTargets,
-  syncFurtherTables,
-} from './instance-operations';
-
-const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
-const FORBIDDEN_HEADERS = new Set([
-  'host',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'upgrade',
-  'te',
-  'trailer',
-]);
-const MAX_ITERATION_KEYS = 3;
-/** Far beyond any real header; servers refuse header blocks much above 8 KB anyway. */
-const MAX_HEADER_VALUE_LENGTH = 8192;
+import { furtherTablesOf, instanceTargets, syncFurtherTables } from './instance-operations';
+import { checkIterations, defaultMethod, prepareInstanceSettings } from './instance-settings-rules';
 
 /** A user's connector instances: activation, settings, removal, owner-only (others get 404). */
 @Injectable()
@@ -142,7 +120,7 @@ export class ConnectorInstancesService {
   async activate(user: AuthenticatedUser, input: ActivateConnectorDto): Promise<{ id: string }> {
     const connector = await this.gate.requireConnector(user, input.connector_id);
     this.checkInterval(user, input.refresh_interval);
-    const prepared = this.prepare(connector, input, {}, {});
+    const prepared = prepareInstanceSettings(connector, input, {}, {});
     const tableName = connectorTableName(connector.title);
     const id = await this.dataSource.transaction(async (manager) => {
       const saved = await manager.getRepository(ConnectorInstance).save(
@@ -182,8 +160,13 @@ export class ConnectorInstancesService {
       .findOneByOrFail({ id: instance.connectorId });
     this.checkInterval(user, input.refresh_interval);
     const currentAuth = await this.authDataOf(instance.id);
-    const prepared = this.prepare(connector, input, input.settings ? {} : instance.settings, currentAuth);
-    if (input.iterations === undefined) this.checkIterations(instance.iterations, prepared.settings);
+    const prepared = prepareInstanceSettings(
+      connector,
+      input,
+      input.settings ? {} : instance.settings,
+      currentAuth,
+    );
+    if (input.iterations === undefined) checkIterations(instance.iterations, prepared.settings);
     const primary = prepared.operationId !== undefined ? prepared.operationId : instance.operationId;
     await this.dataSource.transaction(async (manager) => {
       await manager.getRepository(ConnectorInstance).save({
@@ -227,74 +210,6 @@ export class ConnectorInstancesService {
     return { message: 'Connector removed.' };
   }
 
-  /**
-   * Applies the field rules to incoming values: each of its field's type and no undeclared key,
-   * private fields to auth data, include:false out, defaults in, required fields present
-   * (visible ones only), headers and iterations sane. Nothing is changed when any rule fails.
-   */
-  prepare(
-    connector: Connector,
-    input: InstanceSettingsDto,
-    baseSettings: Record<string, unknown>,
-    baseAuth: Record<string, string>,
-  ): {
-    settings: Record<string, unknown>;
-    authData: Record<string, string>;
-    headers?: Record<string, string>;
-    operationId?: string | null;
-    /** Operations beyond the first, each into its own table (only when `operation_ids` was given). */
-    furtherOperations?: string[];
-  } {
-    const fields = connector.schema?.fields ?? [];
-    // Settings sent are held to the fields; stored ones were when they were saved.
-    const wrong = input.settings ? settingsProblems(fields, input.settings) : [];
-    const authData = { ...baseAuth, ...stringValues(input.auth_data ?? {}) };
-    const normalized = normalizeSettings(fields, input.settings ?? baseSettings, authData);
-    const missing = missingRequired(
-      fields,
-      normalizeAuthFields(connector.authFields),
-      normalized.settings,
-      normalized.authData,
-    );
-    if (wrong.length > 0 || missing.length > 0) {
-      throw new BadRequestException({
-        message: [
-          ...wrong.map((problem) =>
-            problem.field?.label
-              ? `${problem.field.label} (settings.${problem.path}) ${problem.message}`
-              : `settings.${problem.path} ${problem.message}`,
-          ),
-          ...missing.map((label) => `${label} is required`),
-        ],
-      });
-    }
-    if (input.iterations) this.checkIterations(input.iterations, normalized.settings);
-    if (input.operation_ids !== undefined && input.operation_id !== undefined) {
-      throw new BadRequestException({ message: ['Give operation_id or operation_ids, not both'] });
-    }
-    const operationIds = input.operation_ids ? checkOperationIds(connector, input.operation_ids) : undefined;
-    return {
-      ...normalized,
-      headers: input.headers ? checkHeaders(input.headers) : undefined,
-      operationId: operationIds
-        ? operationIds[0]
-        : input.operation_id !== undefined
-          ? checkOperation(connector, input.operation_id)
-          : undefined,
-      furtherOperations: operationIds?.slice(1),
-    };
-  }
-
-  private checkIterations(iterations: string[], settings: Record<string, unknown>): void {
-    if (iterations.length > MAX_ITERATION_KEYS) {
-      throw new BadRequestException(`At most ${MAX_ITERATION_KEYS} settings can be iterated`);
-    }
-    const problems = iterations
-      .filter((key) => !Array.isArray(valueAtPath(settings, key)))
-      .map((key) => `iterations: setting '${key}' must hold an array of values`);
-    if (problems.length > 0) throw new BadRequestException({ message: problems });
-  }
-
   /** Only pro users may schedule runs: a refresh interval above 0 needs the flag. */
   private checkInterval(user: AuthenticatedUser, interval: number | undefined): void {
     if (interval) this.gate.requireFlag(user, 'pro');
@@ -303,49 +218,6 @@ export class ConnectorInstancesService {
   private seal(authData: Record<string, string>): string | null {
     return Object.keys(authData).length > 0 ? this.secretBox.seal(JSON.stringify(authData)) : null;
   }
-}
-
-/** The operation id if the connector's spec has it; empty means the first operation. */
-function checkOperation(connector: Connector, operationId: string): string | null {
-  if (operationId === '') return null;
-  const operations = (connector.spec as { operations?: Array<{ id: string }> } | null)?.operations ?? [];
-  if (!operations.some((operation) => operation.id === operationId)) {
-    throw new BadRequestException({
-      message: [`operation_id: '${operationId}' is not an operation of this connector`],
-    });
-  }
-  return operationId;
-}
-
-export function defaultMethod(connector: Connector): 'GET' | 'POST' {
-  const operations = (connector.spec as { operations?: Array<{ method?: string }> } | null)?.operations;
-  return operations?.[0]?.method === 'POST' ? 'POST' : 'GET';
-}
-
-function stringValues(values: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(values)
-      .filter(([, value]) => value !== undefined && value !== null && typeof value !== 'object')
-      .map(([key, value]) => [key, String(value)]),
-  );
-}
-
-function checkHeaders(headers: Record<string, unknown>): Record<string, string> {
-  const problems: string[] = [];
-  const clean: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(name)) problems.push(`headers: '${name}' is not a valid header name`);
-    else if (FORBIDDEN_HEADERS.has(name.toLowerCase())) problems.push(`headers: '${name}' cannot be set`);
-    else if (typeof value !== 'string' && typeof value !== 'number')
-      problems.push(`headers: '${name}' must be text`);
-    else if (/[\r\n\0]/.test(String(value))) problems.push(`headers: '${name}' must not contain line breaks`);
-    else if (String(value).length > MAX_HEADER_VALUE_LENGTH)
-      problems.push(`headers: '${name}' must be at most ${MAX_HEADER_VALUE_LENGTH} characters`);
-    else clean[name] = String(value);
-  }
-  if (Object.keys(headers).length > 50) problems.push('headers: at most 50 headers');
-  if (problems.length > 0) throw new BadRequestException({ message: problems });
-  return clean;
 }
 
 async function recountSubscribers(manager: EntityManager, connectorId: string): Promise<void> {

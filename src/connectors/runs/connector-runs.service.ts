@@ -23,6 +23,7 @@ import { Connector } from '../entities/connector.entity';
 import { ConnectorInstance } from '../entities/connector-instance.entity';
 import { ConnectorRun, RunOperationOutcome } from '../entities/connector-run.entity';
 import { furtherTablesOf, instanceTargets } from '../instance-operations';
+import { prepareInstanceSettings } from '../instance-settings-rules';
 import { RunOperationExecutor } from './run-operation';
 import { ConnectorLifecycle } from './run-end-listeners';
 import { summarise } from './run-summary';
@@ -384,7 +385,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
       .getRepository(Connector)
       .findOneByOrFail({ id: instance.connectorId });
     const storedAuth = await this.instances.authDataOf(instance.id);
-    const prepared = this.instances.prepare(connector, { settings: input.settings }, {}, storedAuth);
+    const prepared = prepareInstanceSettings(connector, { settings: input.settings }, {}, storedAuth);
     return { override, settings: prepared.settings, authData: prepared.authData };
   }
 

@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { AccessGate } from '../../access/access-gate.service';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import type { TestReadResult } from '../run-views';
-import { ConnectorInstancesService, defaultMethod } from '../connector-instances.service';
+import { ConnectorInstancesService } from '../connector-instances.service';
+import { defaultMethod, prepareInstanceSettings } from '../instance-settings-rules';
 import { parseSpec } from '../connectors.service';
 import type { ConnectorSpec } from '../dsl/connector-spec.types';
 import { validateConnectorSpec } from '../dsl/connector-spec.validator';
@@ -41,7 +42,7 @@ export class TestReadService {
 
   async read(user: AuthenticatedUser, input: TestReadDto): Promise<TestReadResult> {
     const { connector, instance, storedAuth } = await this.source(user, input);
-    const prepared = this.instances.prepare(
+    const prepared = prepareInstanceSettings(
       connector,
       {
         settings: input.settings ?? instance.settings,
