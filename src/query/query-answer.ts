@@ -44,7 +44,13 @@ export async function writeQueryAnswer(
   const { columns } = query;
   const names = uniqueNames(columns);
   let gone = false;
-  let outcome: QueryOutcome = { error: CANCELLED };
+  let recorded = false;
+  // Recorded before the answer ends, so a history read right after it shows this run; once.
+  const record = async (outcome: QueryOutcome) => {
+    if (recorded) return;
+    recorded = true;
+    await finish(outcome);
+  };
   const leave = () => {
     if (response.writableFinished) return;
     gone = true;
@@ -107,14 +113,14 @@ export async function writeQueryAnswer(
     await query.close();
     if (gone) return;
     // COPY's CSV and the typed files go out uncounted.
-    outcome = { rowCount: query.output === 'rows' ? count : null };
+    await record({ rowCount: query.output === 'rows' ? count : null });
     if (format === 'json')
       await write(`],"row_count":${count},"truncated":${truncated},"elapsed_ms":${Date.now() - startedAt}}`);
     response.end();
   } catch (error) {
     await query.close();
     if (gone) return;
-    outcome = { error: describe(error) };
+    await record({ error: describe(error) });
     if (format === 'json') {
       response.end(
         `],"row_count":${count},"truncated":true,"elapsed_ms":${Date.now() - startedAt},"error":${JSON.stringify(describe(error))}}`,
@@ -124,7 +130,8 @@ export async function writeQueryAnswer(
     }
   } finally {
     response.off('close', leave);
-    await finish(outcome);
+    // The client left before the end.
+    await record({ error: CANCELLED });
   }
 }
 

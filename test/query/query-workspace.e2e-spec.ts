@@ -61,6 +61,44 @@ describe('the query workspace: history and saved queries', () => {
       expect((await other.agent.get('/api/query/history').expect(200)).body).toEqual([]);
     });
 
+    it('records a run before its answer ends, so a history read right after it shows the run', async () => {
+      // The history's table locked against writes: the run is recorded only once this lets go.
+      const holder = testApp.dataSource.createQueryRunner();
+      await holder.connect();
+      await holder.startTransaction();
+      await holder.query('LOCK TABLE query_history IN SHARE MODE');
+      let ended = false;
+      const sql = `SELECT visitors FROM ${tableName} ORDER BY visitors`;
+      const answer = owner.agent
+        .post('/api/query')
+        .set('Origin', TEST_ORIGIN)
+        .send({ sql, format: 'csv' })
+        .then((response) => {
+          ended = true;
+          return response;
+        });
+      try {
+        const waitingForLock = async () =>
+          (
+            await testApp.dataSource.query(
+              `SELECT 1 FROM pg_locks WHERE relation = 'query_history'::regclass AND NOT granted`,
+            )
+          ).length > 0;
+        for (let tries = 0; !(await waitingForLock()); tries++) {
+          if (tries === 200) throw new Error('The run never tried to record itself');
+          await new Promise((wait) => setTimeout(wait, 50));
+        }
+        // Every row has been sent by now; the answer still waits for its history line.
+        expect(ended).toBe(false);
+      } finally {
+        await holder.rollbackTransaction();
+        await holder.release();
+      }
+      expect((await answer).status).toBe(200);
+      const [latest] = (await owner.agent.get('/api/query/history').expect(200)).body;
+      expect(latest).toMatchObject({ sql, row_count: null, error: null });
+    });
+
     it('records a refused statement with the refusal', async () => {
       await run(owner.agent, 'SELECT pg_sleep(1)').expect(400);
       const [latest] = (await owner.agent.get('/api/query/history').expect(200)).body;
