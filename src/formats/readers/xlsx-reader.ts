@@ -1,5 +1,6 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { CsvRejection } from '../../assets/ingest/csv-rejection';
+import { loadExcelJS } from '../exceljs-on-demand';
 import { csvField, isoWallClock } from './csv-text';
 
 /** Rows turned into CSV text before they are handed on in one chunk. */
@@ -32,7 +33,8 @@ function rowLine(values: CellValue[], width: number): string {
  * UTF-8, dot decimals, ISO dates, its first row the header. Read row by row from the file.
  */
 export async function* xlsxAsCsv(path: string, sheet?: string): AsyncGenerator<Buffer> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+  const excel = await loadExcelJS();
+  const workbook = new excel.stream.xlsx.WorkbookReader(path, {
     sharedStrings: 'cache',
     styles: 'cache',
     hyperlinks: 'ignore',

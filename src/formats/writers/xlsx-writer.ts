@@ -1,8 +1,9 @@
 import { BadRequestException } from '@nestjs/common';
-import * as ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { Transform, TransformCallback, Writable } from 'node:stream';
 import { ExportColumn, valueKind, ValueKind } from '../binary-columns';
 import { BinaryCopyRows } from '../binary-copy-rows';
+import { ExcelJSModule, loadExcelJS } from '../exceljs-on-demand';
 import { numericSpecial, numericText, PG_EPOCH_DAYS, timestampMicros } from '../pg-binary-values';
 
 /** An Excel sheet has 1,048,576 rows; the first holds the column names. */
@@ -64,54 +65,65 @@ function cellValue(kind: ValueKind, buffer: Buffer, start: number, length: numbe
  * cells. More rows than a sheet holds fail the stream (the service refuses them before it starts).
  */
 export class XlsxEncoder extends Transform {
-  private readonly rows: BinaryCopyRows;
-  private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
-  private readonly sheet: ExcelJS.Worksheet;
+  /** The workbook and the reader of the COPY that fills its sheet, once ExcelJS has loaded. */
+  private readonly opened: Promise<OpenWorkbook>;
   private rowCount = 0;
 
   constructor(columns: ExportColumn[], sheetName: string) {
     super();
+    this.opened = loadExcelJS().then((excel) => this.open(excel, columns, sheetName));
+    // Reported by the first write or the end, whichever comes first.
+    this.opened.catch(() => undefined);
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.opened.then(({ rows }) => rows.push(chunk)).then(() => callback(), callback);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    this.opened
+      .then(({ rows, sheet, workbook }) => {
+        if (!rows.complete) throw new Error('The table copy ended early');
+        sheet.commit();
+        return workbook.commit();
+      })
+      .then(() => callback(), callback);
+  }
+
+  private open(excel: ExcelJSModule, columns: ExportColumn[], sheetName: string): OpenWorkbook {
     const zipped = new Writable({
       write: (chunk: Buffer, _encoding, callback) => {
         this.push(chunk);
         callback();
       },
     });
-    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    const workbook = new excel.stream.xlsx.WorkbookWriter({
       stream: zipped,
       useStyles: true,
       useSharedStrings: false,
     });
-    this.workbook.creator = 'Data Marketplace';
-    this.sheet = this.workbook.addWorksheet(sheetName.slice(0, 31));
+    workbook.creator = 'Data Marketplace';
+    const sheet = workbook.addWorksheet(sheetName.slice(0, 31));
     const kinds = columns.map(valueKind);
-    this.sheet.columns = columns.map((column, index) => ({
+    sheet.columns = columns.map((column, index) => ({
       header: column.label,
       key: column.label,
       width: Math.min(Math.max(column.label.length + 2, 12), 40),
       style: NUMBER_FORMATS[kinds[index]] ? { numFmt: NUMBER_FORMATS[kinds[index]] } : {},
     }));
-    this.rows = new BinaryCopyRows(columns.length, {
+    const rows = new BinaryCopyRows(columns.length, {
       row: (buffer, starts, lengths) => {
         if (++this.rowCount > XLSX_MAX_DATA_ROWS) throw new BadRequestException(XLSX_TOO_MANY_ROWS);
         const values = kinds.map((kind, index) => cellValue(kind, buffer, starts[index], lengths[index]));
-        this.sheet.addRow(values).commit();
+        sheet.addRow(values).commit();
       },
     });
+    return { workbook, sheet, rows };
   }
+}
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    try {
-      this.rows.push(chunk);
-      callback();
-    } catch (error) {
-      callback(error as Error);
-    }
-  }
-
-  override _flush(callback: TransformCallback): void {
-    if (!this.rows.complete) return callback(new Error('The table copy ended early'));
-    this.sheet.commit();
-    this.workbook.commit().then(() => callback(), callback);
-  }
+interface OpenWorkbook {
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter;
+  sheet: ExcelJS.Worksheet;
+  rows: BinaryCopyRows;
 }
