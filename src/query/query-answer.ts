@@ -1,3 +1,4 @@
+import { HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -6,6 +7,7 @@ import { XlsxEncoder } from '../formats/writers/xlsx-writer';
 import type { QueryFormat } from './dto/run-query.dto';
 import { csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
 import type { QueryOutcome } from './history/query-history.service';
+import { AnswerWriter } from './answer-writer';
 import { CANCELLED } from './query.service';
 import type { StartedQuery } from './query.service';
 
@@ -27,11 +29,20 @@ const FILE_EXTENSIONS: Record<Exclude<QueryFormat, 'json'>, string> = {
   xlsx: 'xlsx',
 };
 
+/** Described like PostgreSQL's own statement timeout, for an answer its deadline cut. */
+const TIMED_OUT = Object.assign(new Error('The answer outlived the query time limit'), { code: '57014' });
+
+const logger = new Logger('QueryAnswer');
+/** What the service says of a failure that is not the user's query's (see QueryService.failureText). */
+const UNWORDED_FAILURE = 'The query failed';
+
 /**
  * Streams a started query to the client in its format, with back-pressure: memory holds one batch
- * whatever the result's size. A client that goes away cancels the query in the database. An error
- * after the first bytes ends a JSON answer with an `error` field and cuts any other one short (its
- * status is already sent).
+ * whatever the result's size. A client that goes away cancels the query in the database, and so
+ * does the answer's deadline (`answerBy`), whatever the client does. A failure found with the
+ * first rows of a JSON or JSON Lines answer is answered as its own error (e.g. a row past the
+ * size cap). An error after the first bytes ends a JSON answer with an `error` field and aborts
+ * any other one (its status is already sent, so it must not look complete); both are logged.
  */
 export async function writeQueryAnswer(
   started: StartedQuery,
@@ -40,10 +51,9 @@ export async function writeQueryAnswer(
   response: Response,
   describe: (error: unknown) => string,
 ): Promise<void> {
-  const { query, limit, startedAt, finish } = started;
+  const { query, limit, startedAt, answerBy, finish } = started;
   const { columns } = query;
   const names = uniqueNames(columns);
-  let gone = false;
   let recorded = false;
   // Recorded before the answer ends, so a history read right after it shows this run; once.
   const record = async (outcome: QueryOutcome) => {
@@ -51,31 +61,33 @@ export async function writeQueryAnswer(
     recorded = true;
     await finish(outcome);
   };
-  const leave = () => {
-    if (response.writableFinished) return;
-    gone = true;
-    void query.close();
-  };
-  response.on('close', leave);
-  const write = async (text: string | Buffer) => {
-    if (!response.write(text) && !gone) await drainedOrClosed(response);
-  };
+  const writer = new AnswerWriter(response, answerBy, () => void query.close());
+  const write = (text: string | Buffer) => writer.write(text);
   let count = 0;
-  try {
+  let jsonHead = false;
+  const start = async () => {
     response.status(200);
     response.setHeader('Content-Type', CONTENT_TYPES[format]);
     response.setHeader('Cache-Control', 'no-store');
     if (format !== 'json')
       response.setHeader('Content-Disposition', `attachment; filename="query.${FILE_EXTENSIONS[format]}"`);
-    if (format === 'json')
+    if (format === 'json') {
+      jsonHead = true;
       await write(
         `{"columns":${JSON.stringify(columns.map((column, index) => ({ name: names[index], type: column.type })))},"rows":[`,
       );
+    }
     if (format === 'csv') await write(`${names.map(csvValue).join(',')}\n`);
+  };
+  try {
     let truncated = false;
+    // Rows answers read their first batch before the head, so a failure there has a status of its own.
+    let batch = query.output === 'rows' ? await query.read(Math.min(BATCH_ROWS, limit)) : undefined;
+    await start();
     if (query.output === 'csv') {
       // COPY's own CSV goes out as it comes; the statement's limit already ends it.
-      for (let piece = await query.read(); piece && !gone; piece = await query.read()) await write(piece);
+      for (let piece = await query.read(); piece && !writer.gone; piece = await query.read())
+        await write(piece);
     }
     if (query.output === 'binary') {
       const encoder: Duplex =
@@ -83,24 +95,25 @@ export async function writeQueryAnswer(
           ? parquetEncoder(query.exportColumns)
           : new XlsxEncoder(query.exportColumns, 'query');
       await pipeline(
-        copyPieces(query.read, () => gone),
+        copyPieces(query.read, () => writer.gone),
         encoder,
         async (file: AsyncIterable<Buffer>) => {
           for await (const piece of file) {
-            if (gone) return;
+            if (writer.gone) return;
             await write(piece);
           }
         },
       );
     }
     while (query.output === 'rows') {
-      if (gone) return;
+      if (writer.gone) return;
       if (count === limit) {
         truncated = (await query.read(1)).length > 0;
         break;
       }
       const wanted = Math.min(BATCH_ROWS, limit - count);
-      const rows = await query.read(wanted);
+      const rows = batch ?? (await query.read(wanted));
+      batch = undefined;
       let text = '';
       for (const row of rows) {
         if (format === 'json') text += (count > 0 ? ',' : '') + jsonRow(columns, row);
@@ -111,7 +124,7 @@ export async function writeQueryAnswer(
       if (rows.length < wanted) break;
     }
     await query.close();
-    if (gone) return;
+    if (writer.gone) return;
     // COPY's CSV and the typed files go out uncounted.
     await record({ rowCount: query.output === 'rows' ? count : null });
     if (format === 'json')
@@ -119,20 +132,39 @@ export async function writeQueryAnswer(
     response.end();
   } catch (error) {
     await query.close();
-    if (gone) return;
-    await record({ error: describe(error) });
+    if (writer.gone) return;
+    const message = describe(error);
+    await record({ error: message });
+    // Nothing went out yet: the error filter answers it with its own status.
+    if (!response.headersSent && error instanceof HttpException) throw error;
+    logFailure(format, message, error);
     if (format === 'json') {
+      if (!jsonHead) await start();
       response.end(
-        `],"row_count":${count},"truncated":true,"elapsed_ms":${Date.now() - startedAt},"error":${JSON.stringify(describe(error))}}`,
+        `],"row_count":${count},"truncated":true,"elapsed_ms":${Date.now() - startedAt},"error":${JSON.stringify(message)}}`,
       );
     } else {
       request.socket.destroy();
     }
   } finally {
-    response.off('close', leave);
+    if (writer.expired) {
+      logFailure(format, describe(TIMED_OUT));
+      await record({ error: describe(TIMED_OUT) });
+    }
     // The client left before the end.
     await record({ error: CANCELLED });
   }
+}
+
+/**
+ * One line for an answer cut after its head went out: the client only sees the connection end.
+ * A failure of the user's query (a 4xx of its own) is no fault of ours and carries no stack.
+ */
+function logFailure(format: QueryFormat, message: string, error?: unknown): void {
+  const line = `A ${format} query answer was cut after it began: ${message}`;
+  // The service words every failure that is the user's; what it cannot word is ours.
+  if (message === UNWORDED_FAILURE && error instanceof Error) logger.error(line, error.stack);
+  else logger.warn(line);
 }
 
 /** A COPY's pieces until it ends or the client is gone. */
@@ -141,20 +173,4 @@ async function* copyPieces(
   gone: () => boolean,
 ): AsyncGenerator<Buffer> {
   for (let piece = await read(); piece && !gone(); piece = await read()) yield piece;
-}
-
-/**
- * Resolves at the response's next 'drain', or at its 'close' when the client went away, and
- * leaves no listener behind: one left per wait would pile up over a long answer.
- */
-function drainedOrClosed(response: Response): Promise<void> {
-  return new Promise((done) => {
-    const settle = () => {
-      response.off('drain', settle);
-      response.off('close', settle);
-      done();
-    };
-    response.on('drain', settle);
-    response.on('close', settle);
-  });
 }

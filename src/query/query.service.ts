@@ -6,6 +6,7 @@ import { TooManyRequestsException } from '../common/rate-limit/too-many-requests
 import { DatasetActivityService } from '../assets/activity/dataset-activity.service';
 import { StreamAccessService } from '../stream/stream-access.service';
 import type { StreamSource } from '../stream/stream-source';
+import { ANSWER_GRACE_MS } from './answer-writer';
 import { checkQuery } from './check/query-check';
 import { QueryRefusal } from './check/query-refusal';
 import { QueryTable, substituteTables } from './check/table-substitution';
@@ -26,6 +27,8 @@ export interface StartedQuery {
   query: OpenQuery;
   limit: number;
   startedAt: number;
+  /** When the answer must have ended, whatever the client does (see AnswerWriter). */
+  answerBy: number;
   /** Frees the caller's running-query slot and records the run; called once the answer is done. */
   finish(outcome: QueryOutcome): Promise<void>;
 }
@@ -134,7 +137,8 @@ export class QueryService {
         await slot();
         await this.history.record(caller.id, sql, startedAt, outcome);
       };
-      return { query, limit, startedAt, finish };
+      const answerBy = startedAt + this.config.query.timeoutMs + ANSWER_GRACE_MS;
+      return { query, limit, startedAt, answerBy, finish };
     } catch (error) {
       await slot();
       const failed = error instanceof QueryRefusal ? new QueryFailed(error.message, error.position) : error;

@@ -1,4 +1,5 @@
 import { copyTextValue, CopyTextRows } from './copy-text-rows';
+import { QUERY_MAX_ROW_BYTES, RowTooLarge } from './row-size-cap';
 
 async function* chunks(...texts: string[]): AsyncGenerator<Buffer> {
   for (const text of texts) yield Buffer.from(text);
@@ -27,5 +28,21 @@ describe('rows of COPY text format', () => {
     ]);
     expect(await rows.read(5)).toEqual([['3', null]]);
     expect(await rows.read(1)).toEqual([]);
+  });
+
+  it('joins a row cut into many chunks, and refuses one past the cap', async () => {
+    const piece = 'x'.repeat(64 * 1024);
+    const pieces = (total: number) =>
+      (async function* () {
+        yield Buffer.from('1\t');
+        for (let sent = 0; sent < total; sent += piece.length) yield Buffer.from(piece);
+        yield Buffer.from('\n');
+      })();
+    const wide = await new CopyTextRows(pieces(4 * 1024 * 1024), 2).read(2);
+    expect(wide).toHaveLength(1);
+    expect(wide[0][1]).toHaveLength(4 * 1024 * 1024);
+    await expect(new CopyTextRows(pieces(QUERY_MAX_ROW_BYTES + 1), 2).read(1)).rejects.toBeInstanceOf(
+      RowTooLarge,
+    );
   });
 });

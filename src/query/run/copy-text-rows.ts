@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import { QUERY_MAX_ROW_BYTES, RowTooLarge } from './row-size-cap';
 
 /** A row's values as PostgreSQL writes them as text, null for NULL. */
 export type Row = Array<string | null>;
@@ -15,13 +16,17 @@ export function copyTextValue(field: string): string | null {
 /**
  * The rows of a `COPY … TO STDOUT` in text format, taken from its chunks only as they are asked
  * for, so a slow reader holds the COPY back. A row is one line (a newline in a value comes
- * escaped) with a tab between values.
+ * escaped) with a tab between values. Each chunk is scanned once, and a row cut by chunk
+ * boundaries is kept as its pieces and joined once it ends: the work is linear in the bytes even
+ * for a row of many megabytes. A row past QUERY_MAX_ROW_BYTES fails the read.
  */
 export class CopyTextRows {
   private readonly decoder = new StringDecoder('utf8');
   private lines: string[] = [];
   private next = 0;
-  private partial = '';
+  /** The pieces of the row not ended yet, and its bytes so far. */
+  private partial: string[] = [];
+  private partialBytes = 0;
   private ended = false;
 
   constructor(
@@ -43,11 +48,37 @@ export class CopyTextRows {
         this.ended = true;
         continue;
       }
-      this.lines = (this.partial + this.decoder.write(chunk.value)).split('\n');
-      this.partial = this.lines.pop() ?? '';
-      this.next = 0;
+      this.take(chunk.value);
     }
     return rows;
+  }
+
+  /** Splits a chunk into the rows it ends; what follows its last newline waits for the next one. */
+  private take(chunk: Buffer): void {
+    const pieces = this.decoder.write(chunk).split('\n');
+    const rest = pieces.pop() ?? '';
+    this.lines = pieces;
+    this.next = 0;
+    if (pieces.length > 0 && this.partial.length > 0) {
+      const ending = pieces[0];
+      this.checkSize(this.partialBytes + Buffer.byteLength(ending));
+      this.partial.push(ending);
+      pieces[0] = this.partial.join('');
+      this.partial = [];
+      this.partialBytes = 0;
+    }
+    // Rows whole in one chunk can only be past the cap in a chunk past it.
+    if (chunk.length > QUERY_MAX_ROW_BYTES)
+      for (const line of pieces) this.checkSize(Buffer.byteLength(line));
+    if (rest) {
+      this.partial.push(rest);
+      this.partialBytes += Buffer.byteLength(rest);
+      this.checkSize(this.partialBytes);
+    }
+  }
+
+  private checkSize(bytes: number): void {
+    if (bytes > QUERY_MAX_ROW_BYTES) throw new RowTooLarge();
   }
 
   private parse(line: string): Row {
