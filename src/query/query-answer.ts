@@ -31,6 +31,16 @@ const FILE_EXTENSIONS: Record<Exclude<QueryFormat, 'json'>, string> = {
 
 /** Described like PostgreSQL's own statement timeout, for an answer its deadline cut. */
 const TIMED_OUT = Object.assign(new Error('The answer outlived the query time limit'), { code: '57014' });
+/**
+ * pg's own words when a statement outlives its limit while PostgreSQL waits to write to us (a
+ * slow encoder holds the COPY back, and the statement limit does not fire in that wait).
+ */
+const PG_ANSWER_TIMEOUT = 'Query read timeout';
+
+/** The time limit as the user knows it, whichever side noticed it first. */
+function timedOutAs(error: unknown): unknown {
+  return (error as Error)?.message === PG_ANSWER_TIMEOUT ? TIMED_OUT : error;
+}
 
 const logger = new Logger('QueryAnswer');
 /** What the service says of a failure that is not the user's query's (see QueryService.failureText). */
@@ -130,7 +140,8 @@ export async function writeQueryAnswer(
     if (format === 'json')
       await write(`],"row_count":${count},"truncated":${truncated},"elapsed_ms":${Date.now() - startedAt}}`);
     response.end();
-  } catch (error) {
+  } catch (failure) {
+    const error = timedOutAs(failure);
     await query.close();
     if (writer.gone) return;
     const message = describe(error);
