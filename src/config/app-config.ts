@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../common/paths';
 import { PRODUCT_NAME } from '../common/product';
@@ -66,8 +67,12 @@ export interface AppConfig {
   runNowWaitSeconds: number;
   /** Seconds between two scheduler passes looking for due connector refreshes. */
   schedulerTickSeconds: number;
-  /** User SQL: the longest statement, and the most rows one API answer streams. */
-  query: { timeoutMs: number; maxRows: number };
+  /**
+   * User SQL: the longest statement, the most rows one API answer streams, the most statements
+   * running at once on the database server (all processes together), and how long one more waits
+   * for a free place before it is refused.
+   */
+  query: { timeoutMs: number; maxRows: number; maxConcurrent: number; queueMs: number };
   /** Which provider checks out paid datasets (test or Stripe) and its settings. */
   payments: PaymentsConfig;
 }
@@ -173,7 +178,12 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     schedulerEnabled: processRole !== 'web' && (env.SCHEDULER_ENABLED ?? true),
     runNowWaitSeconds: env.RUN_NOW_WAIT_SECONDS ?? 20,
     schedulerTickSeconds: env.SCHEDULER_TICK_SECONDS ?? 20,
-    query: { timeoutMs: env.QUERY_TIMEOUT_MS ?? 10_000, maxRows: env.QUERY_MAX_ROWS ?? 1_000_000 },
+    query: {
+      timeoutMs: env.QUERY_TIMEOUT_MS ?? 10_000,
+      maxRows: env.QUERY_MAX_ROWS ?? 1_000_000,
+      maxConcurrent: env.QUERY_MAX_CONCURRENT ?? 2 * availableParallelism(),
+      queueMs: env.QUERY_QUEUE_MS ?? 2_000,
+    },
     payments: settlePayments(env, isProduction),
   };
 }

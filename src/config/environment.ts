@@ -212,6 +212,20 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @Transform(toInteger)
+  @IsInt({ message: 'QUERY_MAX_CONCURRENT must be a whole number of queries' })
+  @Min(1)
+  @Max(1_000)
+  QUERY_MAX_CONCURRENT?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'QUERY_QUEUE_MS must be a whole number of milliseconds' })
+  @Min(0)
+  @Max(60_000)
+  QUERY_QUEUE_MS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
   @IsInt({ message: 'SCHEDULER_TICK_SECONDS must be a whole number of seconds' })
   @Min(1)
   @Max(3600)

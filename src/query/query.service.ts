@@ -2,7 +2,6 @@ import { BadRequestException, HttpException, Inject, Injectable } from '@nestjs/
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-limiter.service';
-import { TooManyRequestsException } from '../common/rate-limit/too-many-requests.exception';
 import { DatasetActivityService } from '../assets/activity/dataset-activity.service';
 import { StreamAccessService } from '../stream/stream-access.service';
 import type { StreamSource } from '../stream/stream-source';
@@ -13,10 +12,10 @@ import { QueryTable, substituteTables } from './check/table-substitution';
 import { QueryHistoryService, QueryOutcome } from './history/query-history.service';
 import { OpenQuery, QueryRunner, RunOptions } from './run/query-runner.service';
 import { QueryRoles } from './run/query-roles.service';
+import { NESTED_TOO_DEEPLY, nestedTooDeeply, userResourceFailure } from './run/user-sql-errors';
 
 /** Queries per user and minute: plenty for a person at the editor or a notebook, not a loop. */
 const QUERY_RATE: RateLimitRule = { limit: 60, windowSeconds: 60 };
-export const MAX_RUNNING_PER_USER = 2;
 
 interface HeldTable extends QueryTable {
   source: StreamSource;
@@ -29,7 +28,7 @@ export interface StartedQuery {
   startedAt: number;
   /** When the answer must have ended, whatever the client does (see AnswerWriter). */
   answerBy: number;
-  /** Frees the caller's running-query slot and records the run; called once the answer is done. */
+  /** Records the run; called once the answer is done. */
   finish(outcome: QueryOutcome): Promise<void>;
 }
 
@@ -56,8 +55,6 @@ export class QueryFailed extends BadRequestException {
  */
 @Injectable()
 export class QueryService {
-  private readonly running = new Map<string, number>();
-
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly access: StreamAccessService,
@@ -102,7 +99,6 @@ export class QueryService {
       QUERY_RATE,
       'Too many queries, please try again in a minute',
     );
-    const slot = this.takeSlot(caller.id);
     const startedAt = Date.now();
     try {
       const checked = await checkQuery(sql);
@@ -131,17 +127,24 @@ export class QueryService {
           explain: checked.kind === 'explain',
           output,
           hungUp,
+          slots: {
+            userKey: caller.id,
+            maxConcurrent: this.config.query.maxConcurrent,
+            queueMs: this.config.query.queueMs,
+          },
         })
         .catch((error) => Promise.reject(this.failure(error, tables, originalPosition)));
       const finish = async (outcome: QueryOutcome) => {
-        await slot();
         await this.history.record(caller.id, sql, startedAt, outcome);
       };
       const answerBy = startedAt + this.config.query.timeoutMs + ANSWER_GRACE_MS;
       return { query, limit, startedAt, answerBy, finish };
     } catch (error) {
-      await slot();
-      const failed = error instanceof QueryRefusal ? new QueryFailed(error.message, error.position) : error;
+      const failed = nestedTooDeeply(error)
+        ? new QueryFailed(NESTED_TOO_DEEPLY)
+        : error instanceof QueryRefusal
+          ? new QueryFailed(error.message, error.position)
+          : error;
       if (hungUp?.aborted) await this.history.record(caller.id, sql, startedAt, { error: CANCELLED });
       else if (failed instanceof QueryFailed)
         await this.history.record(caller.id, sql, startedAt, { error: failed.message });
@@ -156,6 +159,8 @@ export class QueryService {
     originalPosition: (position: number) => number,
   ): HttpException | unknown {
     const pgError = error as { code?: string; message?: string; position?: string };
+    const resources = userResourceFailure(pgError);
+    if (resources) return new QueryFailed(resources);
     if (typeof pgError.code !== 'string' || /^(08|57P|53|58|XX)/.test(pgError.code)) return error;
     if (pgError.code === '57014')
       return new QueryFailed(
@@ -171,24 +176,6 @@ export class QueryService {
   failureText(error: unknown): string {
     const failed = this.failure(error, [], (position) => position);
     return failed instanceof HttpException ? failed.message : 'The query failed';
-  }
-
-  private takeSlot(userId: string): () => Promise<void> {
-    const running = this.running.get(userId) ?? 0;
-    if (running >= MAX_RUNNING_PER_USER)
-      throw new TooManyRequestsException(
-        `At most ${MAX_RUNNING_PER_USER} queries run at a time: wait for one to finish or cancel it`,
-        1,
-      );
-    this.running.set(userId, running + 1);
-    let freed = false;
-    return async () => {
-      if (freed) return;
-      freed = true;
-      const left = (this.running.get(userId) ?? 1) - 1;
-      if (left > 0) this.running.set(userId, left);
-      else this.running.delete(userId);
-    };
   }
 
   /** Every table the caller may read in full, by readable name; tables not created yet are left out. */

@@ -289,6 +289,7 @@ describe('POST /api/query: SQL over the tables a user holds', () => {
           rowLimit: 10,
           explain: false,
           output: 'rows',
+          slots: { userKey: owner.user.id, maxConcurrent: 4, queueMs: 1000 },
         }),
       ).rejects.toThrow(/read-only transaction|permission denied/);
     });

@@ -13,6 +13,8 @@ import { pgPool, Sql, sqlOn } from '../../database/sql';
  */
 const USER_ROLE_SETTINGS = {
   work_mem: '64MB',
+  // A hash table may take work_mem, not twice it (the default of PostgreSQL 15 and later).
+  hash_mem_multiplier: '1',
   temp_file_limit: '1GB',
   default_transaction_read_only: 'on',
   client_connection_check_interval: '1s',
@@ -121,6 +123,9 @@ export class QueryRoles {
   private async readyUserRole(sql: Sql, role: string): Promise<void> {
     const { rows } = await sql<{ database: string }>(`SELECT current_database() AS database`);
     if (!(await this.roleExists(sql, role))) {
+      // Once per user: GRANT on the schema changes the one catalogue row of the schema, which
+      // concurrent grants for other new users would change at the same time.
+      await sql(`SELECT pg_advisory_xact_lock(hashtext('query roles'))`);
       await sql(`CREATE ROLE ${quoteIdentifier(role)} LOGIN INHERIT`);
       await sql(
         `COMMENT ON ROLE ${quoteIdentifier(role)} IS ${literal(`query role in ${rows[0].database}`)}`,
@@ -145,14 +150,29 @@ export class QueryRoles {
   /**
    * Makes the user's role a member of the reader roles of `used` (all readable by the user now)
    * and of nothing outside `readable`: access removed since the last query ends here at once.
-   * Answers how to connect as that role.
+   * Answers how to connect as that role. When the role is already in step (the usual case: the
+   * user's holdings did not change since the last query) this is one catalogue read and no lock;
+   * otherwise only the user's own role changes and the readers of the tables used take turns, so
+   * queries of other users never wait on it.
    */
   async syncUser(userId: string, readable: string[], used: string[]): Promise<PoolConfig> {
     await this.prepare();
     const user = await this.userRole(userId);
     const readers = new Map<string, string>();
     for (const tableName of readable) readers.set(await this.readerRole(tableName), tableName);
-    await this.withLock(async (sql) => {
+    const usedReaders = new Map<string, string>();
+    for (const tableName of used) usedReaders.set(await this.readerRole(tableName), tableName);
+    if (this.readyRoles.has(user) && (await this.inStep(user, [...readers.keys()], usedReaders)))
+      return this.connectionAs(user);
+    await this.dataSource.transaction(async (manager) => {
+      const sql = sqlOn(manager);
+      await sql(`SELECT pg_advisory_xact_lock(hashtext('query role of a user'), hashtext($1))`, [user]);
+      // In one order for everyone (by lock key), so two users' changes never wait on each other in a circle.
+      await sql(
+        `SELECT pg_advisory_xact_lock(hashtext('reader role of a table'), key)
+           FROM (SELECT DISTINCT hashtext(name) AS key FROM unnest($1::text[]) AS name ORDER BY key) AS keys`,
+        [[...usedReaders.values()]],
+      );
       await this.readyUserRole(sql, user);
       const { rows: memberships } = await sql<{ role: string }>(
         `SELECT granted.rolname AS role FROM pg_auth_members member
@@ -165,8 +185,7 @@ export class QueryRoles {
       for (const role of current) {
         if (!readers.has(role)) await sql(`REVOKE ${quoteIdentifier(role)} FROM ${quoteIdentifier(user)}`);
       }
-      for (const tableName of used) {
-        const reader = await this.readerRole(tableName);
+      for (const [reader, tableName] of usedReaders) {
         await this.ensureReader(sql, reader, tableName);
         if (!current.has(reader)) await sql(`GRANT ${quoteIdentifier(reader)} TO ${quoteIdentifier(user)}`);
       }
@@ -174,6 +193,28 @@ export class QueryRoles {
     // Only once its transaction committed: a rolled-back sync leaves the role to be readied again.
     this.readyRoles.add(user);
     return this.connectionAs(user);
+  }
+
+  /**
+   * Whether the user's role needs no change: a member of no reader outside `readable`, and of
+   * every reader in `used`, each of which may read its table (a replace puts a new table in place).
+   */
+  private async inStep(user: string, readable: string[], used: Map<string, string>): Promise<boolean> {
+    const { rows } = await this.sql<{ in_step: boolean }>(
+      `WITH memberships AS (
+         SELECT granted.rolname AS role FROM pg_auth_members member
+           JOIN pg_roles granted ON granted.oid = member.roleid
+           JOIN pg_roles grantee ON grantee.oid = member.member
+          WHERE grantee.rolname = $1)
+       SELECT NOT EXISTS (SELECT 1 FROM memberships WHERE role <> ALL ($2::text[]))
+          AND NOT EXISTS (
+            SELECT 1 FROM unnest($3::text[], $4::text[]) AS used(reader, table_name)
+             WHERE CASE WHEN used.reader IN (SELECT role FROM memberships)
+                        THEN NOT has_table_privilege(used.reader, format('data.%I', used.table_name), 'SELECT')
+                        ELSE true END) AS in_step`,
+      [user, readable, [...used.keys()], [...used.values()]],
+    );
+    return rows[0].in_step;
   }
 
   /** The reader role of a table, with SELECT on it (again after a replace put a new table in its place). */
@@ -192,7 +233,10 @@ export class QueryRoles {
     return rows.length > 0;
   }
 
-  /** Role changes of all app processes take turns: concurrent GRANTs on one role can collide. */
+  /**
+   * Changes to the whole database's query setup (once per process) take turns across processes:
+   * two concurrent changes of one catalogue row collide.
+   */
   private async withLock(work: (sql: Sql) => Promise<void>): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const sql = sqlOn(manager);

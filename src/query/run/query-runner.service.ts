@@ -8,6 +8,7 @@ import { pgPool } from '../../database/sql';
 import { settleAnswerTimer } from '../../stream/copy-out';
 import { binaryExpression, ExportColumn } from '../../formats/binary-columns';
 import { CopyTextRows, Row } from './copy-text-rows';
+import { claimQuerySlot, QuerySlots } from './query-slots';
 import { csvRow, uniqueNames } from './result-encoding';
 
 /** The server process of a connection, to cancel its statement from another one. */
@@ -100,6 +101,8 @@ export interface RunOptions {
   output: OpenQuery['output'];
   /** Aborts when the caller is gone before the first row: the statement is cancelled then too. */
   hungUp?: AbortSignal;
+  /** The places among running statements this one takes before it starts (see claimQuerySlot). */
+  slots: QuerySlots;
 }
 
 /** Positions in an error about the wrapped statement, moved back to the statement itself. */
@@ -153,6 +156,7 @@ export class QueryRunner {
     hungUp?.addEventListener('abort', cancel, { once: true });
     if (hungUp?.aborted) cancel();
     try {
+      await claimQuerySlot(client, options.slots);
       if (options.explain) return await this.explain(connection, sql, options.output, close);
       const described = await unwrapped(
         SELECT_BEFORE,

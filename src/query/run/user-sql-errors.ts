@@ -1,0 +1,41 @@
+/**
+ * PostgreSQL errors that a user's statement causes by what it asks for (too much memory, too
+ * much temporary disk, too deep, too wide), and that the server reports in the classes it also
+ * uses for its own trouble (53 insufficient resources, XX internal). They are the user's to fix,
+ * so they answer as a refused query in plain words: never as a server failure with a stack in the
+ * log, never as "Database unavailable".
+ */
+export const NEEDED_MORE_MEMORY =
+  'The query needed more memory than allowed: make it work on fewer rows or build smaller values';
+export const NEEDED_MORE_DISK =
+  'The query needed more temporary disk space than allowed: make it sort or group fewer rows';
+export const NESTED_TOO_DEEPLY = 'The query is nested too deeply to run: write it with fewer levels';
+
+/**
+ * Whether checking or running the statement went past a stack: this process's while parsing or
+ * walking it (which the parser reports in its own words), or the database server's (54001).
+ */
+export function nestedTooDeeply(error: unknown): boolean {
+  if (error instanceof RangeError) return true;
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  return code === '54001' || /Maximum call stack size exceeded/.test(message ?? '');
+}
+
+/** The plain message for a resource error the statement caused; undefined for any other error. */
+export function userResourceFailure(error: { code?: string; message?: string }): string | undefined {
+  if (nestedTooDeeply(error)) return NESTED_TOO_DEEPLY;
+  switch (error.code) {
+    // out_of_memory: the backend's allocation failed, or the shared lock table is full.
+    case '53200':
+      return NEEDED_MORE_MEMORY;
+    // disk_full while writing temporary files, configuration_limit_exceeded (temp_file_limit).
+    case '53100':
+    case '53400':
+      return NEEDED_MORE_DISK;
+    // Internal errors are the server's, except a single value past PostgreSQL's 1 GB allocation limit.
+    case 'XX000':
+      return /invalid memory alloc request size/.test(error.message ?? '') ? NEEDED_MORE_MEMORY : undefined;
+    default:
+      return undefined;
+  }
+}
