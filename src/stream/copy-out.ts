@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import type { Duplex, Writable } from 'node:stream';
@@ -6,6 +7,9 @@ import type { Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { CopyToStreamQuery } from 'pg-copy-streams';
 import { answerLimitMs, LONG_WORK_LIMITS_MS, localStatementLimit, Sql, sqlOn } from '../database/sql';
+import { cutWhenStalled, STALLED_CLIENT } from './stalled-client';
+
+const logger = new Logger('CopyOut');
 
 /**
  * Session settings for one stream: UTC and ISO dates so every client sees the same values; no
@@ -180,12 +184,20 @@ export async function copyOut(
     await firstAnswer(rows, ordinaryAnswerMs);
     options.onStart();
     if (options.prefix) destination.write(options.prefix);
+    const stalled = cutWhenStalled(
+      (destination as { socket?: Socket | null }).socket,
+      STALLED_CLIENT.limitMs,
+    );
     try {
       if (transform) await pipeline(rows, transform, destination);
       else await pipeline(rows, destination);
     } catch (error) {
+      if (stalled.cut())
+        logger.warn(`A stream was cut: its client took nothing for ${STALLED_CLIENT.limitMs / 1000} s`);
       if (isClientGone(error)) return;
       throw error;
+    } finally {
+      stalled.stop();
     }
     // The snapshot is the COPY transaction's: it must outlive the work beside it.
     await beside;
