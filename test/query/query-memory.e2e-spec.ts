@@ -55,6 +55,11 @@ describe('POST /api/query: memory a statement may take', () => {
     ["lpad('x', 100000000)"],
     ["rpad('x', 20000000, 'éé')"],
     ["length(repeat('abc', 500000000))"],
+    // Each of a million characters replaced by 100 of them: 100 MB.
+    ["length(replace(repeat('a', 1000000), 'a', repeat('b', 100)))"],
+    ["length(regexp_replace(repeat('a', 1000000), 'a', repeat('b', 100), 'g'))"],
+    ["length(regexp_replace(repeat('a', 1000000), '', repeat('b', 100), 1, 0))"],
+    ["length(regexp_replace(repeat('ab', 2000000), '(a)', '\\1\\1\\1\\1\\1\\1\\1\\1\\1\\1', 'g'))"],
   ])('stops %s at the cap before building it', async (expression) => {
     const refused = await query(agents[0], { sql: `SELECT ${expression}` }).expect(400);
     expect(refused.body.error).toBe(CAP);
@@ -67,10 +72,28 @@ describe('POST /api/query: memory a statement may take', () => {
     expect(answer.body.rows).toEqual([[8000000, '007', 'a  ']]);
   });
 
+  it('replaces as before below the cap, also in long texts with few matches', async () => {
+    const answer = await query(agents[0], {
+      sql: `SELECT replace('a-b-c', '-', '--') AS r,
+                   regexp_replace('a1b22', '([0-9]+)', '<\\1>', 'g') AS g,
+                   regexp_replace('aaa', 'a', 'bb', 2) AS s,
+                   length(replace(repeat('x', 10000000) || 'y', 'y', repeat('z', 1000))) AS few,
+                   length(regexp_replace(repeat('x', 10000000) || 'y', 'y', repeat('z', 1000), 'g')) AS rfew`,
+    }).expect(200);
+    expect(answer.body.rows).toEqual([['a--b--c', 'a<1>b<22>', 'abba', 10001000, 10001000]]);
+  });
+
+  it('does not allow format, whose width builds a value of any size', async () => {
+    const refused = await query(agents[0], { sql: `SELECT format('%900000000s', 'x')` }).expect(400);
+    expect(refused.body.error).toBe('function format is not allowed in a query');
+  });
+
   it('refuses calls that name pg_catalog to get past the guard', async () => {
     const refused = await query(agents[0], { sql: `SELECT pg_catalog.repeat('x', 5)` }).expect(400);
     expect(refused.body.error).toBe('call repeat without a schema');
     await query(agents[0], { sql: `SELECT query_guard.repeat('x', 5)` }).expect(400);
+    const replace = await query(agents[0], { sql: `SELECT pg_catalog.regexp_replace('a', 'a', 'b')` });
+    expect(replace.body.error).toBe('call regexp_replace without a schema');
   });
 
   it('keeps QUERY_MAX_CONCURRENT statements that sort and hash as much as they can within work_mem each', async () => {
