@@ -1,5 +1,5 @@
 import { parse } from 'libpg-query';
-import { ALLOWED_FUNCTIONS } from './allowed-functions';
+import { ALLOWED_FUNCTIONS, GUARDED_FUNCTIONS } from './allowed-functions';
 import { QueryRefusal } from './query-refusal';
 
 /** A table named in the query, where it stands in the text (in UTF-8 bytes, as the parser counts). */
@@ -227,6 +227,8 @@ class TreeCheck {
       !ALLOWED_FUNCTIONS.has(functionName)
     )
       this.refuse(`function ${name.join('.')} is not allowed in a query`, fields.location);
+    if (schema !== undefined && GUARDED_FUNCTIONS.has(functionName))
+      this.refuse(`call ${functionName} without a schema`, fields.location);
   }
 
   /** Unqualified operators resolve in pg_catalog only; `OPERATOR(schema.op)` could reach any other. */

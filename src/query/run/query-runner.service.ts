@@ -216,12 +216,13 @@ export class QueryRunner {
     try {
       await client.connect();
       // One round trip: the statements carry no parameters, only values of ours. Only the names
-      // the check put in (data."…") resolve; nothing is found by search path.
+      // the check put in (data."…") resolve as tables; the search path finds functions, the
+      // guarded ones (query_guard, which holds nothing else) before the built-ins.
       await client.query(
         [
           'BEGIN READ ONLY',
           `SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`,
-          `SET LOCAL search_path = ''`,
+          `SET LOCAL search_path = query_guard, pg_catalog`,
           `SET LOCAL DateStyle = 'ISO, YMD'`,
           `SET LOCAL IntervalStyle = 'iso_8601'`,
         ].join('; '),
