@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
+import { FailoverAwareClient } from './failover-aware-client';
 
 /** Connections per process unless DATABASE_POOL_SIZE says otherwise. */
 export const DEFAULT_POOL_SIZE = 20;
@@ -68,6 +69,8 @@ export function buildDataSourceOptions(
     migrationsRun: false,
     extra: {
       max: poolSize,
+      // Connections that survive a database failover without crashing or writing to a demoted primary.
+      Client: FailoverAwareClient,
       // Fail fast instead of queueing forever when the server is gone; the error filter answers 503.
       connectionTimeoutMillis: timeouts?.acquireMs ?? DEFAULT_DATABASE_TIMEOUTS.acquireMs,
       options: SESSION_PLANNER_OPTIONS,

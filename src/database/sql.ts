@@ -204,6 +204,8 @@ const UNAVAILABLE_CODES = new Set([
   '57P01',
   '57P02',
   '57P03',
+  // A write reached a read-only server: a primary demoted by a failover (see failover-aware-client.ts).
+  '25006',
 ]);
 
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -28,6 +28,7 @@ import { RunOperationExecutor } from './run-operation';
 import { ConnectorLifecycle } from './run-end-listeners';
 import { summarise } from './run-summary';
 import { claimQueuedRuns, waitForRunEnd } from './run-queue';
+import { releaseOrphanedRuns } from './orphaned-runs';
 import { requeueAbandoned } from './run-takeover';
 import { RUNNER_ALIVE_SQL, RunnerLiveness } from './runner-liveness';
 
@@ -251,6 +252,7 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
    * only with the process's database connection.
    */
   async recoverAbandoned(): Promise<number> {
+    await releaseOrphanedRuns(this.dataSource, this.runnerId, this.liveness.lockedAt, [...this.executing]);
     // A worker gives another worker the chance to run again what a dead one left uncommitted.
     if (this.config.processRole === 'worker') {
       const requeued = await requeueAbandoned(this.dataSource, this.runnerId, (tableName, runId) =>
@@ -403,8 +405,9 @@ export class ConnectorRunsService implements BeforeApplicationShutdown, OnApplic
         .hold()
         .catch((error) => this.logger.warn(`Runner liveness lock failed: ${String(error)}`));
       this.dataSource
-        .query(`UPDATE connector_runs SET heartbeat_at = now() WHERE runner_id = $1 AND status = 'running'`, [
-          this.runnerId,
+        // Only the runs executing here: one cut off by a lost database keeps its old heartbeat (orphaned-runs.ts).
+        .query(`UPDATE connector_runs SET heartbeat_at = now() WHERE id = ANY($1) AND status = 'running'`, [
+          [...this.executing],
         ])
         .catch((error) => this.logger.warn(`Run heartbeat failed: ${String(error)}`));
     }, HEARTBEAT_MS);

@@ -25,6 +25,12 @@ export class RunnerLiveness {
   private readonly logger = new Logger(RunnerLiveness.name);
   private client?: Client;
   private connecting?: Promise<void>;
+  /**
+   * When the lock now held was taken, by the database's clock. A run of this process whose
+   * heartbeat is older and which it is not executing was cut off when the lock was lost (the
+   * database restarted or failed over): see orphaned-runs.ts.
+   */
+  lockedAt?: Date;
 
   constructor(
     private readonly newClient: () => Client,
@@ -51,10 +57,11 @@ export class RunnerLiveness {
     client.on('end', lost);
     try {
       await client.connect();
-      await client.query('SELECT pg_try_advisory_lock($1, hashtext($2))', [
-        RUNNER_LOCK_NAMESPACE,
-        this.runnerId,
-      ]);
+      const { rows } = await client.query<{ locked_at: Date }>(
+        'SELECT pg_try_advisory_lock($1, hashtext($2)), now() AS locked_at',
+        [RUNNER_LOCK_NAMESPACE, this.runnerId],
+      );
+      this.lockedAt = rows[0].locked_at;
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
