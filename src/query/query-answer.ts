@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { parquetEncoder } from '../formats/writers/parquet-writer';
 import { XlsxEncoder } from '../formats/writers/xlsx-writer';
 import type { QueryFormat } from './dto/run-query.dto';
+import { BinaryRowSizes } from './run/binary-row-sizes';
 import { csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
 import type { QueryOutcome } from './history/query-history.service';
 import { AnswerWriter } from './answer-writer';
@@ -104,8 +105,13 @@ export async function writeQueryAnswer(
         format === 'parquet'
           ? parquetEncoder(query.exportColumns)
           : new XlsxEncoder(query.exportColumns, 'query');
+      const sizes = new BinaryRowSizes();
       await pipeline(
-        copyPieces(query.read, () => writer.gone),
+        copyPieces(
+          query.read,
+          () => writer.gone,
+          (piece) => sizes.check(piece),
+        ),
         encoder,
         async (file: AsyncIterable<Buffer>) => {
           for await (const piece of file) {
@@ -178,10 +184,14 @@ function logFailure(format: QueryFormat, message: string, error?: unknown): void
   else logger.warn(line);
 }
 
-/** A COPY's pieces until it ends or the client is gone. */
+/** A COPY's pieces until it ends or the client is gone, each looked at by `check` first. */
 async function* copyPieces(
   read: () => Promise<Buffer | undefined>,
   gone: () => boolean,
+  check: (piece: Buffer) => void,
 ): AsyncGenerator<Buffer> {
-  for (let piece = await read(); piece && !gone(); piece = await read()) yield piece;
+  for (let piece = await read(); piece && !gone(); piece = await read()) {
+    check(piece);
+    yield piece;
+  }
 }
