@@ -6,6 +6,7 @@ import { parquetEncoder } from '../formats/writers/parquet-writer';
 import { XlsxEncoder } from '../formats/writers/xlsx-writer';
 import type { QueryFormat } from './dto/run-query.dto';
 import { BinaryRowSizes } from './run/binary-row-sizes';
+import { CsvRowSizes } from './run/csv-row-sizes';
 import { csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
 import type { QueryOutcome } from './history/query-history.service';
 import { AnswerWriter } from './answer-writer';
@@ -97,8 +98,11 @@ export async function writeQueryAnswer(
     await start();
     if (query.output === 'csv') {
       // COPY's own CSV goes out as it comes; the statement's limit already ends it.
-      for (let piece = await query.read(); piece && !writer.gone; piece = await query.read())
+      const sizes = new CsvRowSizes();
+      for (let piece = await query.read(); piece && !writer.gone; piece = await query.read()) {
+        sizes.check(piece);
         await write(piece);
+      }
     }
     if (query.output === 'binary') {
       const encoder: Duplex =

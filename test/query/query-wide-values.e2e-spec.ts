@@ -46,7 +46,7 @@ describe('POST /api/query: wide values', () => {
     expect(response.body.message).toContain('16 MB');
   });
 
-  it.each(['xlsx', 'parquet'])(
+  it.each(['csv', 'xlsx', 'parquet'])(
     'format=%s: a row past the cap cuts the file begun, and the log says why',
     async (format) => {
       const warnings = jest.spyOn(Logger.prototype, 'warn');
