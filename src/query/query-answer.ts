@@ -6,7 +6,7 @@ import { parquetEncoder } from '../formats/writers/parquet-writer';
 import { XlsxEncoder } from '../formats/writers/xlsx-writer';
 import type { QueryFormat } from './dto/run-query.dto';
 import { BinaryRowSizes } from './run/binary-row-sizes';
-import { CsvRowSizes } from './run/csv-row-sizes';
+import { CsvLineSizes } from './run/csv-line-sizes';
 import { csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
 import type { QueryOutcome } from './history/query-history.service';
 import { AnswerWriter } from './answer-writer';
@@ -98,7 +98,7 @@ export async function writeQueryAnswer(
     await start();
     if (query.output === 'csv') {
       // COPY's own CSV goes out as it comes; the statement's limit already ends it.
-      const sizes = new CsvRowSizes();
+      const sizes = new CsvLineSizes();
       for (let piece = await query.read(); piece && !writer.gone; piece = await query.read()) {
         sizes.check(piece);
         await write(piece);

@@ -151,6 +151,6 @@ describe('POST /api/query: wide values', () => {
     );
     expect(checks).toBeGreaterThan(0);
     // Each wide row still costs tens of ms in one go (JSON-encoding 16 MB); a rescan per chunk took seconds.
-    expect(busy).toBeLessThan(idle + 1_000);
+    expect(busy).toBeLessThan(idle + 1_500);
   }, 120_000);
 });
