@@ -64,4 +64,40 @@ describe('BinaryCopyRows', () => {
     const whole = binaryCopy(rows);
     expect(readAll([whole.subarray(0, whole.length - 2)], 2).complete).toBe(false);
   });
+
+  it('reads wide rows cut into many chunks, single wide fields and many wide ones, and the rows after them', () => {
+    const wide = [
+      ['a'.repeat(3_000_000), 'b'],
+      Array.from({ length: 2 }, (_, index) => String(index).repeat(700_000)),
+      ['c', null],
+    ];
+    const whole = binaryCopy(wide);
+    for (const size of [4096, 65_536, 1_000_003]) {
+      const chunks = [];
+      for (let at = 0; at < whole.length; at += size) chunks.push(whole.subarray(at, at + size));
+      expect(readAll(chunks, 2)).toEqual({ rows: wide, complete: true });
+    }
+    const manyFields = [Array.from({ length: 300 }, (_, index) => String(index % 10).repeat(20_000))];
+    const cut = binaryCopy(manyFields);
+    const chunks = [];
+    for (let at = 0; at < cut.length; at += 8192) chunks.push(cut.subarray(at, at + 8192));
+    expect(readAll(chunks, 300)).toEqual({ rows: manyFields, complete: true });
+  });
+
+  it('joins a wide value once, not once per chunk', () => {
+    const whole = binaryCopy([['x'.repeat(16 * 1024 * 1024)]]);
+    const chunks = [];
+    for (let at = 0; at < whole.length; at += 65_536) chunks.push(whole.subarray(at, at + 65_536));
+    const concat = jest.spyOn(Buffer, 'concat');
+    try {
+      readAll(chunks, 1);
+      const copied = concat.mock.calls.reduce(
+        (sum, [parts]) => sum + (parts as Buffer[]).reduce((bytes, part) => bytes + part.length, 0),
+        0,
+      );
+      expect(copied).toBeLessThan(4 * whole.length);
+    } finally {
+      concat.mockRestore();
+    }
+  });
 });

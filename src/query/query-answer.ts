@@ -5,6 +5,8 @@ import { pipeline } from 'node:stream/promises';
 import { parquetEncoder } from '../formats/writers/parquet-writer';
 import { XlsxEncoder } from '../formats/writers/xlsx-writer';
 import type { QueryFormat } from './dto/run-query.dto';
+import { BinaryRowSizes } from './run/binary-row-sizes';
+import { CsvLineSizes } from './run/csv-line-sizes';
 import { csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
 import type { QueryOutcome } from './history/query-history.service';
 import { AnswerWriter } from './answer-writer';
@@ -96,16 +98,24 @@ export async function writeQueryAnswer(
     await start();
     if (query.output === 'csv') {
       // COPY's own CSV goes out as it comes; the statement's limit already ends it.
-      for (let piece = await query.read(); piece && !writer.gone; piece = await query.read())
+      const sizes = new CsvLineSizes();
+      for (let piece = await query.read(); piece && !writer.gone; piece = await query.read()) {
+        sizes.check(piece);
         await write(piece);
+      }
     }
     if (query.output === 'binary') {
       const encoder: Duplex =
         format === 'parquet'
           ? parquetEncoder(query.exportColumns)
           : new XlsxEncoder(query.exportColumns, 'query');
+      const sizes = new BinaryRowSizes();
       await pipeline(
-        copyPieces(query.read, () => writer.gone),
+        copyPieces(
+          query.read,
+          () => writer.gone,
+          (piece) => sizes.check(piece),
+        ),
         encoder,
         async (file: AsyncIterable<Buffer>) => {
           for await (const piece of file) {
@@ -178,10 +188,14 @@ function logFailure(format: QueryFormat, message: string, error?: unknown): void
   else logger.warn(line);
 }
 
-/** A COPY's pieces until it ends or the client is gone. */
+/** A COPY's pieces until it ends or the client is gone, each looked at by `check` first. */
 async function* copyPieces(
   read: () => Promise<Buffer | undefined>,
   gone: () => boolean,
+  check: (piece: Buffer) => void,
 ): AsyncGenerator<Buffer> {
-  for (let piece = await read(); piece && !gone(); piece = await read()) yield piece;
+  for (let piece = await read(); piece && !gone(); piece = await read()) {
+    check(piece);
+    yield piece;
+  }
 }

@@ -107,7 +107,40 @@ describe('POST /api/query: a client that never reads holds nothing past the time
         const answer = await readToEnd(socket);
         expect(answer.subarray(0, 15).toString()).toBe('HTTP/1.1 200 OK');
         expect(answer.subarray(-5).toString()).not.toBe('0\r\n\r\n');
+        // The history says why, in the words of the time limit.
+        const history = (await owner.agent.get('/api/query/history').expect(200)).body;
+        expect(history[0]).toMatchObject({
+          sql,
+          error: `The query ran longer than ${QUERY_TIMEOUT_MS / 1000} s and was stopped`,
+        });
       } finally {
+        socket.destroy();
+      }
+    },
+    BOUND_MS * 3,
+  );
+
+  it(
+    'a client that reads slowly: the statement ends within the limit and the answer is cut',
+    async () => {
+      const sql = `SELECT g, repeat(md5(g::text), 30) AS filler FROM generate_series(1, 200000) g`;
+      const sentAt = Date.now();
+      const socket = sendAndNeverRead({ sql, format: 'csv' });
+      // What the socket holds, taken ten times a second: a trickle.
+      const trickle = setInterval(() => socket.read(), 100);
+      try {
+        await waitFor(async () => (await backends()).length > 0, BOUND_MS, 'the statement did not start');
+        await waitFor(
+          async () => (await backends()).length === 0,
+          BOUND_MS,
+          'the statement still held its connection',
+        );
+        expect(Date.now() - sentAt).toBeLessThan(BOUND_MS);
+        clearInterval(trickle);
+        const answer = await readToEnd(socket);
+        expect(answer.subarray(-5).toString()).not.toBe('0\r\n\r\n');
+      } finally {
+        clearInterval(trickle);
         socket.destroy();
       }
     },
