@@ -60,6 +60,11 @@ describe('POST /api/query: memory a statement may take', () => {
     ["length(regexp_replace(repeat('a', 1000000), 'a', repeat('b', 100), 'g'))"],
     ["length(regexp_replace(repeat('a', 1000000), '', repeat('b', 100), 1, 0))"],
     ["length(regexp_replace(repeat('ab', 2000000), '(a)', '\\1\\1\\1\\1\\1\\1\\1\\1\\1\\1', 'g'))"],
+    // A million one-character elements: about 40 MB while the array is built.
+    ["cardinality(string_to_array(repeat('a', 1000000), NULL))"],
+    ["cardinality(string_to_array(repeat('a,', 1000000), ','))"],
+    ["cardinality(regexp_split_to_array(repeat('a', 1000000), ''))"],
+    ["cardinality(regexp_split_to_array(repeat('a,', 1000000), ',', 'i'))"],
   ])('stops %s at the cap before building it', async (expression) => {
     const refused = await query(agents[0], { sql: `SELECT ${expression}` }).expect(400);
     expect(refused.body.error).toBe(CAP);
@@ -81,6 +86,17 @@ describe('POST /api/query: memory a statement may take', () => {
                    length(regexp_replace(repeat('x', 10000000) || 'y', 'y', repeat('z', 1000), 'g')) AS rfew`,
     }).expect(200);
     expect(answer.body.rows).toEqual([['a--b--c', 'a<1>b<22>', 'abba', 10001000, 10001000]]);
+  });
+
+  it('splits as before below the cap, also long texts into few elements', async () => {
+    const answer = await query(agents[0], {
+      sql: `SELECT string_to_array('a,b,,c', ',', '') AS s, string_to_array('ab', NULL) AS c,
+                   string_to_array('a,b', '') AS w, string_to_array(NULL, ',') AS n,
+                   regexp_split_to_array('a1b22c', '[0-9]+') AS r,
+                   cardinality(string_to_array(repeat('x', 10000000) || ',y', ',')) AS few,
+                   cardinality(regexp_split_to_array(repeat('x', 10000000) || ',y', ',')) AS rfew`,
+    }).expect(200);
+    expect(answer.body.rows).toEqual([['{a,b,NULL,c}', '{a,b}', '{"a,b"}', null, '{a,b,c}', 2, 2]]);
   });
 
   it('does not allow format, whose width builds a value of any size', async () => {

@@ -171,6 +171,7 @@ describe('POST /api/query: the walls behind the check', () => {
       try {
         expect((await client.query('SHOW work_mem')).rows[0].work_mem).toBe('64MB');
         expect((await client.query('SHOW temp_file_limit')).rows[0].temp_file_limit).toBe('1GB');
+        expect((await client.query('SHOW hash_mem_multiplier')).rows[0].hash_mem_multiplier).toBe('1');
         expect((await client.query('SHOW client_connection_check_interval')).rows[0]).toEqual({
           client_connection_check_interval: '1s',
         });

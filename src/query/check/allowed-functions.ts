@@ -232,4 +232,6 @@ export const GUARDED_FUNCTIONS: ReadonlySet<string> = new Set([
   'rpad',
   'replace',
   'regexp_replace',
+  'string_to_array',
+  'regexp_split_to_array',
 ]);

@@ -196,8 +196,9 @@ export class QueryRoles {
   }
 
   /**
-   * Whether the user's role needs no change: a member of no reader outside `readable`, and of
-   * every reader in `used`, each of which may read its table (a replace puts a new table in place).
+   * Whether the user's role needs no change: it exists, is a member of no reader outside
+   * `readable` and of every reader in `used`, each of which may read its table (a replace puts a
+   * new table in place).
    */
   private async inStep(user: string, readable: string[], used: Map<string, string>): Promise<boolean> {
     const { rows } = await this.sql<{ in_step: boolean }>(
@@ -206,7 +207,8 @@ export class QueryRoles {
            JOIN pg_roles granted ON granted.oid = member.roleid
            JOIN pg_roles grantee ON grantee.oid = member.member
           WHERE grantee.rolname = $1)
-       SELECT NOT EXISTS (SELECT 1 FROM memberships WHERE role <> ALL ($2::text[]))
+       SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)
+          AND NOT EXISTS (SELECT 1 FROM memberships WHERE role <> ALL ($2::text[]))
           AND NOT EXISTS (
             SELECT 1 FROM unnest($3::text[], $4::text[]) AS used(reader, table_name)
              WHERE CASE WHEN used.reader IN (SELECT role FROM memberships)
