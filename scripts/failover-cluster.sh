@@ -159,6 +159,9 @@ bootstrap:
     synchronous_mode: true
     synchronous_mode_strict: false
     synchronous_node_count: 1
+    # Should etcd lose its quorum, the leader stays the leader while it still reaches every other
+    # node's Patroni, instead of stopping all writes (Patroni 3.0+).
+    failsafe_mode: true
     postgresql:
       use_pg_rewind: true
       use_slots: true

@@ -56,6 +56,8 @@ export interface AppConfig {
   databaseReadUrl?: string;
   /** Replay lag beyond which reads go back to the primary. */
   databaseReadMaxLagMs: number;
+  /** Streaming replicas the primary should have; fewer make the health check say "degraded". */
+  databaseExpectedReplicas: number;
   /**
    * A connection straight to PostgreSQL (not through a transaction-mode pooler) for the work that
    * keeps state in its session: migrations' and runners' advisory locks. Defaults to databaseUrl.
@@ -174,6 +176,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     runQueuePollMs: env.RUN_QUEUE_POLL_MS ?? 500,
     databaseReadUrl: env.DATABASE_READ_URL,
     databaseReadMaxLagMs: env.DATABASE_READ_MAX_LAG_MS ?? 2_000,
+    databaseExpectedReplicas: env.DATABASE_EXPECTED_REPLICAS ?? 0,
     databaseDirectUrl: env.DATABASE_DIRECT_URL,
     schedulerEnabled: processRole !== 'web' && (env.SCHEDULER_ENABLED ?? true),
     runNowWaitSeconds: env.RUN_NOW_WAIT_SECONDS ?? 20,

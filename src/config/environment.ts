@@ -181,6 +181,13 @@ export class EnvironmentVariables {
   DATABASE_READ_MAX_LAG_MS?: number;
 
   @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'DATABASE_EXPECTED_REPLICAS must be a whole number' })
+  @Min(0)
+  @Max(16)
+  DATABASE_EXPECTED_REPLICAS?: number;
+
+  @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_DIRECT_URL must be a postgres:// connection URL' })
   DATABASE_DIRECT_URL?: string;
 

@@ -75,6 +75,11 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
     return useReplica ? this.replica! : this.primary;
   }
 
+  /** Whether the replica serves reads now (undefined without one): the health check's `replica`. */
+  replicaFresh(): boolean | undefined {
+    return this.replica ? this.freshness.isFresh(Date.now(), this.config.databaseReadMaxLagMs) : undefined;
+  }
+
   /** Remembers that the caller of the current request has just written (see ReadYourWritesInterceptor). */
   noteWrite(): void {
     // Without a replica every read is the primary's: nothing to remember (and no session to save).

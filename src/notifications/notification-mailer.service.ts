@@ -23,6 +23,12 @@ export class NotificationMailer implements OnApplicationBootstrap, OnModuleDestr
   private readonly logger = new Logger(NotificationMailer.name);
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
+  /**
+   * Notices mailed whose `mailed_at` could not be written (the database went away between the two,
+   * as in a failover): written first on the next pass, so they are not mailed again once their
+   * claim runs out.
+   */
+  private readonly mailedUnrecorded = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -58,6 +64,7 @@ export class NotificationMailer implements OnApplicationBootstrap, OnModuleDestr
 
   /** One batch: how many notices it took, and how many of them went out. */
   private async pass(): Promise<{ claimed: number; sent: number }> {
+    await this.recordMailed();
     const { rows: due } = await sqlOn(this.dataSource)<{
       id: string;
       email: string;
@@ -78,13 +85,27 @@ export class NotificationMailer implements OnApplicationBootstrap, OnModuleDestr
     for (const notice of due) {
       try {
         await this.mail.send({ to: notice.email, subject: notice.subject, text: notice.text });
-        await this.dataSource.query(`UPDATE notifications SET mailed_at = now() WHERE id = $1`, [notice.id]);
-        sent++;
       } catch (error) {
         // The claim runs out and a later pass tries again.
         this.logger.warn(`Mailing notice ${notice.id} failed: ${(error as Error).message}`);
+        continue;
       }
+      sent++;
+      this.mailedUnrecorded.add(notice.id);
+      await this.recordMailed().catch((error: unknown) =>
+        this.logger.warn(`Recording mailed notice ${notice.id} failed: ${(error as Error).message}`),
+      );
     }
     return { claimed: due.length, sent };
+  }
+
+  private async recordMailed(): Promise<void> {
+    if (this.mailedUnrecorded.size === 0) return;
+    const ids = [...this.mailedUnrecorded];
+    await this.dataSource.query(
+      `UPDATE notifications SET mailed_at = coalesce(mailed_at, now()) WHERE id = ANY($1)`,
+      [ids],
+    );
+    for (const id of ids) this.mailedUnrecorded.delete(id);
   }
 }

@@ -18,6 +18,11 @@ const SERVES_AGAIN_WITHIN_MS = 30_000;
 const STEADY_MS = 4_000;
 /** Bound of each awaited event on a busy machine (a start, a failover, the runs' end). */
 const EVENT_TIMEOUT_MS = 120_000;
+/**
+ * A notice claimed on the old leader whose claim's answer was lost with it waits for its claim to
+ * lapse (two minutes, notification-mailer.service.ts) before it is mailed.
+ */
+const OUTBOX_TIMEOUT_MS = 150_000;
 /** Answers that are a write done or, for a run, one already going (409): not failures. */
 const DONE = new Set([200, 201, 202, 409]);
 
@@ -69,6 +74,7 @@ describe(`reliability: automatic failover (Patroni, etcd, HAProxy) under ${CLIEN
         PROCESS_ROLE: 'web',
         DATABASE_READ_URL: cluster.readUrl,
         DATABASE_READ_MAX_LAG_MS: '1000',
+        DATABASE_EXPECTED_REPLICAS: '2',
       },
     });
     sql = new DataSource({ type: 'postgres', url: cluster.writeUrl, extra: { max: 4 } });
@@ -173,6 +179,7 @@ describe(`reliability: automatic failover (Patroni, etcd, HAProxy) under ${CLIEN
         }),
       );
       let killedAt = 0;
+      let oldLeader = '';
       try {
         // Every client is writing, and a run is going, when the leader dies.
         await waitFor(
@@ -190,7 +197,7 @@ describe(`reliability: automatic failover (Patroni, etcd, HAProxy) under ${CLIEN
           50,
         );
         const before = await cluster.members();
-        const oldLeader = before.find((member) => member.role === 'leader')!.name;
+        oldLeader = before.find((member) => member.role === 'leader')!.name;
         const syncStandby = before.find((member) => member.role === 'sync_standby')?.name;
         killedAt = Date.now();
         await cluster.killNode(oldLeader);
@@ -261,6 +268,23 @@ describe(`reliability: automatic failover (Patroni, etcd, HAProxy) under ${CLIEN
         expect(grants.map((grant) => grant.asset_id).sort()).toEqual([...client.held].sort());
       }
 
+      // The notices of the purchases (receipts, sales) are all mailed: those claimed by the worker
+      // on the old leader, those written on the new one.
+      const unmailed = () =>
+        sql.query(`SELECT id FROM notifications WHERE mailed_at IS NULL AND mail_attempts < 5`) as Promise<
+          unknown[]
+        >;
+      await waitFor(
+        'every notice to be mailed',
+        async () => ((await unmailed()).length === 0 ? true : undefined),
+        OUTBOX_TIMEOUT_MS,
+      );
+      const [{ count: mailedAfter }] = await sql.query(
+        `SELECT count(*)::int AS count FROM notifications WHERE created_at > $1 AND mailed_at IS NOT NULL`,
+        [new Date(lastFailure)],
+      );
+      expect(mailedAfter).toBeGreaterThan(0);
+
       // Runs cut by the switch end (queued again and run, or marked failed): none stays running.
       const instances = clients.map((client) => client.instanceId);
       await waitFor(
@@ -303,6 +327,18 @@ describe(`reliability: automatic failover (Patroni, etcd, HAProxy) under ${CLIEN
         );
         expect(ended).toBe('succeeded');
       }
+
+      // One replica short (the old leader is dead): the app serves and says "degraded"; once the
+      // old leader's node is back it rejoins as a replica and the health is "ok" again.
+      const health = async () =>
+        (await new HttpClient(web.baseUrl).send<{ status: string }>('GET', '/api/health')).body;
+      expect(await health()).toMatchObject({ status: 'degraded', database: 'up', replicas_streaming: 1 });
+      await cluster.startNode(oldLeader);
+      await waitFor(
+        'the old leader to rejoin as a replica',
+        async () => ((await health()).status === 'ok' ? true : undefined),
+        EVENT_TIMEOUT_MS,
+      );
     },
     6 * EVENT_TIMEOUT_MS,
   );
