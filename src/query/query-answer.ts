@@ -10,7 +10,7 @@ import { CsvLineSizes } from './run/csv-line-sizes';
 import { csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
 import type { QueryOutcome } from './history/query-history.service';
 import { AnswerWriter } from './answer-writer';
-import { CANCELLED } from './query.service';
+import { CANCELLED, QueryFailed } from './query.service';
 import type { StartedQuery } from './query.service';
 
 /** Rows fetched from the database per round trip. */
@@ -51,10 +51,11 @@ const UNWORDED_FAILURE = 'The query failed';
 /**
  * Streams a started query to the client in its format, with back-pressure: memory holds one batch
  * whatever the result's size. A client that goes away cancels the query in the database, and so
- * does the answer's deadline (`answerBy`), whatever the client does. A failure found with the
- * first rows of a JSON or JSON Lines answer is answered as its own error (e.g. a row past the
- * size cap). An error after the first bytes ends a JSON answer with an `error` field and aborts
- * any other one (its status is already sent, so it must not look complete); both are logged.
+ * does the answer's deadline (`answerBy`), whatever the client does. A failure before the first
+ * bytes (a JSON or JSON Lines answer reads its first rows before them) is answered with its own
+ * status, like a refusal. An error after the first bytes ends a JSON answer with an `error` field
+ * and aborts any other one (its status is already sent, so it must not look complete); both are
+ * logged.
  */
 export async function writeQueryAnswer(
   started: StartedQuery,
@@ -76,19 +77,16 @@ export async function writeQueryAnswer(
   const writer = new AnswerWriter(response, answerBy, () => void query.close());
   const write = (text: string | Buffer) => writer.write(text);
   let count = 0;
-  let jsonHead = false;
   const start = async () => {
     response.status(200);
     response.setHeader('Content-Type', CONTENT_TYPES[format]);
     response.setHeader('Cache-Control', 'no-store');
     if (format !== 'json')
       response.setHeader('Content-Disposition', `attachment; filename="query.${FILE_EXTENSIONS[format]}"`);
-    if (format === 'json') {
-      jsonHead = true;
+    if (format === 'json')
       await write(
         `{"columns":${JSON.stringify(columns.map((column, index) => ({ name: names[index], type: column.type })))},"rows":[`,
       );
-    }
     if (format === 'csv') await write(`${names.map(csvValue).join(',')}\n`);
   };
   try {
@@ -156,11 +154,14 @@ export async function writeQueryAnswer(
     if (writer.gone) return;
     const message = describe(error);
     await record({ error: message });
-    // Nothing went out yet: the error filter answers it with its own status.
-    if (!response.headersSent && error instanceof HttpException) throw error;
+    if (!response.headersSent) {
+      // Nothing went out yet: the error filter answers it with its own status.
+      if (error instanceof HttpException) throw error;
+      if (message !== UNWORDED_FAILURE) throw new QueryFailed(message);
+      throw error;
+    }
     logFailure(format, message, error);
     if (format === 'json') {
-      if (!jsonHead) await start();
       response.end(
         `],"row_count":${count},"truncated":true,"elapsed_ms":${Date.now() - startedAt},"error":${JSON.stringify(message)}}`,
       );
