@@ -26,7 +26,11 @@ describe('database: web processes through PgBouncer in transaction mode', () => 
     database = await createTestDatabase('dm_pooler');
     await runMigrations(database.url);
     const direct = new URL(database.url);
-    bouncer = await PgBouncer.start({ host: direct.hostname, port: Number(direct.port || 5432) });
+    bouncer = await PgBouncer.start({
+      host: direct.hostname,
+      port: Number(direct.port || 5432),
+      password: decodeURIComponent(direct.password),
+    });
     const pooled = bouncer.urlOf(direct.pathname.slice(1));
     [web, worker] = await Promise.all([
       createTestAppOn(pooled, {

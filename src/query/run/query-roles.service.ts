@@ -130,9 +130,10 @@ export class QueryRoles {
       await sql(
         `COMMENT ON ROLE ${quoteIdentifier(role)} IS ${literal(`query role in ${rows[0].database}`)}`,
       );
-      await sql(`GRANT USAGE ON SCHEMA data TO ${quoteIdentifier(role)}`);
     }
     if (this.readyRoles.has(role)) return;
+    // Again on every first use: a database restored from a backup (npm run restore) holds no grants.
+    await sql(`GRANT USAGE ON SCHEMA data TO ${quoteIdentifier(role)}`);
     await sql(`ALTER ROLE ${quoteIdentifier(role)} LOGIN INHERIT PASSWORD ${literal(this.passwordOf(role))}`);
     for (const [name, value] of Object.entries(USER_ROLE_SETTINGS)) {
       // temp_file_limit may only be set by a superuser; the statement timeout still bounds a query.
