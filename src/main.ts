@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { bootLogger, createApp } from './bootstrap';
 import { AppLogger } from './common/logging/app-logger';
+import { markStopping } from './common/process-stopping';
 import { PRODUCT_NAME, productVersion } from './common/product';
 import { ConfigError } from './config/environment';
 import { loadConfig } from './config/app-config';
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    markStopping();
     bootLogger.log(`${signal} received: finishing in-flight requests`);
     // Idle keep-alive sockets would hold server.close() open; in-flight requests still finish.
     server.closeIdleConnections?.();

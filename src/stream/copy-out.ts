@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { CopyToStreamQuery } from 'pg-copy-streams';
+import { beginReading } from '../database/data-tables/read-lock';
 import { answerLimitMs, LONG_WORK_LIMITS_MS, localStatementLimit, Sql, sqlOn } from '../database/sql';
 import { cutWhenStalled, STALLED_CLIENT } from './stalled-client';
 
@@ -25,6 +26,8 @@ export const STREAM_SETTINGS = [
 ].join('; ');
 
 export interface CopyOutOptions {
+  /** The data tables the COPY reads: locked before the snapshot is taken (see read-lock.ts). */
+  tables: string[];
   /** Work in the COPY's transaction before it starts (its failure rejects like the COPY's own). */
   prepare?(sql: Sql): Promise<void>;
   /**
@@ -152,7 +155,14 @@ export async function copyOut(
     const limit = localStatementLimit(client, LONG_WORK_LIMITS_MS.stream);
     try {
       // Repeatable read: what `prepare` learns about the rows (their count, their digits) holds for the COPY.
-      await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${STREAM_SETTINGS}; ${limit.sql}`);
+      await client.query(
+        beginReading(
+          'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+          options.tables,
+          STREAM_SETTINGS,
+          limit.sql,
+        ),
+      );
     } catch (error) {
       limit.restore();
       throw error;
