@@ -13,10 +13,13 @@ import { failureText, useChangePassword } from '../../api/users';
 import { useNotify } from '../../components/useNotify';
 import { EMPTY_PASSWORD_FORM, PasswordForm, passwordFormProblem } from './passwordForm';
 
-/** Current password + new one twice; on success every other session of the user ends. */
+/**
+ * Current password + new one twice; on success every other session of the user ends, and unless
+ * the user unticks it, the API key is replaced and every API token ends too.
+ */
 export function ChangePasswordDialog(props: { open: boolean; onClose: () => void }) {
   const [form, setForm] = useState<PasswordForm>(EMPTY_PASSWORD_FORM);
-  const [rotateKey, setRotateKey] = useState(false);
+  const [endApiAccess, setEndApiAccess] = useState(true);
   const changePassword = useChangePassword();
   const notify = useNotify();
   const problem = passwordFormProblem(form);
@@ -24,7 +27,7 @@ export function ChangePasswordDialog(props: { open: boolean; onClose: () => void
 
   const close = () => {
     setForm(EMPTY_PASSWORD_FORM);
-    setRotateKey(false);
+    setEndApiAccess(true);
     changePassword.reset();
     props.onClose();
   };
@@ -33,12 +36,12 @@ export function ChangePasswordDialog(props: { open: boolean; onClose: () => void
     event.preventDefault();
     if (problem || changePassword.isPending) return;
     changePassword.mutate(
-      { current_password: form.current, new_password: form.next, rotate_api_key: rotateKey },
+      { current_password: form.current, new_password: form.next, end_api_access: endApiAccess },
       {
         onSuccess: () => {
           notify(
-            rotateKey
-              ? 'Password changed. Other sessions have been logged out and your API key was replaced.'
+            endApiAccess
+              ? 'Password changed. Other sessions have been logged out, your API key was replaced and your API tokens no longer work.'
               : 'Password changed. Other sessions have been logged out.',
             'success',
           );
@@ -92,9 +95,12 @@ export function ChangePasswordDialog(props: { open: boolean; onClose: () => void
             />
             <FormControlLabel
               control={
-                <Checkbox checked={rotateKey} onChange={(event) => setRotateKey(event.target.checked)} />
+                <Checkbox
+                  checked={endApiAccess}
+                  onChange={(event) => setEndApiAccess(event.target.checked)}
+                />
               }
-              label="Also replace my personal API key (links with the old key stop working)"
+              label="Also end my API key and API tokens (BI tools and scripts using them stop working until you give them new ones)"
             />
           </Stack>
         </DialogContent>
