@@ -1,4 +1,7 @@
+import { Client } from 'pg';
 import { runMigrations } from '../../src/database/migrate';
+import { LONG_WORK_LIMITS_MS } from '../../src/database/sql';
+import { ProductRefreshService } from '../../src/products/product-refresh.service';
 import { uploadDataset } from '../factories/asset.factory';
 import { createConnector, simpleSpec } from '../factories/connector.factory';
 import { createLoggedInUser } from '../factories/user.factory';
@@ -79,4 +82,34 @@ describe('database: web processes through PgBouncer in transaction mode', () => 
       .expect(200);
     expect(run.body).toMatchObject({ rowCount: 3 });
   });
+
+  it('leaves no setting of long work on the pool’s server connections (set for one transaction only)', async () => {
+    const refreshes = web.app.get(ProductRefreshService);
+    // Publish, accept and dismiss of a schema change run their work like this, many at once.
+    await Promise.all(
+      Array.from({ length: 60 }, () => refreshes.inTransaction((sql) => sql('SELECT pg_sleep(0.01)'))),
+    );
+    // Twenty transactions open at once hold every server connection of the pool (default_pool_size).
+    const clients = Array.from(
+      { length: 20 },
+      () => new Client({ connectionString: bouncer.urlOf(poolName()) }),
+    );
+    try {
+      await Promise.all(clients.map((client) => client.connect()));
+      const limits = await Promise.all(
+        clients.map(async (client) => {
+          await client.query('BEGIN');
+          const { rows } = await client.query<{ ms: string }>(
+            `SELECT setting AS ms FROM pg_settings WHERE name = 'statement_timeout'`,
+          );
+          return Number(rows[0].ms);
+        }),
+      );
+      expect(limits.filter((limit) => limit === LONG_WORK_LIMITS_MS.connectorWrite)).toEqual([]);
+    } finally {
+      await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
+    }
+  });
+
+  const poolName = () => new URL(database.url).pathname.slice(1);
 });
