@@ -62,6 +62,11 @@ export function connectDedicatedTo(dataSource: DataSource, url: string | undefin
   if (url) directUrls.set(dataSource, url);
 }
 
+/** PostgreSQL itself: DATABASE_DIRECT_URL when one is set, else the pool's own URL. */
+export function directUrlOf(dataSource: DataSource): string | undefined {
+  return directUrls.get(dataSource) ?? (dataSource.options as { url?: string }).url;
+}
+
 /**
  * A connection of its own, outside the pool (not yet connected), for work that must never hold a
  * pooled one: a long upload, a connector run's writes, the runner's liveness lock. It keeps state
@@ -74,7 +79,7 @@ export function dedicatedClient(
   applicationName: string,
   limits: DedicatedLimits = {},
 ): Client {
-  const url = directUrls.get(dataSource) ?? (dataSource.options as { url?: string }).url;
+  const url = directUrlOf(dataSource);
   const { statementMs, idleInTransactionMs } = { ...poolLimits(dataSource), ...limits };
   const bounded =
     statementMs !== undefined && idleInTransactionMs !== undefined
