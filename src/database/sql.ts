@@ -183,6 +183,11 @@ export function isUniqueViolation(error: unknown): boolean {
   return sqlState(error) === '23505';
 }
 
+/** A lock was not granted within lock_timeout (55P03). */
+export function isLockTimeout(error: unknown): boolean {
+  return sqlState(error) === '55P03';
+}
+
 /** A value did not fit its column's type (SQLSTATE class 22, data exception). */
 export function isDataException(error: unknown): boolean {
   return sqlState(error)?.startsWith('22') ?? false;
