@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessGate, subscriberCount } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { appendRows, dropTable, lockForAppend, swapTable } from '../database/data-tables/data-table-ddl';
+import { takeTable } from '../database/data-tables/take-table';
 import { quoteIdentifier } from '../database/data-tables/data-table-names';
 import { Sql, sqlOn } from '../database/sql';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -197,6 +198,7 @@ export class DatasetOwnerService {
       }
       await this.hooks.removing(sql, asset, 'deleted');
       await sql(`DELETE FROM assets WHERE id = $1`, [asset.id]);
+      await takeTable(sql, asset.tableName);
       await dropTable(sql, asset.tableName);
       return { message: 'Dataset deleted.', id: asset.id, holders_lost_access: holders };
     });

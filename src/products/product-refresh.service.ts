@@ -5,7 +5,7 @@ import type { AssetColumn } from '../assets/entities/asset.entity';
 import type { RunOperationOutcome } from '../connectors/entities/connector-run.entity';
 import { ConnectorLifecycle } from '../connectors/runs/run-end-listeners';
 import { stagingTableName } from '../database/data-tables/data-table-names';
-import { liftStatementLimit, LONG_WORK_LIMITS_MS, pgPool, Sql, sqlOn, transactionOn } from '../database/sql';
+import { LONG_WORK_LIMITS_MS, pgPool, Sql, sqlOn, transactionOn } from '../database/sql';
 import { NotificationsService } from '../notifications/notifications.service';
 import type { RefreshOutcome } from './entities/live-product-run.entity';
 import { copySourceTable, datasetColumns, runLeftRows, sourceColumns, sourceRowCount } from './product-table';
@@ -203,13 +203,12 @@ export class ProductRefreshService implements OnModuleInit {
    */
   async inTransaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     const client = await pgPool(this.dataSource).connect();
-    let restoreLimit: (() => Promise<boolean>) | undefined;
     try {
-      restoreLimit = await liftStatementLimit(client, LONG_WORK_LIMITS_MS.connectorWrite);
-      return await transactionOn(client, () => work(sqlOn(client)));
+      return await transactionOn(client, () => work(sqlOn(client)), {
+        statementLimitMs: LONG_WORK_LIMITS_MS.connectorWrite,
+      });
     } finally {
-      const reusable = restoreLimit ? await restoreLimit() : true;
-      client.release(reusable ? undefined : new Error('Connection left with a lifted statement limit'));
+      client.release();
     }
   }
 }

@@ -102,4 +102,52 @@ describe('readers during refreshes: old rows or new rows, never none', () => {
     expect(failures).toEqual([]);
     for (const name of Object.keys(paths)) expect(counts[name]).toBeGreaterThan(0);
   }, 180_000);
+
+  it('does not let a user’s long SQL hold up the owner’s replace or delete', async () => {
+    const id = await uploadDataset(owner.agent, { title: 'Held by a query' }, csvOf('h', 10));
+    await testApp.app.get(ColumnProfileService).settled();
+    const readable = (await owner.agent.get(`/api/assets/${id}`).expect(200)).body.readable_name;
+    const holdTable = () => {
+      const answer = owner.agent
+        .post('/api/query')
+        .set('Origin', TEST_ORIGIN)
+        .send({
+          sql: `SELECT count(*) AS held_by_query FROM ${Array.from('abcdefghij', (alias) => `${readable} ${alias}`).join(', ')}`,
+        })
+        .then((response) => response.status);
+      return answer;
+    };
+    const sleeping = async () =>
+      (
+        await testApp.dataSource.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%held_by_query%' AND pid <> pg_backend_pid()`,
+        )
+      )[0].n as number;
+    const untilSleeping = async () => {
+      const end = Date.now() + 20_000;
+      while ((await sleeping()) === 0) {
+        if (Date.now() > end) throw new Error('the query never started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    // A cross join of ten rows ten times (10^10 rows): minutes of work, far beyond the owner's short wait.
+    const held = holdTable();
+    await untilSleeping();
+    let started = Date.now();
+    await owner.agent
+      .post(`/api/assets/${id}/refresh`)
+      .set('Origin', TEST_ORIGIN)
+      .field('mode', 'replace')
+      .attach('file', Buffer.from(csvOf('n', 10)), 'next.csv')
+      .expect(200);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(await held).not.toBe(200);
+
+    const heldAgain = holdTable();
+    await untilSleeping();
+    started = Date.now();
+    await owner.agent.delete(`/api/assets/${id}`).set('Origin', TEST_ORIGIN).expect(200);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(await heldAgain).not.toBe(200);
+  }, 120_000);
 });

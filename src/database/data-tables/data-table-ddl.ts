@@ -1,4 +1,5 @@
 import type { Sql } from '../sql';
+import { takeTable } from './take-table';
 import {
   columnIndexName,
   DATA_SCHEMA,
@@ -100,6 +101,7 @@ export async function dropTable(sql: Sql, tableName: string): Promise<void> {
  */
 export async function swapTable(sql: Sql, replacement: string, tableName: string): Promise<void> {
   await copyGrants(sql, tableName, replacement);
+  await takeTable(sql, tableName);
   await sql(`DROP TABLE IF EXISTS ${dataTable(tableName)}`);
   await sql(`ALTER TABLE ${dataTable(replacement)} RENAME TO ${quoteIdentifier(tableName)}`);
 }

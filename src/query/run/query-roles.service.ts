@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { quoteIdentifier } from '../../database/data-tables/data-table-names';
 import { pgPool, Sql, sqlOn } from '../../database/sql';
+import { queryServerUrl } from './query-server';
 
 /**
  * Session settings of every user's role: what one user query may use of the server. A query whose
@@ -107,7 +108,8 @@ export class QueryRoles {
   connectionAs(role: string): PoolConfig {
     const password = this.passwordOf(role);
     const options = pgPool(this.dataSource).options as PoolConfig;
-    const url = options.connectionString ? new URL(options.connectionString) : undefined;
+    const server = queryServerUrl(this.dataSource) ?? options.connectionString;
+    const url = server ? new URL(server) : undefined;
     if (url) {
       url.username = role;
       url.password = password;
