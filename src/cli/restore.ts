@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { restore, secretsOf } from '../backup/backup';
+import { Logger } from '@nestjs/common';
+import { AppLogger } from '../common/logging/app-logger';
 import { loadConfig } from '../config/app-config';
 import { DataDirInUseError, lockDataDir } from '../database/data-dir-lock';
 import { provideDatabase } from '../database/database-server';
@@ -30,6 +32,7 @@ async function main(): Promise<number> {
     return 1;
   }
   const config = loadConfig();
+  Logger.overrideLogger(new AppLogger(config.logLevel));
   if (!config.databaseUrl) {
     try {
       lockDataDir(config.dataDir, 0);
