@@ -22,7 +22,8 @@ import { benchScaleOut } from './scenarios/scale-out';
 import { benchGzipStreams, benchStreams } from './scenarios/stream';
 import { createBenchUser } from './session';
 
-const RESULTS = join('bench', 'results');
+/** Where the results, the generated CSV and the API's logs go (BENCH_RESULTS; CI's small run uses a folder of its own). */
+const RESULTS = process.env.BENCH_RESULTS ?? join('bench', 'results');
 
 function log(message: string): void {
   console.log(`[bench] ${message}`);

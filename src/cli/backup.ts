@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { resolve } from 'node:path';
 import { backUp } from '../backup/backup';
+import { Logger } from '@nestjs/common';
+import { AppLogger } from '../common/logging/app-logger';
 import { loadConfig } from '../config/app-config';
 import { provideDatabase } from '../database/database-server';
 
@@ -11,6 +13,7 @@ import { provideDatabase } from '../database/database-server';
  */
 async function main(): Promise<number> {
   const config = loadConfig();
+  Logger.overrideLogger(new AppLogger(config.logLevel));
   const file = resolve(
     process.argv[2] ?? `marketplace-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.dump`,
   );

@@ -2,6 +2,9 @@ import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { restore, secretsOf } from '../backup/backup';
+import { restoredSecrets } from '../backup/backup-secrets';
+import { Logger } from '@nestjs/common';
+import { AppLogger } from '../common/logging/app-logger';
 import { loadConfig } from '../config/app-config';
 import { DataDirInUseError, lockDataDir } from '../database/data-dir-lock';
 import { provideDatabase } from '../database/database-server';
@@ -20,16 +23,13 @@ async function main(): Promise<number> {
   }
   const path = resolve(file);
   const secrets = secretsOf(path);
-  const fromEnvironment = (['SESSION_SECRET', 'ENCRYPTION_KEY'] as const).filter((name) => process.env[name]);
-  const differing = fromEnvironment.filter((name) => process.env[name] !== secrets[name]);
-  if (differing.length > 0) {
-    console.error(
-      `${differing.join(' and ')} in the environment differ from the backup's. Set them to the backup's ` +
-        `values (the backup file holds them) before restoring, or unset them to keep them in .data/secrets.json.`,
-    );
+  const plan = restoredSecrets(process.env, secrets);
+  if ('refusal' in plan) {
+    console.error(plan.refusal);
     return 1;
   }
   const config = loadConfig();
+  Logger.overrideLogger(new AppLogger(config.logLevel));
   if (!config.databaseUrl) {
     try {
       lockDataDir(config.dataDir, 0);
@@ -47,11 +47,11 @@ async function main(): Promise<number> {
   } finally {
     await database.stop();
   }
-  if (fromEnvironment.length < 2) {
+  if (plan.writeSecretsFile) {
     writeFileSync(join(config.dataDir, 'secrets.json'), JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
   console.log(
-    `Restored ${path}${fromEnvironment.length < 2 ? ` (secrets in ${join(config.dataDir, 'secrets.json')})` : ''}`,
+    `Restored ${path}${plan.writeSecretsFile ? ` (secrets in ${join(config.dataDir, 'secrets.json')})` : ''}`,
   );
   return 0;
 }

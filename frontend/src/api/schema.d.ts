@@ -1332,7 +1332,7 @@ export interface components {
       image: string | null;
       is_public: boolean;
       keywords: string[];
-      /** @description The licence, as the owner words it; empty when not given */
+      /** @description The license, as the owner words it; empty when not given (the field keeps its name `licence`) */
       licence: string;
       /** @description Freshness of a dataset published from a connection; null for uploaded ones */
       live: components['schemas']['LiveView'] | null;
@@ -1709,7 +1709,7 @@ export interface components {
       /** @description The operation (stream); null only for a connector without a spec */
       operation_id: string | null;
       output_table_name: string;
-      /** @description The live listing published from this table; null while it is not published */
+      /** @description The live dataset published from this table; null while it is not published */
       published_as: components['schemas']['PublishedListing'] | null;
       /**
        * @description The table's readable name: its OData entity set, stream link and download file name
@@ -3808,7 +3808,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description The readable name; former links work too: dataset id, instance-<connector instance id>, table-<table id> */
+        /** @description The readable name; former links work too: dataset id, instance-<connection id>, table-<table id> */
         sourceId: string;
       };
       cookie?: never;
