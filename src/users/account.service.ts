@@ -2,7 +2,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-limiter.service';
-import { CredentialsEndService } from './auth/credentials-end.service';
+import { ApiKeyService } from './api-keys/api-key.service';
 import { hashPassword, verifyPassword } from './auth/passwords';
 import { User } from './entities/user.entity';
 
@@ -16,19 +16,19 @@ export class AccountService {
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly dataSource: DataSource,
     private readonly rateLimiter: RateLimiterService,
-    private readonly credentials: CredentialsEndService,
+    private readonly apiKeys: ApiKeyService,
   ) {}
 
   /**
-   * Checks the current password, stores the new hash and logs out every other session; unless
-   * told not to, also replaces the personal API key and ends every named token.
+   * Checks the current password, stores the new hash and logs out every other session; on request
+   * also replaces the personal API key.
    */
   async changePassword(
     userId: string,
     currentSessionId: string,
     currentPassword: string,
     newPassword: string,
-    endApiAccess: boolean,
+    rotateApiKey = false,
   ) {
     const limitKey = `change-password-failures:user:${userId}`;
     // Counted before the slow check, so parallel guesses cannot all slip in under the limit.
@@ -52,12 +52,13 @@ export class AccountService {
     const passwordHash = await hashPassword(newPassword);
     await this.dataSource.transaction(async (manager) => {
       await manager.update(User, { id: userId }, { passwordHash });
-      // A change after a leak must end what the old password let others open.
-      await this.credentials.end(manager, userId, {
-        keepSessionId: currentSessionId,
-        apiAccess: endApiAccess,
-        trustedDevices: false,
-      });
+      // Same expression as the session_user_idx index, so this is an index look-up.
+      await manager.query(`DELETE FROM session WHERE (sess -> 'passport' ->> 'user') = $1 AND sid <> $2`, [
+        userId,
+        currentSessionId,
+      ]);
     });
+    // A password change after a leak should be able to end what the old key still opens.
+    if (rotateApiKey) await this.apiKeys.rotate(userId);
   }
 }

@@ -39,7 +39,7 @@ export class UsersController {
     return profile;
   }
 
-  /** Keeps this session logged in, ends every other one and, unless told not to, the API key and tokens. */
+  /** Keeps this session logged in and ends every other session of the user. */
   @Post('change-password')
   @HttpCode(200)
   @ApiOkResponse({ type: MessageResponse })
@@ -53,7 +53,7 @@ export class UsersController {
       request.sessionID,
       input.current_password,
       input.new_password,
-      input.end_api_access ?? true,
+      input.rotate_api_key,
     );
     return { message: 'Password changed' };
   }

@@ -9,7 +9,6 @@ import { AccountService } from './account.service';
 import { ApiKeyController } from './api-keys/api-key.controller';
 import { ApiKeyService } from './api-keys/api-key.service';
 import { AuthController } from './auth.controller';
-import { CredentialsEndService } from './auth/credentials-end.service';
 import { CredentialsService } from './auth/credentials.service';
 import { LocalStrategy } from './auth/local.strategy';
 import { SessionSerializer } from './auth/session.serializer';
@@ -76,7 +75,6 @@ import { UsersService } from './users.service';
     UsersService,
     RegistrationService,
     CredentialsService,
-    CredentialsEndService,
     AccountService,
     ApiKeyService,
     ApiTokensService,

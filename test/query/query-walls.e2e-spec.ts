@@ -295,7 +295,7 @@ describe('POST /api/query: the walls behind the check', () => {
         .send({
           current_password: caller.user.password,
           new_password: 'walls-new-password-2026',
-          end_api_access: true,
+          rotate_api_key: true,
         })
         .expect(200);
       const refused = await testApp.http.post('/api/query').set('X-API-Key', key).send({ sql }).expect(401);

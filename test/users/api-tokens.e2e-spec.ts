@@ -157,7 +157,7 @@ describe('named API tokens (users/tokens)', () => {
   });
 });
 
-describe('changing the password ends the personal API key unless told not to', () => {
+describe('changing the password can replace the personal API key', () => {
   let testApp: TestApp;
   beforeAll(async () => {
     testApp = await createTestApp();
@@ -178,9 +178,9 @@ describe('changing the password ends the personal API key unless told not to', (
       .set('Origin', TEST_ORIGIN)
       .send({ current_password: user.password, new_password: 'a-brand-new-password-2026', ...extra });
 
-  it('by default: the old key stops working and users/me shows the new one', async () => {
+  it('with rotate_api_key: the old key stops working and users/me shows the new one', async () => {
     const { user, agent, key, datasetId } = await userWithKey();
-    expect((await change(agent, user, {}).expect(200)).body).toEqual({
+    expect((await change(agent, user, { rotate_api_key: true }).expect(200)).body).toEqual({
       message: 'Password changed',
     });
     await testApp.http.get(`/api/stream/data/${datasetId}`).query({ api_key: key }).expect(401);
@@ -189,15 +189,15 @@ describe('changing the password ends the personal API key unless told not to', (
     await testApp.http.get(`/api/stream/data/${datasetId}`).query({ api_key: fresh }).expect(200);
   });
 
-  it('with end_api_access: false the key stays as it was', async () => {
+  it('without it: the key stays as it was', async () => {
     const { user, agent, key, datasetId } = await userWithKey();
-    await change(agent, user, { end_api_access: false }).expect(200);
+    await change(agent, user, {}).expect(200);
     await testApp.http.get(`/api/stream/data/${datasetId}`).query({ api_key: key }).expect(200);
   });
 
-  it('refuses an end_api_access that is not a boolean', async () => {
+  it('refuses a rotate_api_key that is not a boolean', async () => {
     const { user, agent } = await userWithKey();
-    const response = await change(agent, user, { end_api_access: 'yes' }).expect(400);
-    expect(response.body.message).toBe('end_api_access is true or false');
+    const response = await change(agent, user, { rotate_api_key: 'yes' }).expect(400);
+    expect(response.body.message).toBe('rotate_api_key is true or false');
   });
 });

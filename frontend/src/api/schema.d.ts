@@ -1457,12 +1457,9 @@ export interface components {
     };
     ChangePasswordDto: {
       current_password: string;
-      /**
-       * @description End API access too (default true): the personal API key is replaced by a new one and every named token stops working. false keeps both.
-       * @default true
-       */
-      end_api_access: boolean;
       new_password: string;
+      /** @description Also replace the personal API key: links with the old key stop working */
+      rotate_api_key?: boolean;
     };
     CheckoutStarted: {
       assetId: string;

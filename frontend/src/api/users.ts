@@ -2,7 +2,6 @@ import { QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/re
 import { assetKeys } from './assets';
 import { api, ApiError, errorText } from './client';
 import { connectorKeys } from './connectors';
-import { tokenKeys } from './tokens';
 import type { components } from './schema';
 
 /** The session (who is signed in), registration, login and logout, the password and the API key. */
@@ -125,14 +124,9 @@ export function useChangePassword() {
   return useMutation({
     mutationFn: (input: ChangePasswordInput) =>
       api<MessageAnswer>('users/change-password', { method: 'POST', body: input }),
-    // A replaced API key shows at once in Manage's links, and ended tokens leave the list.
+    // A replaced API key shows at once in Manage's links.
     onSuccess: (_answer, input) =>
-      input.end_api_access !== false
-        ? Promise.all([
-            queryClient.invalidateQueries({ queryKey: userKeys.me() }),
-            queryClient.invalidateQueries({ queryKey: tokenKeys.all }),
-          ])
-        : undefined,
+      input.rotate_api_key ? queryClient.invalidateQueries({ queryKey: userKeys.me() }) : undefined,
   });
 }
 

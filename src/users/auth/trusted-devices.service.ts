@@ -15,21 +15,6 @@ const MAX_ACCOUNTS = 5;
 export interface TrustedDevice {
   deviceId: string;
   userIds: string[];
-  /** When the browser became trusted for each account (ms); older cookies have none. */
-  trustedAt?: Record<string, number>;
-}
-
-/**
- * Whether the browser vouches for the account: it logged in to it before, and after the
- * account last ended its trusted browsers (a password reset ends them all).
- */
-export function vouchesFor(
-  device: TrustedDevice | undefined,
-  user: { id: string; trustedDevicesEndedAt: Date | null },
-): boolean {
-  if (!device?.userIds.includes(user.id)) return false;
-  if (!user.trustedDevicesEndedAt) return true;
-  return (device.trustedAt?.[user.id] ?? 0) > user.trustedDevicesEndedAt.getTime();
 }
 
 /**
@@ -59,14 +44,9 @@ export class TrustedDevicesService {
   /** Adds the account to the browser's cookie (creating the device on its first login). */
   remember(request: Request, response: Response, userId: string): void {
     const known = this.read(request);
-    const userIds = [...(known?.userIds ?? []).filter((id) => id !== userId), userId].slice(-MAX_ACCOUNTS);
-    const trustedAt = Object.fromEntries(
-      userIds.map((id) => [id, id === userId ? Date.now() : (known?.trustedAt?.[id] ?? 0)]),
-    );
     const device: TrustedDevice = {
       deviceId: known?.deviceId ?? randomBytes(16).toString('base64url'),
-      userIds,
-      trustedAt,
+      userIds: [...(known?.userIds ?? []).filter((id) => id !== userId), userId].slice(-MAX_ACCOUNTS),
     };
     const payload = Buffer.from(JSON.stringify(device)).toString('base64url');
     response.cookie(TRUSTED_DEVICE_COOKIE, `${payload}.${this.sign(payload)}`, {

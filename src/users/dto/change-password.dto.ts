@@ -19,11 +19,9 @@ export class ChangePasswordDto {
   new_password: string;
 
   @ApiPropertyOptional({
-    description:
-      'End API access too (default true): the personal API key is replaced by a new one and every named token stops working. false keeps both.',
-    default: true,
+    description: 'Also replace the personal API key: links with the old key stop working',
   })
   @IsOptional()
-  @IsBoolean({ message: 'end_api_access is true or false' })
-  end_api_access?: boolean;
+  @IsBoolean({ message: 'rotate_api_key is true or false' })
+  rotate_api_key?: boolean;
 }

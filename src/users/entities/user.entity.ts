@@ -28,10 +28,6 @@ export class User {
   @Column({ name: 'api_key_encrypted', type: 'text', nullable: true, select: false })
   apiKeyEncrypted: string | null;
 
-  /** Trusted-device cookies issued before this no longer vouch for the account (see TrustedDevicesService). */
-  @Column({ name: 'trusted_devices_ended_at', type: 'timestamptz', nullable: true })
-  trustedDevicesEndedAt: Date | null;
-
   @Column({ name: 'pro_user', type: 'boolean', default: false })
   proUser: boolean;
 

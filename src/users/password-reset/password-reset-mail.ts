@@ -18,10 +18,6 @@ export function passwordResetMail(options: {
       '(the link works once, within 1 hour):',
       link,
       '',
-      'A new password ends everything the old one opened: you are signed out everywhere, your',
-      'personal API key is replaced (the new one is on your Profile page), your API tokens stop',
-      'working (create new ones on the Profile page), and browsers you trusted are trusted no more.',
-      '',
       'If you did not ask for this, you can ignore this message: your password stays as it is.',
     ].join('\n'),
   };

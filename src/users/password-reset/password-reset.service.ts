@@ -6,7 +6,6 @@ import { sha256Hex } from '../../common/crypto/secret-box';
 import { RateLimiterService, RateLimitRule } from '../../common/rate-limit/rate-limiter.service';
 import { sqlOn } from '../../database/sql';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { CredentialsEndService } from '../auth/credentials-end.service';
 import { hashPassword } from '../auth/passwords';
 import { MailService } from '../mail/mail.service';
 import { UsersService } from '../users.service';
@@ -33,7 +32,6 @@ export class PasswordResetService {
     private readonly mail: MailService,
     private readonly rateLimiter: RateLimiterService,
     private readonly dataSource: DataSource,
-    private readonly credentials: CredentialsEndService,
   ) {}
 
   /** Mails a link when the address has an account; the caller learns nothing either way. */
@@ -69,8 +67,8 @@ export class PasswordResetService {
   }
 
   /**
-   * Sets the new password with a valid link; the link, every other link of the account, every
-   * session, the API key (replaced), named tokens and trusted browsers end. Answers the account's id.
+   * Sets the new password with a valid link; the link, every other link of the account and
+   * every session of the account end. Answers the account's id.
    */
   async reset(token: string, newPassword: string): Promise<string> {
     const tokenHash = sha256Hex(token);
@@ -95,8 +93,8 @@ export class PasswordResetService {
           WHERE id = $1`,
         [userId, passwordHash],
       );
-      // Someone else may be in: every session, the API key, named tokens and trusted browsers end.
-      await this.credentials.end(manager, userId, { apiAccess: true, trustedDevices: true });
+      // Same expression as the session_user_idx index, so this is an index look-up.
+      await sql(`DELETE FROM session WHERE (sess -> 'passport' ->> 'user') = $1`, [userId]);
       return userId;
     });
   }

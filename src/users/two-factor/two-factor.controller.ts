@@ -1,5 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import { Body, Controller, Get, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
@@ -43,9 +42,8 @@ export class TwoFactorController {
   async enable(
     @CurrentUser() user: AuthenticatedUser,
     @Body() input: EnableTwoFactorDto,
-    @Req() request: Request,
   ): Promise<RecoveryCodesResponse> {
-    return { recovery_codes: await this.twoFactor.enable(user.id, input.code, request.sessionID) };
+    return { recovery_codes: await this.twoFactor.enable(user.id, input.code) };
   }
 
   @Post('disable')

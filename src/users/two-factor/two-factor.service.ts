@@ -12,7 +12,6 @@ import { DataSource, IsNull, Not, Repository } from 'typeorm';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { RateLimiterService, RateLimitRule } from '../../common/rate-limit/rate-limiter.service';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { CredentialsEndService } from '../auth/credentials-end.service';
 import { verifyPassword } from '../auth/passwords';
 import { User } from '../entities/user.entity';
 import { MailService } from '../mail/mail.service';
@@ -55,7 +54,6 @@ export class TwoFactorService {
     private readonly rateLimiter: RateLimiterService,
     private readonly mail: MailService,
     private readonly dataSource: DataSource,
-    private readonly credentialsEnd: CredentialsEndService,
   ) {}
 
   async isEnabled(userId: string): Promise<boolean> {
@@ -80,11 +78,8 @@ export class TwoFactorService {
     return { secret, otpauth_url: uri, qr_code: await toDataURL(uri) };
   }
 
-  /**
-   * Confirms the setup with a first code; answers the recovery codes, shown this once only. Every
-   * other session ends: one opened with the password alone must not outlive the second factor.
-   */
-  async enable(userId: string, code: string, keepSessionId: string): Promise<string[]> {
+  /** Confirms the setup with a first code; answers the recovery codes, shown this once only. */
+  async enable(userId: string, code: string): Promise<string[]> {
     const pending = await this.credentials.findOneBy({ userId, enabledAt: IsNull() });
     if (!pending) throw new BadRequestException('Start the two-factor setup first');
     await this.limited(userId, 'code', async () => {
@@ -99,11 +94,6 @@ export class TwoFactorService {
         TwoFactorRecoveryCode,
         codes.map((recoveryCode) => ({ userId, codeHash: hashRecoveryCode(recoveryCode) })),
       );
-      await this.credentialsEnd.end(manager, userId, {
-        keepSessionId,
-        apiAccess: false,
-        trustedDevices: false,
-      });
     });
     return codes;
   }

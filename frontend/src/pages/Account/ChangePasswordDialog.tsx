@@ -13,13 +13,10 @@ import { failureText, useChangePassword } from '../../api/users';
 import { useNotify } from '../../components/useNotify';
 import { EMPTY_PASSWORD_FORM, PasswordForm, passwordFormProblem } from './passwordForm';
 
-/**
- * Current password + new one twice; on success every other session of the user ends, and unless
- * the user unticks it, the API key is replaced and every API token ends too.
- */
+/** Current password + new one twice; on success every other session of the user ends. */
 export function ChangePasswordDialog(props: { open: boolean; onClose: () => void }) {
   const [form, setForm] = useState<PasswordForm>(EMPTY_PASSWORD_FORM);
-  const [endApiAccess, setEndApiAccess] = useState(true);
+  const [rotateKey, setRotateKey] = useState(false);
   const changePassword = useChangePassword();
   const notify = useNotify();
   const problem = passwordFormProblem(form);
@@ -27,7 +24,7 @@ export function ChangePasswordDialog(props: { open: boolean; onClose: () => void
 
   const close = () => {
     setForm(EMPTY_PASSWORD_FORM);
-    setEndApiAccess(true);
+    setRotateKey(false);
     changePassword.reset();
     props.onClose();
   };
@@ -36,12 +33,12 @@ export function ChangePasswordDialog(props: { open: boolean; onClose: () => void
     event.preventDefault();
     if (problem || changePassword.isPending) return;
     changePassword.mutate(
-      { current_password: form.current, new_password: form.next, end_api_access: endApiAccess },
+      { current_password: form.current, new_password: form.next, rotate_api_key: rotateKey },
       {
         onSuccess: () => {
           notify(
-            endApiAccess
-              ? 'Password changed. Other sessions have been logged out, your API key was replaced and your API tokens no longer work.'
+            rotateKey
+              ? 'Password changed. Other sessions have been logged out and your API key was replaced.'
               : 'Password changed. Other sessions have been logged out.',
             'success',
           );
@@ -95,12 +92,9 @@ export function ChangePasswordDialog(props: { open: boolean; onClose: () => void
             />
             <FormControlLabel
               control={
-                <Checkbox
-                  checked={endApiAccess}
-                  onChange={(event) => setEndApiAccess(event.target.checked)}
-                />
+                <Checkbox checked={rotateKey} onChange={(event) => setRotateKey(event.target.checked)} />
               }
-              label="Also end my API key and API tokens (BI tools and scripts using them stop working until you give them new ones)"
+              label="Also replace my personal API key (links with the old key stop working)"
             />
           </Stack>
         </DialogContent>
