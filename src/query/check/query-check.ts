@@ -1,6 +1,5 @@
 import { parse } from 'libpg-query';
 import { ALLOWED_FUNCTIONS, GUARDED_FUNCTIONS } from './allowed-functions';
-import { refusedType } from './allowed-types';
 import { QueryRefusal } from './query-refusal';
 
 /** A table named in the query, where it stands in the text (in UTF-8 bytes, as the parser counts). */
@@ -107,6 +106,13 @@ interface Scope {
 
 const TOP: Scope = { inTableStatement: false, ctes: new Set() };
 
+/** Types whose input looks names up in the catalogs (`'users'::regclass`, role names in aclitem). */
+function looksUpCatalogs(typeName: string): boolean {
+  // `_regclass` is the array of regclass: its elements are looked up the same way.
+  const element = typeName.replace(/^_/, '');
+  return element.startsWith('reg') || element === 'aclitem';
+}
+
 class TreeCheck {
   readonly tables: TableReference[] = [];
 
@@ -130,8 +136,6 @@ class TreeCheck {
     }
     for (const key of keys) {
       if (key in REFUSED_FIELDS) this.refuse(REFUSED_FIELDS[key]);
-      // A cast's type stands as a plain structure, not a wrapped TypeName node.
-      if (key === 'typeName') this.typeName((value as Node)[key] as Node);
       this.walk((value as Node)[key], scope);
     }
   }
@@ -146,8 +150,8 @@ class TreeCheck {
       case 'FuncCall':
         this.functionCall(fields);
         break;
-      case 'TypeName':
-        this.typeName(fields);
+      case 'TypeCast':
+        this.typeCast(fields);
         break;
       case 'A_Expr':
         this.operator(fields.name, fields.location);
@@ -234,11 +238,15 @@ class TreeCheck {
       this.refuse(`operator ${name.join('.')} is not allowed in a query`, location);
   }
 
-  /** Every type the query names, wherever it stands: built-in base types only (see allowed-types.ts). */
-  private typeName(fields: Node): void {
-    // `%TYPE` (pct_type) and `SETOF` take their type from a table or a function.
-    const refusal = refusedType(stringsOf(fields.names), Boolean(fields.pct_type || fields.setof));
-    if (refusal) this.refuse(refusal, fields.location);
+  private typeCast(fields: Node): void {
+    const names = stringsOf((fields.typeName as Node | undefined)?.names);
+    const typeName = names.at(-1) ?? '';
+    if (looksUpCatalogs(typeName))
+      this.refuse(`a cast to ${typeName} is not allowed in a query`, fields.location);
+    // Every table has a row type of its name: `(NULL::public.users).*` would list the columns of
+    // any table, app or another user's, without reading it. Built-in types need no schema.
+    if (names.length > 1 && (names.length > 2 || names[0] !== 'pg_catalog'))
+      this.refuse(`a cast to ${names.join('.')} is not allowed in a query`, fields.location);
   }
 }
 
