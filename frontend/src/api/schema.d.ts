@@ -1458,8 +1458,11 @@ export interface components {
     ChangePasswordDto: {
       current_password: string;
       new_password: string;
-      /** @description Also replace the personal API key: links with the old key stop working */
-      rotate_api_key?: boolean;
+      /**
+       * @description Also end the personal API key (a new one is issued: links with the old key stop working) and every named API token. Default true; false keeps both working.
+       * @default true
+       */
+      rotate_api_key: boolean;
     };
     CheckoutStarted: {
       assetId: string;
