@@ -97,3 +97,26 @@ describe('checkQuery: casts only to base types', () => {
     await expect(checkQuery(sql)).resolves.toBeDefined();
   });
 });
+
+describe('checkQuery: format() cannot build a huge value', () => {
+  it.each([
+    "SELECT format('%900000000s', 'x')",
+    "SELECT format('%-10001s', 'x')",
+    "SELECT format('%1$900000000s', 'x')",
+    "SELECT format('%*s', 900000000, 'x')",
+    "SELECT format('%*1$s', 900000000)",
+    "SELECT format(repeat('%s', 2), 'x', 'y')",
+    "SELECT format(note, 'x') FROM sales",
+  ])('refuses %s', async (sql) => {
+    expect((await refusal(sql)).message).toBe(
+      'format() needs a constant format text with field widths of at most 10000',
+    );
+  });
+
+  it.each(["SELECT format('%s has %10s and %-3s%%', 'a', 'b', 'c')", "SELECT format('%2$s %1$s', 'a', 'b')"])(
+    'accepts %s',
+    async (sql) => {
+      await expect(checkQuery(sql)).resolves.toBeDefined();
+    },
+  );
+});
