@@ -20,6 +20,7 @@ import { benchParquetStream } from './scenarios/parquet-stream';
 import { benchRefresh } from './scenarios/refresh';
 import { benchScaleOut } from './scenarios/scale-out';
 import { benchGzipStreams, benchStreams } from './scenarios/stream';
+import { benchTenantIsolation } from './scenarios/tenant-isolation';
 import { createBenchUser } from './session';
 
 const RESULTS = join('bench', 'results');
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
     }
     if (chosen.has('incremental')) rows.push(await benchIncremental(context));
     if (chosen.has('live-refresh')) rows.push(await benchLiveRefresh(context));
+    if (chosen.has('tenant-isolation')) rows.push(await benchTenantIsolation(context));
 
     const report: BenchReport = {
       startedAt: startedAt.toISOString(),
