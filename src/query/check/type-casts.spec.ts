@@ -120,3 +120,19 @@ describe('checkQuery: format() cannot build a huge value', () => {
     },
   );
 });
+
+/** Tried from outside and found already closed: kept so they stay closed. */
+describe('checkQuery: row locks, cursors, notifications and prepared statements stay out', () => {
+  it.each([
+    ['WITH x AS (SELECT * FROM sales FOR UPDATE) SELECT 1', /^FOR UPDATE\/SHARE locks rows/],
+    ['SELECT * FROM (SELECT * FROM sales FOR SHARE) s', /^FOR UPDATE\/SHARE locks rows/],
+    ['SELECT 1 UNION (SELECT 1 FROM sales FOR KEY SHARE)', /^FOR UPDATE\/SHARE locks rows/],
+    ['SELECT EXISTS (SELECT 1 FROM sales FOR NO KEY UPDATE NOWAIT)', /^FOR UPDATE\/SHARE locks rows/],
+    ['DECLARE c CURSOR FOR SELECT 1', /^DeclareCursor is not allowed/],
+    ['LISTEN x', /^Listen is not allowed/],
+    ["NOTIFY x, 'y'", /^Notify is not allowed/],
+    ['PREPARE p AS SELECT 1', /^Prepare is not allowed/],
+  ])('refuses %s', async (sql, message) => {
+    expect((await refusal(sql)).message).toMatch(message);
+  });
+});
