@@ -1,5 +1,6 @@
 import { parse } from 'libpg-query';
 import { ALLOWED_FUNCTIONS, GUARDED_FUNCTIONS } from './allowed-functions';
+import { checkFormatCall } from './format-widths';
 import { QueryRefusal } from './query-refusal';
 import { isAllowedCastType } from './type-casts';
 
@@ -226,6 +227,7 @@ class TreeCheck {
       this.refuse(`function ${name.join('.')} is not allowed in a query`, fields.location);
     if (schema !== undefined && GUARDED_FUNCTIONS.has(functionName))
       this.refuse(`call ${functionName} without a schema`, fields.location);
+    if (functionName === 'format') checkFormatCall(fields.args, positionOf(this.sql, fields.location));
   }
 
   /** Unqualified operators resolve in pg_catalog only; `OPERATOR(schema.op)` could reach any other. */

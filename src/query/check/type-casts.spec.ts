@@ -97,3 +97,42 @@ describe('checkQuery: casts only to base types', () => {
     await expect(checkQuery(sql)).resolves.toBeDefined();
   });
 });
+
+describe('checkQuery: format() cannot build a huge value', () => {
+  it.each([
+    "SELECT format('%900000000s', 'x')",
+    "SELECT format('%-10001s', 'x')",
+    "SELECT format('%1$900000000s', 'x')",
+    "SELECT format('%*s', 900000000, 'x')",
+    "SELECT format('%*1$s', 900000000)",
+    "SELECT format(repeat('%s', 2), 'x', 'y')",
+    "SELECT format(note, 'x') FROM sales",
+  ])('refuses %s', async (sql) => {
+    expect((await refusal(sql)).message).toBe(
+      'format() needs a constant format text with field widths of at most 10000',
+    );
+  });
+
+  it.each(["SELECT format('%s has %10s and %-3s%%', 'a', 'b', 'c')", "SELECT format('%2$s %1$s', 'a', 'b')"])(
+    'accepts %s',
+    async (sql) => {
+      await expect(checkQuery(sql)).resolves.toBeDefined();
+    },
+  );
+});
+
+/** Tried from outside and found already closed: kept so they stay closed. */
+describe('checkQuery: row locks, cursors, notifications and prepared statements stay out', () => {
+  it.each([
+    ['WITH x AS (SELECT * FROM sales FOR UPDATE) SELECT 1', /^FOR UPDATE\/SHARE locks rows/],
+    ['SELECT * FROM (SELECT * FROM sales FOR SHARE) s', /^FOR UPDATE\/SHARE locks rows/],
+    ['SELECT 1 UNION (SELECT 1 FROM sales FOR KEY SHARE)', /^FOR UPDATE\/SHARE locks rows/],
+    ['SELECT EXISTS (SELECT 1 FROM sales FOR NO KEY UPDATE NOWAIT)', /^FOR UPDATE\/SHARE locks rows/],
+    ['DECLARE c CURSOR FOR SELECT 1', /^DeclareCursor is not allowed/],
+    ['LISTEN x', /^Listen is not allowed/],
+    ["NOTIFY x, 'y'", /^Notify is not allowed/],
+    ['PREPARE p AS SELECT 1', /^Prepare is not allowed/],
+  ])('refuses %s', async (sql, message) => {
+    expect((await refusal(sql)).message).toMatch(message);
+  });
+});
