@@ -246,7 +246,9 @@ export class DatasetOwnerService {
         WHERE id = $1 AND archived_at IS NULL`,
       [asset.id],
     );
-    if (archived.rowCount > 0) await this.notifications.datasetArchived(sql, asset);
+    // A live product's refreshes stop with its archive: its holders are told so.
+    const live = (await this.hooks.live(asset.id, false)) !== null;
+    if (archived.rowCount > 0) await this.notifications.datasetArchived(sql, asset, live);
   }
 }
 

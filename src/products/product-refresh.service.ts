@@ -112,11 +112,13 @@ export class ProductRefreshService implements OnModuleInit {
       const rowCount = changed
         ? await this.loadVersion(sql, product, next, runId)
         : Number(product.row_count);
-      await this.markFresh(
-        sql,
-        product,
-        change.added.map((column) => column.name),
-      );
+      const added = change.added.map((column) => column.name);
+      await this.markFresh(sql, product, added);
+      // Added columns are published with the run (nothing read so far changes): subscribers hear of them.
+      if (added.length > 0) {
+        const facts = { id: product.asset_id, title: product.title, ownerId: product.owner_id };
+        await this.notifications.productColumnsAdded(sql, facts, added);
+      }
       const result: RefreshOutcome = changed ? 'updated' : 'unchanged';
       await this.record(sql, product, runId, result, rowCount, null);
       return result;
@@ -155,12 +157,8 @@ export class ProductRefreshService implements OnModuleInit {
         WHERE asset_id = $1`,
       [product.asset_id, addedColumns],
     );
-    if (product.stale_since)
-      await this.notifications.productRecovered(sql, {
-        id: product.asset_id,
-        title: product.title,
-        ownerId: product.owner_id,
-      });
+    const facts = { id: product.asset_id, title: product.title, ownerId: product.owner_id };
+    if (product.stale_since) await this.notifications.productRecovered(sql, facts);
   }
 
   /** Keeps the published data and tells the owner, once per held change (not on every run). */
