@@ -75,6 +75,12 @@ describe('sessions (users/sessions)', () => {
     expect(await listOf(laptop)).toHaveLength(1);
   });
 
+  it('shows an IPv4 client as 127.0.0.1, not in its IPv6-mapped form ::ffff:127.0.0.1', async () => {
+    const user = await createUser(testApp.dataSource);
+    const browser = await browserOf(user, CHROME_ON_LINUX, '::ffff:127.0.0.1');
+    expect((await listOf(browser))[0].ip).toBe('127.0.0.1');
+  });
+
   it('answers 404 for another user’s session and leaves it logged in', async () => {
     const { agent: victim } = await createLoggedInUser(testApp);
     const { agent: stranger } = await createLoggedInUser(testApp);

@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import type { LoginSession } from '../../common/middleware/session-lifetime.middleware';
 
@@ -18,11 +19,17 @@ export interface DescribedSession extends LoginSession {
   details?: SessionDetails;
 }
 
+/** The client's address as people write it: an IPv4 client of a dual-stack server without its "::ffff:" prefix. */
+function clientAddress(request: Request): string | undefined {
+  const ip = request.ip;
+  return ip && isIPv4(ip.replace(/^::ffff:/i, '')) ? ip.replace(/^::ffff:/i, '') : ip;
+}
+
 /** Called at login, on the new session. */
 export function recordSessionDetails(request: Request): void {
   (request.session as DescribedSession).details = {
     userAgent: (request.headers['user-agent'] ?? '').slice(0, MAX_USER_AGENT_LENGTH),
-    ip: request.ip ?? 'unknown',
+    ip: clientAddress(request) ?? 'unknown',
     lastSeenAt: Date.now(),
   };
 }
@@ -37,7 +44,7 @@ export function refreshLastSeen(request: Request, _response: Response, next: Nex
   if (!session?.passport?.user || !details) return next();
   const now = Date.now();
   if (now - details.lastSeenAt >= LAST_SEEN_INTERVAL_MS) {
-    session.details = { ...details, ip: request.ip ?? details.ip, lastSeenAt: now };
+    session.details = { ...details, ip: clientAddress(request) ?? details.ip, lastSeenAt: now };
   }
   next();
 }
