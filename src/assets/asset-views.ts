@@ -332,6 +332,13 @@ export class UploadedDataset {
 
   @ApiProperty({ example: '/dataset_profile/0b6e…' })
   redirectUrl: string;
+
+  @ApiProperty({
+    type: CsvDialectDocument,
+    description:
+      'How the file was read: the fields the upload chose, the rest detected in the file as the preview detects them',
+  })
+  dialect: CsvDialect;
 }
 
 /** A category of the catalogue with how many datasets (matching the search) it holds. */

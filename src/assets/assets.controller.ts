@@ -116,7 +116,7 @@ export class AssetsController {
     const staged = (request.file as UploadedCsv | undefined)?.staged;
     if (!staged) throw new BadRequestException('Add title & CSV file.');
     const id = await this.assets.publishUpload(user, input, staged);
-    return { id, redirectUrl: `/dataset_profile/${id}` };
+    return { id, redirectUrl: `/dataset_profile/${id}`, dialect: staged.table.dialect };
   }
 
   /**

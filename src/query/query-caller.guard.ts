@@ -11,7 +11,7 @@ import { StreamAccessService } from '../stream/stream-access.service';
 
 /**
  * Queries come from the workspace (the session) or from notebooks and BI tools (the personal
- * API key, or a named token with the query scope, in X-API-Key or api_key).
+ * API key, or a named token with the query scope, in X-API-Key, Authorization: Bearer or api_key).
  */
 @Injectable()
 export class QueryCallerGuard implements CanActivate {

@@ -8,6 +8,7 @@ import { QueryHistoryController } from './history/query-history.controller';
 import { QueryHistoryService } from './history/query-history.service';
 import { QueryCallerGuard } from './query-caller.guard';
 import { QueryController } from './query.controller';
+import { UnheldPublicTables } from './check/unheld-public-table';
 import { QueryService } from './query.service';
 import { QueryRoles } from './run/query-roles.service';
 import { QueryRunner } from './run/query-runner.service';
@@ -29,6 +30,7 @@ import { SavedQueriesService } from './saved/saved-queries.service';
   controllers: [QueryHistoryController, SavedQueriesController, QueryController],
   providers: [
     QueryService,
+    UnheldPublicTables,
     QueryRoles,
     QueryRunner,
     QueryCallerGuard,

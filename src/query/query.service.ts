@@ -7,7 +7,8 @@ import { StreamAccessService } from '../stream/stream-access.service';
 import type { StreamSource } from '../stream/stream-source';
 import { ANSWER_GRACE_MS } from './answer-writer';
 import { checkQuery } from './check/query-check';
-import { QueryRefusal } from './check/query-refusal';
+import { MissingRelation, QueryRefusal } from './check/query-refusal';
+import { UnheldPublicTable, UnheldPublicTables } from './check/unheld-public-table';
 import { QueryTable, substituteTables } from './check/table-substitution';
 import { QueryHistoryService, QueryOutcome } from './history/query-history.service';
 import { OpenQuery, QueryRunner, RunOptions } from './run/query-runner.service';
@@ -44,8 +45,8 @@ export const CANCELLED = 'Cancelled';
 
 /** A refusal or PostgreSQL error as the answer shows it: the message and where it points. */
 export class QueryFailed extends BadRequestException {
-  constructor(message: string, position?: number) {
-    super({ error: message, message, statusCode: 400, ...(position ? { position } : {}) });
+  constructor(message: string, position?: number, details: object = {}) {
+    super({ error: message, message, statusCode: 400, ...(position ? { position } : {}), ...details });
   }
 }
 
@@ -63,6 +64,7 @@ export class QueryService {
     private readonly rateLimiter: RateLimiterService,
     private readonly activity: DatasetActivityService,
     private readonly history: QueryHistoryService,
+    private readonly unheldPublic: UnheldPublicTables,
   ) {}
 
   /** The caller's tables as SQL sees them: readable name, title and columns with types. */
@@ -140,11 +142,16 @@ export class QueryService {
       const answerBy = startedAt + this.config.query.timeoutMs + ANSWER_GRACE_MS;
       return { query, limit, startedAt, answerBy, finish };
     } catch (error) {
-      const failed = nestedTooDeeply(error)
+      const refusal = error instanceof MissingRelation ? await this.unheldPublic.explain(error) : error;
+      const failed = nestedTooDeeply(refusal)
         ? new QueryFailed(NESTED_TOO_DEEPLY)
-        : error instanceof QueryRefusal
-          ? new QueryFailed(error.message, error.position)
-          : error;
+        : refusal instanceof QueryRefusal
+          ? new QueryFailed(
+              refusal.message,
+              refusal.position,
+              refusal instanceof UnheldPublicTable ? { listing: refusal.listing } : {},
+            )
+          : refusal;
       if (hungUp?.aborted) await this.history.record(caller.id, sql, startedAt, { error: CANCELLED });
       else if (failed instanceof QueryFailed)
         await this.history.record(caller.id, sql, startedAt, { error: failed.message });

@@ -40,6 +40,32 @@ describe('CSV dialects: uploads and refreshes of files not written the canonical
     return { id, columns: detail.body.columns, rows: data.body.rows };
   }
 
+  it("detects what the form's preview detects when an API upload names no dialect, and says what it used", async () => {
+    const file = Buffer.from(GERMAN, 'utf8');
+    const preview = await agent
+      .post('/api/assets/upload-preview')
+      .set('Origin', TEST_ORIGIN)
+      .attach('file', file, 'data.csv')
+      .expect(200);
+    const response = await postCsv(agent, file, { title: 'Script upload' }).expect(201);
+    expect(response.body.dialect).toEqual({
+      delimiter: ';',
+      encoding: 'utf-8',
+      decimal: ',',
+      thousands: '.',
+      dateOrder: 'dmy',
+    });
+    expect(response.body.dialect).toEqual(preview.body.dialect);
+    const detail = await agent.get(`/api/assets/${response.body.id}`).expect(200);
+    expect(detail.body.columns.map((column: { type: string }) => column.type)).toEqual([
+      'text',
+      'numeric',
+      'date',
+    ]);
+    const data = await agent.get(`/api/assets/${response.body.id}/data?limit=100`).expect(200);
+    expect(data.body.rows[0]).toEqual({ stadt: 'München', betrag: 1234.5, datum: '2024-12-31' });
+  });
+
   it('stores a Latin-1, semicolon, decimal-comma, day-first file as typed values and keeps its dialect', async () => {
     const { id, columns, rows } = await uploaded(iconv.encode(GERMAN, 'latin1'), GERMAN_DIALECT);
     expect(columns).toEqual([

@@ -34,6 +34,7 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
     expect(response.body).toEqual({
       id: expect.any(String),
       redirectUrl: `/dataset_profile/${response.body.id}`,
+      dialect: expect.objectContaining({ encoding: 'utf-8' }),
     });
     expect(response.status).toBe(201);
     const detail = await agent.get(`/api/assets/${response.body.id}`).expect(200);
@@ -119,11 +120,11 @@ describe('POST assets/upload-csv: streaming CSV ingest', () => {
       ]);
     });
 
-    it('detects semicolon and tab delimiters from the header line', async () => {
+    it('detects semicolon and tab delimiters from the header line, and a decimal comma as the preview does', async () => {
       const semicolon = await ingest('product;price\n"Tea; green";3,50\nCoffee;4\n');
       expect(semicolon.rows).toEqual([
-        { product: 'Tea; green', price: '3,50' },
-        { product: 'Coffee', price: '4' },
+        { product: 'Tea; green', price: 3.5 },
+        { product: 'Coffee', price: 4 },
       ]);
       const tab = await ingest('city\tzip\nBerlin\t10115\nHamburg\t20095\n');
       expect(tab.rows).toEqual([

@@ -203,7 +203,7 @@ describe('uploading, setting up and running a connector in a browser', () => {
     await history.getByText('Running', { exact: true }).waitFor();
     await expect(page.getByRole('button', { name: 'Running…' }).isDisabled()).resolves.toBe(true);
     await screenshot(page, 'connector-run-running', 'desktop');
-    await expectNotice(page, 'Run triggered. Please reload the page after a few seconds to view new data.');
+    await expectNotice(page, 'Run triggered. This page shows the new data by itself once the run is done.');
     await expectNotice(page, 'Run finished: 3 rows fetched.', 30_000);
     const previewGrid = page.getByRole('grid', { name: 'Existing dataset preview' });
     const rows = await gridRowTexts(previewGrid);
@@ -228,7 +228,7 @@ describe('uploading, setting up and running a connector in a browser', () => {
     await expect(page.getByRole('button', { name: 'Remove', exact: true }).count()).resolves.toBe(1);
     const before = api.requests.length;
     await page.getByRole('button', { name: 'Run Now' }).click();
-    await expectNotice(page, 'Run triggered. Please reload the page after a few seconds to view new data.');
+    await expectNotice(page, 'Run triggered. This page shows the new data by itself once the run is done.');
     await expectNotice(page, 'Run finished: 3 rows fetched.', 30_000);
     expect(api.requests.length).toBe(before + 1);
 

@@ -61,6 +61,26 @@ describe('named API tokens (users/tokens)', () => {
     expect(Date.now() - new Date(entry.last_used_at).getTime()).toBeLessThan(60_000);
   });
 
+  it('accepts the token as Authorization: Bearer on streams, OData and queries, as BI tools and scripts send it', async () => {
+    const { token } = (await create(owner.agent, { name: 'Script', scopes: ['stream', 'query'] }).expect(201))
+      .body;
+    const bearer = `Bearer ${token}`;
+    const streamed = await testApp.http.get(`/api/stream/data/${datasetId}`).set('Authorization', bearer);
+    expect(streamed.status).toBe(200);
+    expect(streamed.body).toHaveLength(3);
+    await testApp.http
+      .get(`/api/odata/${formerEntitySetName({ kind: 'asset', id: datasetId })}`)
+      .set('Authorization', bearer)
+      .expect(200);
+    const readable = (await owner.agent.get(`/api/assets/${datasetId}`).expect(200)).body.readable_name;
+    const queried = await testApp.http
+      .post('/api/query')
+      .set('Authorization', bearer)
+      .send({ sql: `SELECT count(*) AS n FROM ${readable}` });
+    expect(queried.status).toBe(200);
+    await testApp.http.get(`/api/stream/data/${datasetId}`).set('Authorization', 'Bearer wrong').expect(401);
+  });
+
   it('refuses a query-only token on streams and OData with 403', async () => {
     const { token } = (await create(owner.agent, { name: 'Notebook', scopes: ['query'] }).expect(201)).body;
     const refused = await stream(token).expect(403);

@@ -2290,6 +2290,8 @@ export interface components {
       redirectUrl: string;
     };
     UploadedDataset: {
+      /** @description How the file was read: the fields the upload chose, the rest detected in the file as the preview detects them */
+      dialect: components['schemas']['CsvDialect'];
       id: string;
       /** @example /dataset_profile/0b6e… */
       redirectUrl: string;

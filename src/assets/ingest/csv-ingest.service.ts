@@ -9,6 +9,7 @@ import { datasetTableName } from '../../database/data-tables/data-table-names';
 import { dedicatedClient, LONG_WORK_LIMITS_MS } from '../../database/sql';
 import { CANONICAL_DIALECT, CsvDialect, CsvEncoding } from '../../formats/readers/csv-dialect';
 import { ColumnRewrites, CsvNormaliser } from '../../formats/readers/csv-normaliser';
+import { detectDialect } from '../../formats/readers/dialect-detection';
 import type { AssetColumn } from '../entities/asset.entity';
 import {
   columnNamesFor,
@@ -94,6 +95,9 @@ export class CsvIngestService {
       const typed = into ?? chosenColumns(header, choice.columnTypes);
       const dialect: CsvDialect = {
         ...CANONICAL_DIALECT,
+        // A new dataset's number style and date order are found in the file, as the form's preview
+        // finds them, where the upload does not choose them; a refresh keeps its dataset's dialect.
+        ...(into ? {} : numberAndDateStyle(head)),
         ...choice.dialect,
         encoding: resolved.encoding ?? 'utf-8',
         delimiter: header.delimiter,
@@ -441,4 +445,10 @@ function countedChunks(chunks: AsyncIterator<Buffer>, counter: { bytes: number }
     },
     return: chunks.return ? (value?: unknown) => chunks.return!(value) : undefined,
   };
+}
+
+/** The decimal mark, thousands separator and date order the upload form's preview detects in this head. */
+function numberAndDateStyle(head: Buffer): Pick<CsvDialect, 'decimal' | 'thousands' | 'dateOrder'> {
+  const { decimal, thousands, dateOrder } = detectDialect(head, 'utf-8');
+  return { decimal, thousands, dateOrder };
 }

@@ -12,6 +12,8 @@ export interface ErrorBody {
   errors?: string[];
   /** Where in a submitted SQL text the error points (1-based, in characters). */
   position?: number;
+  /** The public listing a query named without holding it: where to get it. */
+  listing?: { id: string; title: string; url: string };
 }
 
 /**
@@ -63,13 +65,14 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       const raw = typeof payload === 'string' ? payload : (payload as { message?: unknown }).message;
       const list = Array.isArray(raw) ? raw.map(String) : undefined;
       const message = list ? list.join('; ') : String(raw ?? exception.message);
-      const position = typeof payload === 'object' ? (payload as { position?: unknown }).position : undefined;
+      const { position, listing } = typeof payload === 'object' ? (payload as Partial<ErrorBody>) : {};
       return {
         error: message,
         message,
         statusCode,
         ...(list ? { errors: list } : {}),
         ...(typeof position === 'number' ? { position } : {}),
+        ...(listing ? { listing } : {}),
       };
     }
     if (isDatabaseUnavailable(exception)) {

@@ -12,6 +12,16 @@ export class QueryRefusal extends Error {
 }
 
 /** PostgreSQL's own wording, so a table the caller does not hold reads exactly like one that does not exist. */
-export function missingRelation(name: string, position?: number): QueryRefusal {
-  return new QueryRefusal(`relation "${name}" does not exist`, position);
+export function missingRelation(name: string, position?: number): MissingRelation {
+  return new MissingRelation(name, position);
+}
+
+/** A table name the caller does not hold (or that does not exist): the name is kept to look it up. */
+export class MissingRelation extends QueryRefusal {
+  constructor(
+    readonly relation: string,
+    position?: number,
+  ) {
+    super(`relation "${relation}" does not exist`, position);
+  }
 }

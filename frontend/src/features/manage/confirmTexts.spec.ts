@@ -6,10 +6,11 @@ import {
 } from './confirmTexts';
 
 describe('confirmations before actions that cannot be undone', () => {
-  it('asks before removing a paid dataset, saying it would have to be bought again', () => {
+  it('asks before removing a paid dataset, saying that getting it back costs nothing', () => {
     const paid = removeAccessConfirmation({ title: 'Stocks', price: '19.99' });
     expect(paid?.message).toContain('“Stocks”');
-    expect(paid?.message).toContain('buy it again');
+    expect(paid?.message).toContain('getting it back from its page costs nothing');
+    expect(paid?.message).not.toContain('buy it again');
     expect(removeAccessConfirmation({ title: 'Free data', price: 0 })).toBeNull();
   });
 

@@ -18,7 +18,7 @@ export function removeAccessConfirmation(item: {
   if (priceAmount(item.price) <= 0) return null;
   return {
     title: 'Remove this dataset?',
-    message: `You paid for “${item.title}”. Removing it ends your access to its rows and its stream links; to get it back you would have to buy it again.`,
+    message: `You paid for “${item.title}”. Removing it ends your access to its rows and its stream links; you bought it once, so getting it back from its page costs nothing.`,
     confirmLabel: 'Remove access',
   };
 }

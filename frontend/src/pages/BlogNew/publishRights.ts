@@ -16,4 +16,4 @@ export function publishRights(
 export const VISITOR_NOTICE =
   'Only blog editors can publish posts. Log in with an editor account before you start writing.';
 export const NOT_EDITOR_NOTICE =
-  'Your account is not a blog editor, so Publish will be refused. Ask an administrator for editor rights before you start writing.';
+  'Your account is not a blog editor, so Publish will be refused. Editor rights are given by whoever runs this site, with "npm run user:editor -- <your e-mail> on" (see the README).';

@@ -127,7 +127,7 @@ export function useSetupActions(
       {
         onSuccess: () => {
           setRunStartedAt(Date.now());
-          notify('Run triggered. Please reload the page after a few seconds to view new data.', 'success');
+          notify('Run triggered. This page shows the new data by itself once the run is done.', 'success');
         },
         onError: (error) => notify(refusalOr(error, 'Failed to trigger run'), 'error'),
       },

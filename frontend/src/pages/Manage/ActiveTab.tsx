@@ -32,7 +32,8 @@ export function ActiveTab({ data }: { data: ManageData }) {
     refresh.mutate(id, {
       onSuccess: (answer) =>
         notify(refreshedMessage(answer.rowCount, answer.warning), answer.warning ? 'warning' : 'success'),
-      onError: () => notify('Refresh failed', 'error'),
+      onError: (error) =>
+        notify(`Refresh failed: ${refusalOr(error, 'the server could not be reached')}`, 'error'),
       onSettled: done,
     });
   };

@@ -1,13 +1,14 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { useQueryTables } from '../../api/query';
 import { completionSchema, tableQuery } from '../../features/query/queryRules';
 import { HistoryPanel } from './HistoryPanel';
@@ -61,6 +62,14 @@ export function QueryPage() {
           {query.error && (
             <Alert severity="error" role="alert" aria-label="Query error">
               {query.error}
+              {query.errorListing && (
+                <>
+                  {' '}
+                  <Link component={RouterLink} to={`/dataset_profile/${query.errorListing.id}`}>
+                    Open {query.errorListing.title}
+                  </Link>
+                </>
+              )}
             </Alert>
           )}
           {query.cancelled && <Alert severity="info">Query cancelled.</Alert>}

@@ -14,6 +14,12 @@ function failure(error: unknown, sql: string): string {
   return refusalOr(error, 'The query failed');
 }
 
+/** The public listing a failed query named without holding it, when the server says so. */
+function unheldListing(error: unknown): { id: string; title: string } | undefined {
+  if (!(error instanceof ApiError) || error.status !== 400) return undefined;
+  return (error.body as { listing?: { id: string; title: string } } | undefined)?.listing;
+}
+
 /**
  * Runs the editor's SQL for the screen (at most SCREEN_ROW_LIMIT rows), one at a time: a new run
  * or Cancel aborts the request in flight, and the server then stops it in the database.
@@ -64,5 +70,7 @@ export function useQueryRun() {
     /** The SQL of the result on screen: what the downloads fetch in full. */
     ranSql,
     error: mutation.error && !aborted ? failure(mutation.error, ranSql) : undefined,
+    /** Where to get a public dataset the query named but the caller does not hold. */
+    errorListing: aborted ? undefined : unheldListing(mutation.error),
   };
 }
