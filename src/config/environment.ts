@@ -290,19 +290,25 @@ function describeValue(name: string, value: unknown): string {
     : JSON.stringify(text);
 }
 
-/** Validates raw environment values; throws a ConfigError naming every bad variable. */
+/** Settings production never makes up (local runs generate them under DATA_DIR). */
+const REQUIRED_IN_PRODUCTION = ['SESSION_SECRET', 'ENCRYPTION_KEY'];
+
+/** Validates raw environment values; throws a ConfigError naming every bad and missing variable. */
 export function parseEnvironment(raw: NodeJS.ProcessEnv): EnvironmentVariables {
   const defined = Object.fromEntries(
     Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''),
   );
   const parsed = plainToInstance(EnvironmentVariables, defined);
   const errors = validateSync(parsed, { whitelist: false, skipMissingProperties: false });
-  if (errors.length > 0) {
-    const lines = errors.map((error) => {
-      const reasons = Object.values(error.constraints ?? {}).join('; ');
-      return `  ${error.property}: ${reasons} (got ${describeValue(error.property, error.value)})`;
-    });
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  const lines = errors.map((error) => {
+    const reasons = Object.values(error.constraints ?? {}).join('; ');
+    return `  ${error.property}: ${reasons} (got ${describeValue(error.property, error.value)})`;
+  });
+  // Missing settings are named together with the bad ones, so one start shows everything to fix.
+  if (defined.NODE_ENV === 'production') {
+    const missing = REQUIRED_IN_PRODUCTION.filter((name) => defined[name] === undefined);
+    if (missing.length > 0) lines.push(`  ${missing.join(', ')}: required when NODE_ENV=production`);
   }
+  if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return parsed;
 }

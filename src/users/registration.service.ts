@@ -11,6 +11,7 @@ import { User } from './entities/user.entity';
 import { MailService } from './mail/mail.service';
 import { accountExistsMail } from './mail/account-exists-mail';
 import { verificationMail } from './mail/verification-mail';
+import { REGISTRATION_NEEDS_MAIL_MESSAGE, registrationNeedsMail } from './mail/mail-required';
 
 const VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -30,6 +31,8 @@ export class RegistrationService {
    * is the same either way, so registration cannot be used to find out who has an account.
    */
   async register(input: RegisterDto): Promise<void> {
+    if (registrationNeedsMail(this.config))
+      throw new ServiceUnavailableException(REGISTRATION_NEEDS_MAIL_MESSAGE);
     const passwordHash = await hashPassword(input.password);
     const token = randomBytes(32).toString('base64url');
     let userId: string;

@@ -27,6 +27,10 @@ describe('Download right after buying', () => {
     await apiAs(page, 'POST', 'access/grant', { assetId });
     await page.reload();
     await page.getByRole('heading', { name: 'Download and stream' }).waitFor();
+    // The menu says which download spreadsheets should open.
+    await page
+      .getByText(/To open the data in Excel or another spreadsheet, use Download Excel \(\.xlsx\)/)
+      .waitFor();
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -83,7 +83,7 @@ describe('verification mail delivery', () => {
   });
 
   describe('in production without SMTP_URL', () => {
-    it('never writes the verification link or its token to the log', async () => {
+    it('refuses registration with a clear message, says so in the log at start, and creates no account', async () => {
       const lines: string[] = [];
       const capture = (message: unknown, ...rest: unknown[]) =>
         lines.push([message, ...rest].map(String).join(' '));
@@ -102,18 +102,20 @@ describe('verification mail delivery', () => {
         },
       );
       try {
+        expect(
+          lines.some((line) => line.includes('No SMTP_URL set in production: registration is refused')),
+        ).toBe(true);
         const email = `prod-${randomUUID()}@example.test`;
-        await request(app.getHttpServer())
+        const answer = await request(app.getHttpServer())
           .post('/api/users/register')
           .set('Origin', TEST_ORIGIN)
           .send(body(email))
-          .expect(201);
-        const [kept] = await app
-          .get(DataSource)
-          .query(`SELECT text FROM mail_outbox WHERE recipient = $1`, [email]);
-        const token = /\/verify-email\/(\S+)/.exec(kept.text)![1];
-        expect(lines.some((line) => line.includes(`was not sent`) && line.includes(email))).toBe(true);
-        expect(lines.filter((line) => line.includes(token))).toEqual([]);
+          .expect(503);
+        expect(answer.body.message).toBe(
+          'Registration is not possible yet: this site cannot send e-mail. Please try again later.',
+        );
+        const rows = await app.get(DataSource).query('SELECT 1 FROM users WHERE email = $1', [email]);
+        expect(rows).toHaveLength(0);
       } finally {
         await app.close();
       }

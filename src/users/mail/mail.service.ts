@@ -1,17 +1,18 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createTransport, Transporter } from 'nodemailer';
 import { Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { MailOutboxMessage } from '../entities/mail-outbox-message.entity';
 import type { MailMessage } from './mail-message';
+import { NO_MAIL_IN_PRODUCTION_LOG, registrationNeedsMail } from './mail-required';
 
 /**
  * Sends mail over SMTP when SMTP_URL is set. Without it the message goes to the log and to the
  * mail_outbox table, so a local user (and the tests) can still follow the links it contains.
  */
 @Injectable()
-export class MailService implements OnModuleDestroy {
+export class MailService implements OnModuleDestroy, OnApplicationBootstrap {
   private readonly logger = new Logger(MailService.name);
   private readonly transport?: Transporter;
 
@@ -20,6 +21,10 @@ export class MailService implements OnModuleDestroy {
     @InjectRepository(MailOutboxMessage) private readonly outbox: Repository<MailOutboxMessage>,
   ) {
     if (config.smtpUrl) this.transport = createTransport(config.smtpUrl);
+  }
+
+  onApplicationBootstrap(): void {
+    if (registrationNeedsMail(this.config)) this.logger.error(NO_MAIL_IN_PRODUCTION_LOG);
   }
 
   async send(message: MailMessage): Promise<void> {

@@ -46,6 +46,12 @@ export function HolderLinks({ assetId, tableName }: { assetId: string; tableName
           Query
         </Button>
       </Stack>
+      {/* CSV gives back every cell exactly as written, formula-like ones too: spreadsheets get the .xlsx. */}
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        To open the data in Excel or another spreadsheet, use Download Excel (.xlsx): there every cell is
+        plain text. CSV keeps cells exactly as written, so a cell such as =HYPERLINK(…) could run as a formula
+        if a spreadsheet opens the CSV.
+      </Typography>
       {apiKey ? (
         <StreamLinks tableName={tableName} apiKey={apiKey} />
       ) : (
