@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { sha256Hex } from '../common/crypto/secret-box';
-import { apiKeyOf } from '../stream/api-key.guard';
+import { apiKeyOf } from '../common/api-key-of';
 import { NAMED_TOKEN_PREFIX } from '../users/tokens/token-scopes';
 
 /** Who acted and from where, as the audit log stores it. */
@@ -29,7 +29,7 @@ export function auditActorOf(request: Request | undefined): AuditActor & { token
   if (key?.startsWith(NAMED_TOKEN_PREFIX))
     return { credentialKind: 'api_token', credentialId: null, tokenHash: sha256Hex(key), ...where };
   if (key) return { credentialKind: 'api_key', credentialId: null, ...where };
-  if (request.sessionID && request.session)
+  if (request.isAuthenticated?.() && request.sessionID)
     return { credentialKind: 'session', credentialId: sha256Hex(request.sessionID), ...where };
   return { credentialKind: 'none', credentialId: null, ...where };
 }

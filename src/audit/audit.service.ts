@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { currentRequest } from '../database/request-context';
-import { sqlOn } from '../database/sql';
+import { Sql, sqlOn } from '../database/sql';
+import type { StreamSource } from '../stream/stream-source';
 import { auditActorOf } from './audit-actor';
 import type { AuditDetail, AuditEventType } from './audit-event-type';
 import { AuditEventResponse } from './dto/audit-event.response';
@@ -34,12 +35,15 @@ export class AuditService {
 
   /** Records an event for the user (the request's user unless named, e.g. a failed sign-in). */
   record(type: AuditEventType, detail: AuditDetail = {}, userId?: string | null): Promise<void> {
-    return this.recordIn(this.dataSource.manager, type, detail, userId);
+    return this.recordIn(sqlOn(this.dataSource), type, detail, userId);
   }
 
-  /** Records the event in the caller's transaction: it exists exactly when the change does. */
+  /**
+   * Records the event in the caller's transaction (its manager, or its raw-SQL runner): it
+   * exists exactly when the change does.
+   */
   async recordIn(
-    manager: EntityManager,
+    transaction: EntityManager | Sql,
     type: AuditEventType,
     detail: AuditDetail = {},
     userId?: string | null,
@@ -47,7 +51,8 @@ export class AuditService {
     const request = currentRequest();
     const actor = auditActorOf(request);
     const who = userId !== undefined ? userId : ((request?.user as { id?: string } | undefined)?.id ?? null);
-    await sqlOn(manager)(
+    const sql = typeof transaction === 'function' ? transaction : sqlOn(transaction);
+    await sql(
       `INSERT INTO audit_events (user_id, credential_kind, credential_id, type, detail, ip, user_agent)
        VALUES ($1, $2, COALESCE($3, (SELECT id::text FROM api_tokens WHERE token_hash = $4)), $5, $6, $7, $8)`,
       [
@@ -67,7 +72,8 @@ export class AuditService {
    * A query that reads datasets the caller bought (held by a purchase grant) is recorded with
    * the start of its text and those datasets; queries over free or own data are not.
    */
-  async recordPaidQuery(caller: AuthenticatedUser, sql: string, assetIds: string[]): Promise<void> {
+  async recordPaidQuery(caller: AuthenticatedUser, sql: string, tables: Array<{ source: StreamSource }>) {
+    const assetIds = tables.flatMap(({ source }) => (source.kind === 'asset' ? [source.id] : []));
     if (assetIds.length === 0) return;
     const { rows } = await sqlOn(this.dataSource)<{ asset_id: string }>(
       `SELECT asset_id FROM access_grants

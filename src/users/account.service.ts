@@ -5,6 +5,7 @@ import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-lim
 import { ApiKeyService } from './api-keys/api-key.service';
 import { hashPassword, verifyPassword } from './auth/passwords';
 import { User } from './entities/user.entity';
+import { AuditService } from '../audit/audit.service';
 
 /** Wrong current passwords allowed per user: a stolen session must not become a password oracle. */
 const WRONG_CURRENT_PASSWORD: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
@@ -17,6 +18,7 @@ export class AccountService {
     private readonly dataSource: DataSource,
     private readonly rateLimiter: RateLimiterService,
     private readonly apiKeys: ApiKeyService,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -52,6 +54,7 @@ export class AccountService {
     const passwordHash = await hashPassword(newPassword);
     await this.dataSource.transaction(async (manager) => {
       await manager.update(User, { id: userId }, { passwordHash });
+      await this.audit.recordIn(manager, 'password_changed', { api_key_rotated: rotateApiKey }, userId);
       // Same expression as the session_user_idx index, so this is an index look-up.
       await manager.query(`DELETE FROM session WHERE (sess -> 'passport' ->> 'user') = $1 AND sid <> $2`, [
         userId,
