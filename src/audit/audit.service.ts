@@ -119,7 +119,7 @@ export class AuditService {
           AND ($3::text[] IS NULL OR type = ANY($3))
           AND ($4::timestamptz IS NULL OR occurred_at >= $4)
           AND ($5::timestamptz IS NULL OR occurred_at < $5)
-        ORDER BY id DESC
+        ORDER BY audit_events.id DESC -- the number, not the text the answer carries
         LIMIT $6`,
       [userId, before, filter.type ?? null, filter.from ?? null, filter.to ?? null, limit],
     );
