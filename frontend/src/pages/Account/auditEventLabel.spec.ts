@@ -1,0 +1,12 @@
+import { auditEventLabel } from './auditEventLabel';
+
+describe('auditEventLabel', () => {
+  it('words the recorded event types for people', () => {
+    expect(auditEventLabel('sign_in_failed')).toBe('Failed sign-in (wrong password)');
+    expect(auditEventLabel('paid_data_queried')).toBe('Query over bought data');
+  });
+
+  it('shows a type it does not know yet as it is', () => {
+    expect(auditEventLabel('role_changed')).toBe('role_changed');
+  });
+});
