@@ -37,6 +37,7 @@ export const BENCH_NAMES = [
   'incremental',
   'query',
   'live-refresh',
+  'tenant-isolation',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 

@@ -20,9 +20,11 @@ import { benchParquetStream } from './scenarios/parquet-stream';
 import { benchRefresh } from './scenarios/refresh';
 import { benchScaleOut } from './scenarios/scale-out';
 import { benchGzipStreams, benchStreams } from './scenarios/stream';
+import { benchTenantIsolation } from './scenarios/tenant-isolation';
 import { createBenchUser } from './session';
 
-const RESULTS = join('bench', 'results');
+/** Where the results, the generated CSV and the API's logs go (BENCH_RESULTS; CI's small run uses a folder of its own). */
+const RESULTS = process.env.BENCH_RESULTS ?? join('bench', 'results');
 
 function log(message: string): void {
   console.log(`[bench] ${message}`);
@@ -90,6 +92,7 @@ async function main(): Promise<void> {
     }
     if (chosen.has('incremental')) rows.push(await benchIncremental(context));
     if (chosen.has('live-refresh')) rows.push(await benchLiveRefresh(context));
+    if (chosen.has('tenant-isolation')) rows.push(await benchTenantIsolation(context));
 
     const report: BenchReport = {
       startedAt: startedAt.toISOString(),

@@ -2,9 +2,11 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { bootLogger, createApp } from './bootstrap';
 import { AppLogger } from './common/logging/app-logger';
+import { markStopping } from './common/process-stopping';
 import { PRODUCT_NAME, productVersion } from './common/product';
 import { ConfigError } from './config/environment';
 import { loadConfig } from './config/app-config';
+import { DataDirInUseError, lockDataDir } from './database/data-dir-lock';
 import { describeDatabase } from './database/database-description';
 import { provideDatabase } from './database/database-server';
 import { runMigrations } from './database/migrate';
@@ -27,6 +29,16 @@ async function main(): Promise<void> {
   Logger.overrideLogger(logger);
   bootLogger.log(`${PRODUCT_NAME} ${productVersion()} (Node ${process.version}, ${config.nodeEnv})`);
 
+  // The embedded database lives in the data folder: one app process may use it at a time.
+  if (!config.databaseUrl) {
+    try {
+      lockDataDir(config.dataDir, config.processRole === 'worker' ? config.workerHealthPort : config.port);
+    } catch (error) {
+      if (!(error instanceof DataDirInUseError)) throw error;
+      bootLogger.error(error.message);
+      process.exit(73);
+    }
+  }
   const database = await provideDatabase(config);
   bootLogger.log(await describeDatabase(database));
   // The migration lock is a session advisory lock: straight to PostgreSQL, never through a pooler.
@@ -50,6 +62,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    markStopping();
     bootLogger.log(`${signal} received: finishing in-flight requests`);
     // Idle keep-alive sockets would hold server.close() open; in-flight requests still finish.
     server.closeIdleConnections?.();

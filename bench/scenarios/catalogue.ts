@@ -13,7 +13,7 @@ const SEARCH = 'weather';
 const WARM_UP_SECONDS = 5;
 
 /** Catalogue rows without tables behind them, owned by another user, spread over a year. */
-async function insertCatalogue(databaseUrl: string, count: number): Promise<void> {
+export async function insertCatalogue(databaseUrl: string, count: number): Promise<void> {
   await withClient(databaseUrl, async (client) => {
     const { rows } = await client.query(
       `INSERT INTO users (email, name, password_hash, email_verified_at)

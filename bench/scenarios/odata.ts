@@ -14,8 +14,16 @@ async function resetLimits(databaseUrl: string): Promise<void> {
   );
 }
 
-/** The entity set of the benchmark dataset, from the service document. */
+/**
+ * The entity set of the benchmark dataset: the asset's readable name (what a BI tool picks its
+ * table by), checked against the service document so a renamed or unlisted set fails here.
+ */
 async function entitySetOf(context: BenchContext, assetId: string): Promise<string> {
+  const asset = await context.user.client.json<{ readable_name: string }>(
+    'GET',
+    `/api/assets/${assetId}`,
+    200,
+  );
   const document = await context.user.client.json<{ value: Array<{ name: string }> }>(
     'GET',
     '/api/odata',
@@ -24,10 +32,10 @@ async function entitySetOf(context: BenchContext, assetId: string): Promise<stri
       headers: { 'x-api-key': context.user.apiKey },
     },
   );
-  const hex = assetId.replace(/-/g, '');
-  const set = document.value.find((entry) => entry.name.endsWith(`_${hex}`));
-  if (!set) throw new Error(`the OData service document does not list ${assetId}`);
-  return set.name;
+  if (!document.value.some((entry) => entry.name === asset.readable_name)) {
+    throw new Error(`the OData service document does not list ${asset.readable_name} (asset ${assetId})`);
+  }
+  return asset.readable_name;
 }
 
 /**

@@ -169,7 +169,10 @@ export class AssetDetail extends OmitType(AssetSummary, ['live'] as const) {
   @ApiProperty({ type: () => [AssetColumnDocument] })
   columns: AssetColumn[];
 
-  @ApiProperty({ description: 'The licence, as the owner words it; empty when not given' })
+  @ApiProperty({
+    description:
+      'The license, as the owner words it; empty when not given (the field keeps its name `licence`)',
+  })
   licence: string;
 
   @ApiProperty({

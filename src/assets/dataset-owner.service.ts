@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessGate, subscriberCount } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { appendRows, dropTable, lockForAppend, swapTable } from '../database/data-tables/data-table-ddl';
+import { takeTable } from '../database/data-tables/take-table';
 import { quoteIdentifier } from '../database/data-tables/data-table-names';
 import { Sql, sqlOn } from '../database/sql';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -207,6 +208,7 @@ export class DatasetOwnerService {
       }
       await this.hooks.removing(sql, asset, 'deleted');
       await sql(`DELETE FROM assets WHERE id = $1`, [asset.id]);
+      await takeTable(sql, asset.tableName);
       await dropTable(sql, asset.tableName);
       await this.audit.recordIn(sql, 'dataset_deleted', {
         dataset_id: asset.id,
@@ -258,7 +260,9 @@ export class DatasetOwnerService {
         WHERE id = $1 AND archived_at IS NULL`,
       [asset.id],
     );
-    if (archived.rowCount > 0) await this.notifications.datasetArchived(sql, asset);
+    // A live product's refreshes stop with its archive: its holders are told so.
+    const live = (await this.hooks.live(asset.id, false)) !== null;
+    if (archived.rowCount > 0) await this.notifications.datasetArchived(sql, asset, live);
   }
 }
 

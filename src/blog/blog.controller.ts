@@ -22,6 +22,7 @@ import { CreateBlogPostDto } from './dto/create-blog-post.dto';
 import { ListBlogPostsQueryDto } from './dto/list-blog-posts-query.dto';
 import { VISITOR_COOKIE, visitorOf } from './visitor-cookie';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { addressKey } from '../common/client-address';
 
 @ApiTags('blog')
 @Controller('blog')
@@ -74,6 +75,6 @@ export class BlogController {
     const visitor = visitorOf(request, this.config.sessionSecret);
     if (visitor.newCookie)
       response.cookie(VISITOR_COOKIE, visitor.newCookie.value, visitor.newCookie.options);
-    return this.blog.like(slug, { visitorId: visitor.id, clientIp: request.ip ?? 'unknown' });
+    return this.blog.like(slug, { visitorId: visitor.id, clientIp: addressKey(request.ip) });
   }
 }

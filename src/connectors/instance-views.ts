@@ -38,7 +38,7 @@ export class InstanceTableView {
   @ApiProperty({
     type: () => PublishedListing,
     nullable: true,
-    description: 'The live listing published from this table; null while it is not published',
+    description: 'The live dataset published from this table; null while it is not published',
   })
   published_as: PublishedListing | null;
 }

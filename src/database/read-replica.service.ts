@@ -3,7 +3,9 @@ import { DataSource } from 'typeorm';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
+import { fallBackToPrimary } from './replica-fallback';
 import { ReplicaFreshness } from './replica-freshness';
+import { pgPool } from './sql';
 import { currentRequest } from './request-context';
 
 /** How often the replica's replay position is compared with the primary's. */
@@ -117,7 +119,10 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
     this.probing = true;
     try {
       // A replica down at start must not stop the app: it is connected to once it answers.
-      if (!this.replica.isInitialized) await this.replica.initialize();
+      if (!this.replica.isInitialized) {
+        await this.replica.initialize();
+        fallBackToPrimary(pgPool(this.replica), pgPool(this.primary), () => this.freshness.forget());
+      }
       const at = Date.now();
       const [primary] = await this.primary.query(`SELECT pg_current_wal_lsn()::text AS lsn`);
       this.freshness.recordPrimary(at, primary.lsn);

@@ -29,6 +29,12 @@ export class ReplicaFreshness {
     this.samples = this.samples.slice(newest);
   }
 
+  /** The replica refused or dropped a connection: nothing it shows is vouched for until it answers again. */
+  forget(): void {
+    this.caughtUpTo = undefined;
+    this.samples = [];
+  }
+
   /** Whether the replica is at most `maxLagMs` behind at `now`. */
   isFresh(now: number, maxLagMs: number): boolean {
     return this.caughtUpTo !== undefined && this.caughtUpTo >= now - maxLagMs;

@@ -1,4 +1,4 @@
-import { Client, ClientBase, Pool, PoolClient, QueryResultRow } from 'pg';
+import { Client, ClientBase, Pool, QueryResultRow } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { NO_ANSWER_GRACE_MS, sessionTimeouts } from './data-source-options';
 
@@ -62,6 +62,11 @@ export function connectDedicatedTo(dataSource: DataSource, url: string | undefin
   if (url) directUrls.set(dataSource, url);
 }
 
+/** PostgreSQL itself: DATABASE_DIRECT_URL when one is set, else the pool's own URL. */
+export function directUrlOf(dataSource: DataSource): string | undefined {
+  return directUrls.get(dataSource) ?? (dataSource.options as { url?: string }).url;
+}
+
 /**
  * A connection of its own, outside the pool (not yet connected), for work that must never hold a
  * pooled one: a long upload, a connector run's writes, the runner's liveness lock. It keeps state
@@ -74,7 +79,7 @@ export function dedicatedClient(
   applicationName: string,
   limits: DedicatedLimits = {},
 ): Client {
-  const url = directUrls.get(dataSource) ?? (dataSource.options as { url?: string }).url;
+  const url = directUrlOf(dataSource);
   const { statementMs, idleInTransactionMs } = { ...poolLimits(dataSource), ...limits };
   const bounded =
     statementMs !== undefined && idleInTransactionMs !== undefined
@@ -94,36 +99,12 @@ export function answerLimitMs(client: ClientBase): number | undefined {
 }
 
 /**
- * Gives a held pooled connection a longer statement limit for long work (see LONG_WORK_LIMITS_MS).
- * Answers the function that puts the pool's limit back before the connection is released; it
- * answers false when that failed, and the connection must then be discarded, not reused.
- */
-export async function liftStatementLimit(
-  client: PoolClient,
-  limitMs: number,
-): Promise<() => Promise<boolean>> {
-  const parameters = answerLimitOf(client);
-  const poolAnswerLimit = parameters.query_timeout;
-  await client.query(`SET statement_timeout = ${Math.trunc(limitMs)}`);
-  parameters.query_timeout = limitMs + NO_ANSWER_GRACE_MS;
-  return async () => {
-    parameters.query_timeout = poolAnswerLimit;
-    try {
-      await client.query('RESET statement_timeout');
-      return true;
-    } catch {
-      return false;
-    }
-  };
-}
-
-/**
  * The statement limit of long work for the rest of a transaction: `sql` (a `SET LOCAL`, which
  * ends with the transaction, so no reset is sent) goes out with the statement opening it, and
  * the driver's answer timer follows at once; `restore` puts the timer back.
  */
 export function localStatementLimit(
-  client: PoolClient,
+  client: ClientBase,
   limitMs: number,
 ): { sql: string; restore: () => void } {
   const parameters = answerLimitOf(client);
@@ -163,15 +144,29 @@ export function sqlOn(target: ClientBase | Pool | DataSource | EntityManager): S
  * connector writer's staging and swap): rolls back on any error. App rows use
  * `dataSource.transaction()` instead.
  */
-export async function transactionOn<T>(client: ClientBase, work: () => Promise<T>): Promise<T> {
-  await client.query('BEGIN');
+export async function transactionOn<T>(
+  client: ClientBase,
+  work: () => Promise<T>,
+  options: { statementLimitMs?: number } = {},
+): Promise<T> {
+  // A longer limit for long work is set for this transaction only (SET LOCAL): behind a pooler in
+  // transaction mode a session setting would stay on whichever server connection ran it.
+  const limit =
+    options.statementLimitMs === undefined
+      ? undefined
+      : localStatementLimit(client, options.statementLimitMs);
   try {
-    const result = await work();
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
+    await client.query(limit ? `BEGIN; ${limit.sql}` : 'BEGIN');
+    try {
+      const result = await work();
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    limit?.restore();
   }
 }
 
@@ -186,6 +181,11 @@ function sqlState(error: unknown): string | undefined {
 /** A unique index refused the row (23505): someone else holds that e-mail, slug or running run. */
 export function isUniqueViolation(error: unknown): boolean {
   return sqlState(error) === '23505';
+}
+
+/** A lock was not granted within lock_timeout (55P03). */
+export function isLockTimeout(error: unknown): boolean {
+  return sqlState(error) === '55P03';
 }
 
 /** A value did not fit its column's type (SQLSTATE class 22, data exception). */

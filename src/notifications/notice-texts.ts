@@ -59,12 +59,17 @@ export function refundNotice(appOrigin: string, order: OrderFacts, accessRemoved
   };
 }
 
-export function archivedNotice(appOrigin: string, dataset: { id: string; title: string }): NoticeText {
+export function archivedNotice(
+  appOrigin: string,
+  dataset: { id: string; title: string },
+  live = false,
+): NoticeText {
   return {
     subject: `${dataset.title} was archived by its owner`,
     text: [
       `The owner of "${dataset.title}" has withdrawn it from the catalogue.`,
       'You keep your access: the data stays readable for you as before.',
+      ...(live ? ['It is no longer refreshed: the data stays as it was after its last refresh.'] : []),
       `${appOrigin}/dataset_profile/${dataset.id}`,
     ].join('\n'),
   };

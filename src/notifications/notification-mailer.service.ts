@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { sqlOn } from '../database/sql';
+import { isDatabaseUnavailable, sqlOn } from '../database/sql';
 import { MailService } from '../users/mail/mail.service';
 
 /** Seconds between two passes over the notices not yet mailed. */
@@ -29,6 +29,8 @@ export class NotificationMailer implements OnApplicationBootstrap, OnModuleDestr
    * claim runs out.
    */
   private readonly mailedUnrecorded = new Set<string>();
+  /** Notices this process claimed but could not mail (the database was away): its claims are given back on the next pass. */
+  private readonly claimedUnsent = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -65,6 +67,7 @@ export class NotificationMailer implements OnApplicationBootstrap, OnModuleDestr
   /** One batch: how many notices it took, and how many of them went out. */
   private async pass(): Promise<{ claimed: number; sent: number }> {
     await this.recordMailed();
+    await this.releaseUnsent();
     const { rows: due } = await sqlOn(this.dataSource)<{
       id: string;
       email: string;
@@ -88,6 +91,7 @@ export class NotificationMailer implements OnApplicationBootstrap, OnModuleDestr
       } catch (error) {
         // The claim runs out and a later pass tries again.
         this.logger.warn(`Mailing notice ${notice.id} failed: ${(error as Error).message}`);
+        if (isDatabaseUnavailable(error)) this.claimedUnsent.add(notice.id);
         continue;
       }
       sent++;
@@ -97,6 +101,17 @@ export class NotificationMailer implements OnApplicationBootstrap, OnModuleDestr
       );
     }
     return { claimed: due.length, sent };
+  }
+
+  /** Gives back this process's claims on notices it could not mail because the database was away. */
+  private async releaseUnsent(): Promise<void> {
+    if (this.claimedUnsent.size === 0) return;
+    const ids = [...this.claimedUnsent];
+    await this.dataSource.query(
+      `UPDATE notifications SET claimed_until = NULL WHERE id = ANY($1) AND mailed_at IS NULL`,
+      [ids],
+    );
+    for (const id of ids) this.claimedUnsent.delete(id);
   }
 
   private async recordMailed(): Promise<void> {

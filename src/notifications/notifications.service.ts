@@ -6,6 +6,7 @@ import type { NoticeKind } from './entities/notification.entity';
 import { archivedNotice, NoticeText, OrderFacts, receiptNotice, refundNotice } from './notice-texts';
 import type { NoticeView } from './notice-view';
 import {
+  columnsAddedNotice,
   productEndedNotice,
   ProductFacts,
   recoveredNotice,
@@ -58,8 +59,9 @@ export class NotificationsService {
   async datasetArchived(
     sql: Sql,
     dataset: { id: string; title: string; ownerId: string | null },
+    live = false,
   ): Promise<void> {
-    const notice = archivedNotice(this.config.appOrigin, dataset);
+    const notice = archivedNotice(this.config.appOrigin, dataset, live);
     await sql(
       `INSERT INTO notifications (user_id, kind, subject, text)
        SELECT holder.user_id, 'dataset_archived', $3, $4 FROM access_grants holder
@@ -107,6 +109,12 @@ export class NotificationsService {
   /** Holders are told of an accepted schema change in the transaction that puts it in. */
   async productSchemaAccepted(sql: Sql, product: ProductNoticeFacts, change: string): Promise<void> {
     const notice = schemaAcceptedNotice(this.config.appOrigin, product, change);
+    await this.toSubscribers(sql, product, 'product_schema_change', notice);
+  }
+
+  /** Holders are told of columns a refresh added upstream, in the transaction that puts them in. */
+  async productColumnsAdded(sql: Sql, product: ProductNoticeFacts, added: string[]): Promise<void> {
+    const notice = columnsAddedNotice(this.config.appOrigin, product, added);
     await this.toSubscribers(sql, product, 'product_schema_change', notice);
   }
 

@@ -76,9 +76,21 @@ export function productEndedNotice(
     subject: `${product.title} is no longer published`,
     text: [
       `The owner of "${product.title}" has stopped publishing it: it will not be refreshed any more.`,
-      buyersKeep
-        ? 'If you paid for it, you keep reading the last published data.'
-        : 'Your access to it has ended.',
+      // Its listing is gone when access ended: the catalogue is where a subscriber finds what else there is.
+      ...(buyersKeep
+        ? ['If you paid for it, you keep reading the last published data.', listing(appOrigin, product)]
+        : ['Your access to it has ended. Other datasets are in the catalogue:', `${appOrigin}/datastore`]),
+    ].join('\n'),
+  };
+}
+
+/** Subscribers' notice that a refresh added columns upstream: existing columns and rows stay as they were. */
+export function columnsAddedNotice(appOrigin: string, product: ProductFacts, added: string[]): NoticeText {
+  return {
+    subject: `${product.title}: new columns`,
+    text: [
+      `The latest refresh of "${product.title}" added ${added.length === 1 ? 'a column' : 'columns'}: ${added.join(', ')}.`,
+      'The columns you already read are unchanged; earlier rows have no value in the new ones.',
       listing(appOrigin, product),
     ].join('\n'),
   };

@@ -130,6 +130,7 @@ export class ODataService {
     const copySql = `COPY (${statement.text}) TO STDOUT ${JSON_LINES_COPY_OPTIONS}`;
     await asFilterValueError(
       copyOut(pgPool(this.reads.forReads()), copySql, destination.response, {
+        tables: [set.source.tableName],
         prepare,
         transform: new JsonRowsTransform(envelope, PAGE_TRAILER_MARK),
         onStart: () => destination.onStart(appliedPageSize),

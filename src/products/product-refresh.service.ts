@@ -5,7 +5,7 @@ import type { AssetColumn } from '../assets/entities/asset.entity';
 import type { RunOperationOutcome } from '../connectors/entities/connector-run.entity';
 import { ConnectorLifecycle } from '../connectors/runs/run-end-listeners';
 import { stagingTableName } from '../database/data-tables/data-table-names';
-import { liftStatementLimit, LONG_WORK_LIMITS_MS, pgPool, Sql, sqlOn, transactionOn } from '../database/sql';
+import { LONG_WORK_LIMITS_MS, pgPool, Sql, sqlOn, transactionOn } from '../database/sql';
 import { NotificationsService } from '../notifications/notifications.service';
 import type { RefreshOutcome } from './entities/live-product-run.entity';
 import { copySourceTable, datasetColumns, runLeftRows, sourceColumns, sourceRowCount } from './product-table';
@@ -112,11 +112,13 @@ export class ProductRefreshService implements OnModuleInit {
       const rowCount = changed
         ? await this.loadVersion(sql, product, next, runId)
         : Number(product.row_count);
-      await this.markFresh(
-        sql,
-        product,
-        change.added.map((column) => column.name),
-      );
+      const added = change.added.map((column) => column.name);
+      await this.markFresh(sql, product, added);
+      // Added columns are published with the run (nothing read so far changes): subscribers hear of them.
+      if (added.length > 0) {
+        const facts = { id: product.asset_id, title: product.title, ownerId: product.owner_id };
+        await this.notifications.productColumnsAdded(sql, facts, added);
+      }
       const result: RefreshOutcome = changed ? 'updated' : 'unchanged';
       await this.record(sql, product, runId, result, rowCount, null);
       return result;
@@ -155,12 +157,8 @@ export class ProductRefreshService implements OnModuleInit {
         WHERE asset_id = $1`,
       [product.asset_id, addedColumns],
     );
-    if (product.stale_since)
-      await this.notifications.productRecovered(sql, {
-        id: product.asset_id,
-        title: product.title,
-        ownerId: product.owner_id,
-      });
+    const facts = { id: product.asset_id, title: product.title, ownerId: product.owner_id };
+    if (product.stale_since) await this.notifications.productRecovered(sql, facts);
   }
 
   /** Keeps the published data and tells the owner, once per held change (not on every run). */
@@ -203,13 +201,12 @@ export class ProductRefreshService implements OnModuleInit {
    */
   async inTransaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     const client = await pgPool(this.dataSource).connect();
-    let restoreLimit: (() => Promise<boolean>) | undefined;
     try {
-      restoreLimit = await liftStatementLimit(client, LONG_WORK_LIMITS_MS.connectorWrite);
-      return await transactionOn(client, () => work(sqlOn(client)));
+      return await transactionOn(client, () => work(sqlOn(client)), {
+        statementLimitMs: LONG_WORK_LIMITS_MS.connectorWrite,
+      });
     } finally {
-      const reusable = restoreLimit ? await restoreLimit() : true;
-      client.release(reusable ? undefined : new Error('Connection left with a lifted statement limit'));
+      client.release();
     }
   }
 }

@@ -6,6 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import type { Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { CopyToStreamQuery } from 'pg-copy-streams';
+import { beginReading } from '../database/data-tables/read-lock';
+import { cancelServerBackend, SERVER_BACKEND_SQL, serverBackendOf } from '../database/server-backend';
 import { answerLimitMs, LONG_WORK_LIMITS_MS, localStatementLimit, Sql, sqlOn } from '../database/sql';
 import { cutWhenStalled, STALLED_CLIENT } from './stalled-client';
 
@@ -25,6 +27,8 @@ export const STREAM_SETTINGS = [
 ].join('; ');
 
 export interface CopyOutOptions {
+  /** The data tables the COPY reads: locked before the snapshot is taken (see read-lock.ts). */
+  tables: string[];
   /** Work in the COPY's transaction before it starts (its failure rejects like the COPY's own). */
   prepare?(sql: Sql): Promise<void>;
   /**
@@ -79,6 +83,7 @@ function besideInSnapshot(
   copying: PoolClient,
   second: PoolClient,
   work: (sql: Sql) => Promise<void>,
+  server: { backend?: number },
 ): Promise<void> {
   const done = (async () => {
     let clean = false;
@@ -87,9 +92,10 @@ function besideInSnapshot(
       // Queued on the COPY's connection before the COPY itself.
       const { rows } = await copying.query<{ snapshot: string }>('SELECT pg_export_snapshot() AS snapshot');
       const snapshot = rows[0].snapshot.replace(/'/g, "''");
-      await second.query(
-        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '${snapshot}'; ${STREAM_SETTINGS}; ${limit.sql}; SET LOCAL lock_timeout = ${BESIDE_LOCK_WAIT_MS}`,
+      const opened = await second.query(
+        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '${snapshot}'; ${STREAM_SETTINGS}; ${limit.sql}; SET LOCAL lock_timeout = ${BESIDE_LOCK_WAIT_MS}; ${SERVER_BACKEND_SQL}`,
       );
+      server.backend = serverBackendOf(opened);
       await work(sqlOn(second));
       await second.query('COMMIT');
       clean = true;
@@ -107,7 +113,12 @@ function besideInSnapshot(
  * aggregate writes nothing until it ends, so a closed socket alone would not stop it), then the
  * connection is closed.
  */
-function stopUnsettled(pool: Pool, connection: PoolClient, work: Promise<void>): () => void {
+function stopUnsettled(
+  pool: Pool,
+  connection: PoolClient,
+  work: Promise<void>,
+  server: { backend?: number },
+): () => void {
   let settled = false;
   work.then(
     () => (settled = true),
@@ -115,13 +126,9 @@ function stopUnsettled(pool: Pool, connection: PoolClient, work: Promise<void>):
   );
   return () => {
     if (settled) return;
-    const backend = (connection as unknown as { processID: number }).processID;
-    void pool
-      .query('SELECT pg_cancel_backend($1)', [backend])
-      .catch(() => undefined)
-      .finally(() =>
-        (connection as unknown as { connection?: { stream?: Socket } }).connection?.stream?.destroy(),
-      );
+    void cancelServerBackend(pool, server.backend).finally(() =>
+      (connection as unknown as { connection?: { stream?: Socket } }).connection?.stream?.destroy(),
+    );
   };
 }
 
@@ -152,7 +159,14 @@ export async function copyOut(
     const limit = localStatementLimit(client, LONG_WORK_LIMITS_MS.stream);
     try {
       // Repeatable read: what `prepare` learns about the rows (their count, their digits) holds for the COPY.
-      await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${STREAM_SETTINGS}; ${limit.sql}`);
+      await client.query(
+        beginReading(
+          'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+          options.tables,
+          STREAM_SETTINGS,
+          limit.sql,
+        ),
+      );
     } catch (error) {
       limit.restore();
       throw error;
@@ -162,8 +176,9 @@ export async function copyOut(
     const second = options.beside ? await connectWithin(pool, SECOND_CONNECTION_WAIT_MS) : undefined;
     let beside = Promise.resolve();
     if (second) {
-      beside = besideInSnapshot(client, second, options.beside!);
-      stopBeside = stopUnsettled(pool, second, beside);
+      const server: { backend?: number } = {};
+      beside = besideInSnapshot(client, second, options.beside!, server);
+      stopBeside = stopUnsettled(pool, second, beside, server);
     }
     if (options.prepare || (options.beside && !second)) {
       try {

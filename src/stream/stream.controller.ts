@@ -32,7 +32,7 @@ export class StreamController {
   @ApiParam({
     name: 'sourceId',
     description:
-      'The readable name; former links work too: dataset id, instance-<connector instance id>, table-<table id>',
+      'The readable name; former links work too: dataset id, instance-<connection id>, table-<table id>',
   })
   @ApiOkResponse({ description: 'JSON array of flat objects, or CSV with a header row' })
   async source(

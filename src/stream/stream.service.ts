@@ -74,6 +74,7 @@ export class StreamService {
     if (isTypedFormat(request.format)) {
       const download = typedDownload(source, request.format, page, where);
       await copyOut(pgPool(this.dataSource), download.copySql, response, {
+        tables: [source.tableName],
         prepare: download.prepare,
         beside: download.beside,
         transform: download.transform,
@@ -81,10 +82,13 @@ export class StreamService {
       });
     } else if (request.format === 'csv') {
       await this.copy(response, sourceCsvCopy(source, page, where), 'csv', source.readableName, {
+        tables: [source.tableName],
         prefix: csvHeaderLine(source.columns.map(columnLabel)),
       });
     } else {
-      await this.copy(response, sourceJsonCopy(source, page, where), request.format, source.readableName);
+      await this.copy(response, sourceJsonCopy(source, page, where), request.format, source.readableName, {
+        tables: [source.tableName],
+      });
     }
   }
 
@@ -106,10 +110,13 @@ export class StreamService {
     }
     if (request.format === 'csv') {
       await this.copy(response, generalCsvCopy(sources, page), 'csv', 'datasets', {
+        tables: sources.map((source) => source.tableName),
         prefix: csvHeaderLine(generalCsvLabels(sources)),
       });
     } else {
-      await this.copy(response, generalJsonCopy(sources, page), request.format, 'datasets');
+      await this.copy(response, generalJsonCopy(sources, page), request.format, 'datasets', {
+        tables: sources.map((source) => source.tableName),
+      });
     }
   }
 
@@ -118,9 +125,10 @@ export class StreamService {
     copySql: string,
     format: StreamFormat,
     name: string,
-    options: { prefix?: string } = {},
+    options: { tables: string[]; prefix?: string },
   ): Promise<void> {
     await copyOut(pgPool(this.reads.forReads()), copySql, response, {
+      tables: options.tables,
       prefix: options.prefix,
       // COPY already writes one JSON object per line: JSON Lines go out byte for byte.
       transform: format === 'json' ? new JsonArrayTransform() : undefined,

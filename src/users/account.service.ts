@@ -4,6 +4,8 @@ import { DataSource, Repository } from 'typeorm';
 import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-limiter.service';
 import { ApiKeyService } from './api-keys/api-key.service';
 import { hashPassword, verifyPassword } from './auth/passwords';
+import { sqlOn } from '../database/sql';
+import { endCredentials } from './credentials/end-credentials';
 import { User } from './entities/user.entity';
 import { AuditService } from '../audit/audit.service';
 
@@ -22,15 +24,15 @@ export class AccountService {
   ) {}
 
   /**
-   * Checks the current password, stores the new hash and logs out every other session; on request
-   * also replaces the personal API key.
+   * Checks the current password, stores the new hash and logs out every other session; unless
+   * told to keep them, also ends the personal API key (a new one is issued) and every named token.
    */
   async changePassword(
     userId: string,
     currentSessionId: string,
     currentPassword: string,
     newPassword: string,
-    rotateApiKey = false,
+    endApiKeyAndTokens = true,
   ) {
     const limitKey = `change-password-failures:user:${userId}`;
     // Counted before the slow check, so parallel guesses cannot all slip in under the limit.
@@ -54,14 +56,15 @@ export class AccountService {
     const passwordHash = await hashPassword(newPassword);
     await this.dataSource.transaction(async (manager) => {
       await manager.update(User, { id: userId }, { passwordHash });
-      await this.audit.recordIn(manager, 'password_changed', { api_key_rotated: rotateApiKey }, userId);
-      // Same expression as the session_user_idx index, so this is an index look-up.
-      await manager.query(`DELETE FROM session WHERE (sess -> 'passport' ->> 'user') = $1 AND sid <> $2`, [
-        userId,
-        currentSessionId,
-      ]);
+      await this.audit.recordIn(manager, 'password_changed', { api_key_rotated: endApiKeyAndTokens }, userId);
+      await endCredentials(sqlOn(manager), userId, {
+        keepSessionId: currentSessionId,
+        apiKeyAndTokens: endApiKeyAndTokens,
+        trustedDevices: false,
+      });
     });
-    // A password change after a leak should be able to end what the old key still opens.
-    if (rotateApiKey) await this.apiKeys.rotate(userId);
+    // A password change after a leak ends what the old key and tokens still open; the owner's
+    // tools get a fresh key (shown on the Account screen).
+    if (endApiKeyAndTokens) await this.apiKeys.rotate(userId);
   }
 }

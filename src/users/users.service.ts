@@ -50,7 +50,7 @@ export class UsersService {
   findByEmailWithPassword(email: string): Promise<User | null> {
     return this.users
       .createQueryBuilder('user')
-      .addSelect('user.passwordHash')
+      .addSelect(['user.passwordHash', 'user.credentialsEndedAt'])
       .where('lower(user.email) = lower(:email)', { email })
       .getOne();
   }

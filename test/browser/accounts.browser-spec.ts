@@ -117,9 +117,16 @@ describe('accounts in a browser', () => {
     await dialog.getByLabel('Current password').fill(PASSWORD);
     await dialog.getByLabel(/^New password/).fill(newPassword);
     await dialog.getByLabel('Repeat new password').fill(newPassword);
+    // The dialog asks whether to end the API key and tokens, and ends them unless told otherwise.
+    expect(
+      await dialog.getByRole('checkbox', { name: /Also end my API key and API tokens/ }).isChecked(),
+    ).toBe(true);
     await snapshot(page, 'account-change-password', 'desktop');
     await dialog.getByRole('button', { name: 'Change Password' }).click();
-    await expectSnackbar(page, 'Password changed. Other sessions have been logged out.');
+    await expectSnackbar(
+      page,
+      'Password changed. Other sessions have been logged out, your API key was replaced and your API tokens were ended.',
+    );
     await dialog.waitFor({ state: 'detached' });
 
     await main.getByRole('button', { name: 'Logout' }).click();

@@ -106,7 +106,7 @@ async function publishFromManage(page: Page, instance: Instance, title: string, 
   await dialog.getByLabel('Description').fill('Water levels of the harbour gauges, hourly.');
   await dialog.getByLabel('Category').fill('Science');
   await dialog.getByLabel('Keywords').fill('tides, harbour');
-  await dialog.getByLabel('Licence').fill('CC BY 4.0');
+  await dialog.getByLabel('License').fill('CC BY 4.0');
   await dialog.getByLabel('Price').fill('0');
   await dialog.getByText('Give the listing a title.').waitFor({ state: 'detached' });
   await expect(dialog.getByText(/^Price must be/).count()).resolves.toBe(0);
@@ -119,7 +119,7 @@ async function publishFromManage(page: Page, instance: Instance, title: string, 
   return page.url().split('/').pop() as string;
 }
 
-describe('live data products in a browser', () => {
+describe('live datasets in a browser', () => {
   let browser: Browser;
   let api: FakeUpstream;
   let answers: Map<string, unknown[]>;

@@ -69,7 +69,7 @@ describe('uploading a dataset and streaming it in a browser', () => {
 
     await page.getByLabel('Description').fill('Water levels measured in seven harbours.');
     await page.getByLabel('Category').fill('Environment');
-    await page.getByLabel('Licence').fill('CC BY 4.0');
+    await page.getByLabel('License').fill('CC BY 4.0');
     await chooseFile(page, 'harbour-levels.csv', harbourCsv());
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');

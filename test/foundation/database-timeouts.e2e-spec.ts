@@ -65,7 +65,7 @@ describe('database time limits on a live server', () => {
       pgPool(testApp.dataSource),
       `COPY (SELECT n FROM generate_series(1, 3) n WHERE pg_sleep(0.6) IS NOT NULL) TO STDOUT`,
       sink,
-      { onStart: () => undefined },
+      { tables: [], onStart: () => undefined },
     );
     expect(Buffer.concat(chunks).toString()).toBe('1\n2\n3\n');
     // The connection went back with the ordinary limit.

@@ -158,16 +158,28 @@ describe('deployment: continuous backup and point-in-time restore with pgBackRes
         await writers;
 
         // What was committed by the target, by each row's commit timestamp (track_commit_timestamp).
-        // Purchases and uploads are never updated afterwards in this test, so their row version is the first one.
+        // Purchases are never updated afterwards in this test, so their row version is the first one.
         const committedBy = async (query: string, params: unknown[] = []) =>
           (await check.query(query, [target, ...params])).rows.map((row) => row.id as string).sort();
         const purchasesBy = await committedBy(
           `SELECT id FROM purchases WHERE pg_xact_commit_timestamp(xmin) <= $1::timestamptz`,
         );
-        const uploadsBy = await committedBy(
-          `SELECT id FROM assets WHERE owner_id = $2 AND pg_xact_commit_timestamp(xmin) <= $1::timestamptz`,
-          [uploaderUser.id],
-        );
+        // An upload's catalogue row is updated afterwards (its profile), but its table's rows are
+        // written once, in the upload's own transaction: their commit is the upload's.
+        const uploadsBy: string[] = [];
+        const uploaded: Array<{ id: string; table_name: string }> = (
+          await check.query(`SELECT id, table_name FROM assets WHERE owner_id = $1`, [uploaderUser.id])
+        ).rows;
+        for (const upload of uploaded) {
+          const [{ committed }] = (
+            await check.query(
+              `SELECT pg_xact_commit_timestamp(xmin) <= $1::timestamptz AS committed FROM data."${upload.table_name}" LIMIT 1`,
+              [target],
+            )
+          ).rows;
+          if (committed) uploadsBy.push(upload.id);
+        }
+        uploadsBy.sort();
         // A run's row is updated when it ends: one ended by the target is restored as it ended.
         const runsEndedBy: Array<{ id: string; status: string; row_count: number }> = (
           await check.query(

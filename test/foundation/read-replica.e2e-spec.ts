@@ -118,4 +118,37 @@ describe('database: reads from a streaming replica', () => {
       await cluster.startReplica();
     }
   });
+
+  it('a replica that stops under load sends each read begun after it to the primary at once: no 5xx', async () => {
+    // A lag bound of ten minutes: only the refused connection itself can move the reads.
+    const app = await createTestAppOn(cluster.urlOf(cluster.primaryPort, DATABASE), {
+      DATABASE_READ_URL: cluster.urlOf(cluster.replicaPort, DATABASE),
+      DATABASE_READ_MAX_LAG_MS: '600000',
+    });
+    try {
+      const { agent } = await createLoggedInUser(app);
+      await uploadDataset(agent, { title: 'Under load' });
+      // Each read with whether it began after the replica had stopped.
+      const reads: Array<{ after: boolean; status: number }> = [];
+      const stopped: { at?: number } = {};
+      const client = async () => {
+        const visitor = app.agent();
+        while (stopped.at === undefined || Date.now() - stopped.at < 3_000) {
+          const after = stopped.at !== undefined;
+          reads.push({ after, status: (await visitor.get('/api/assets')).status });
+        }
+      };
+      const clients = Array.from({ length: 8 }, client);
+      await eventually('reads under way', async () => (reads.length > 40 ? true : undefined));
+      await cluster.stopReplica();
+      stopped.at = Date.now();
+      await Promise.all(clients);
+      const after = reads.filter((read) => read.after);
+      expect(after.filter((read) => read.status >= 500)).toEqual([]);
+      expect(after.length).toBeGreaterThan(20);
+    } finally {
+      await app.close();
+      await cluster.startReplica();
+    }
+  });
 });

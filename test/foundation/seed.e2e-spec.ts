@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SEED_POSTS } from '../../src/blog/seed/blog-seed-posts';
 import { SEED_CONNECTORS } from '../../src/connectors/seed/seed-connectors';
 import { runMigrations } from '../../src/database/migrate';
@@ -97,6 +99,18 @@ describe('seed data at start-up', () => {
       .send({ email: DEMO_USER.email, password: DEMO_USER.password })
       .expect(200);
     expect(login.body).toMatchObject({ email: DEMO_USER.email, pro_user: 1, blog_editor: 1 });
+
+    // The README's SQL example, as printed, runs on the demo data.
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const example = /-d '(\{"sql": .*\})'/.exec(readme);
+    expect(example).not.toBeNull();
+    const answer = await testApp.http
+      .post('/api/query')
+      .set('Origin', TEST_ORIGIN)
+      .set('Cookie', login.headers['set-cookie'])
+      .send(JSON.parse(example![1]))
+      .expect(200);
+    expect(answer.body.row_count).toBeGreaterThan(0);
   });
 
   it('locks the published demo password on a production start, and logs its sessions out', async () => {

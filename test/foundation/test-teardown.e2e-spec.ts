@@ -28,6 +28,19 @@ async function onServer<T>(work: (client: Client) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * What the code under test writes to stderr, kept from the run's output and answered for the test
+ * to check: a message the test provokes on purpose is a result, not a warning for the reader.
+ */
+function captureStderr(): { lines: string[]; restore: () => void } {
+  const lines: string[] = [];
+  const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  return { lines, restore: () => spy.mockRestore() };
+}
+
 async function exists(name: string): Promise<boolean> {
   return onServer(async (client) => {
     const { rows } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
@@ -49,7 +62,13 @@ describe('test databases: bounded drop and the reaper', () => {
       await holdingUp.query('BEGIN');
       await holdingUp.query(`COMMENT ON DATABASE "${name}" IS 'held up'`);
       // Resolves although the transaction is never ended while it waits: the drop is bounded.
-      await database.drop();
+      const stderr = captureStderr();
+      try {
+        await database.drop();
+      } finally {
+        stderr.restore();
+      }
+      expect(stderr.lines.join('')).toContain(`Test database ${name} left for the next run to drop`);
       expect(await exists(name)).toBe(true);
     } finally {
       await holdingUp.query('ROLLBACK').catch(() => undefined);
@@ -128,11 +147,17 @@ describe('test apps: bounded close', () => {
       close: () => new Promise<void>(() => undefined),
     } as unknown as NestExpressApplication;
     let finished = false;
-    const closing = closeWithinBound(neverCloses).then(() => (finished = true));
-    await jest.advanceTimersByTimeAsync(CLOSE_BOUND_MS - 1);
-    expect(finished).toBe(false);
-    await jest.advanceTimersByTimeAsync(1);
-    await closing;
+    const stderr = captureStderr();
+    try {
+      const closing = closeWithinBound(neverCloses).then(() => (finished = true));
+      await jest.advanceTimersByTimeAsync(CLOSE_BOUND_MS - 1);
+      expect(finished).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      await closing;
+    } finally {
+      stderr.restore();
+    }
     expect(finished).toBe(true);
+    expect(stderr.lines).toEqual([`A test app took over ${CLOSE_BOUND_MS} ms to close; left behind\n`]);
   });
 });

@@ -74,6 +74,31 @@ describe('live products: the seeded demo refreshes from the app itself, with pri
     ]);
     expect(detail.live).toMatchObject({ interval_minutes: 5, stale_since: null });
     expect(detail.live.runs[0].outcome).toMatch(/updated|unchanged/);
+
+    // The demo user connecting the demo connector again gets a private connection, not a second listing.
+    const again = (
+      await demo.agent
+        .post('/api/connectors/activate')
+        .set('Origin', TEST_ORIGIN)
+        .send({
+          connector_id: (
+            await testApp.dataSource.query(`SELECT connector_id FROM connector_instances WHERE id = $1`, [
+              instances[0].id,
+            ])
+          )[0].connector_id,
+          settings: { override: true },
+        })
+        .expect(201)
+    ).body as { id: string };
+    await demo.agent.post(`/api/connectors/run/${again.id}`).set('Origin', TEST_ORIGIN).expect(200);
+    const [{ published }] = await testApp.dataSource.query(
+      `SELECT count(*)::int AS published FROM live_products`,
+    );
+    expect(published).toBe(1);
+    const relisted = (
+      await testApp.http.get('/api/assets').query({ live: 'true', search: 'air quality' }).expect(200)
+    ).body as Array<{ title: string }>;
+    expect(relisted.filter((item) => item.title === DEMO_PRODUCT_TITLE)).toHaveLength(1);
   });
 
   it('still refuses a connection to any other address of the app itself', async () => {

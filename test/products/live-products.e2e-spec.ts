@@ -127,6 +127,11 @@ describe('live products: publish, refresh, read through every path', () => {
     const body = (await detail(subscriber.agent, id)).body;
     expect(body.columns.map((column: { name: string }) => column.name)).toEqual(['code', 'value', 'unit']);
     expect(body.live.new_columns).toEqual(['unit']);
+    // Subscribers are told of the new column, once.
+    const added = await noticesOf(testApp, subscriber.user.id, 'product_schema_change');
+    expect(added).toHaveLength(1);
+    expect(added[0].subject).toMatch(/new columns$/);
+    expect(added[0].text).toContain('added a column: unit');
     expect(body.versions).toHaveLength(2);
     const rows = await testApp.http
       .get(`/api/stream/data/${body.readable_name}`)
@@ -320,6 +325,10 @@ describe('live products: publish, refresh, read through every path', () => {
     await connection.owner.agent.delete(`/api/assets/${id}`).set('Origin', TEST_ORIGIN).expect(200);
     const ended = await noticesOf(testApp, subscriber.user.id, 'product_ended');
     expect(ended).toEqual([{ subject: 'Feeds a listing is no longer published', text: expect.any(String) }]);
+    // The listing is gone: the notice links to the catalogue, not to it.
+    expect(ended[0].text).not.toContain(`/dataset_profile/${id}`);
+    expect(ended[0].text).toContain('/datastore');
+    await subscriber.agent.get(`/api/assets/${id}`).expect(404);
     await post(connection.owner.agent, `/api/connectors/remove/${connection.instanceId}`).expect(200);
   });
 

@@ -25,6 +25,7 @@ describe('copyOut: work beside the COPY', () => {
       COPY,
       new Writable({ write: (chunk: Buffer, _encoding, done) => done(void chunks.push(chunk)) }),
       {
+        tables: [],
         beside: async (sql) => {
           // A transaction commits first: a snapshot of its own taken now would differ from the COPY's.
           await testApp.dataSource.query('SELECT txid_current()');

@@ -9,9 +9,11 @@ import { freeLoopbackPort } from './replicated-postgres';
 const PGBOUNCER = '/usr/sbin/pgbouncer';
 
 /**
- * A throw-away PgBouncer in transaction mode in front of a PostgreSQL server with trust
- * authentication, configured as docs/deployment.md says: the startup parameters the app sends
- * (planner options, statement limits) are ignored, as PgBouncer cannot keep them per client.
+ * A throw-away PgBouncer in transaction mode in front of a PostgreSQL server, configured as
+ * docs/deployment.md says: the startup parameters the app sends (planner options, statement
+ * limits) are ignored, as PgBouncer cannot keep them per client. Clients connect without a
+ * password; PgBouncer logs in to the server with the user's password from its auth_file (empty for
+ * a local server with trust authentication, the generated one for the embedded server).
  */
 export class PgBouncer {
   private constructor(
@@ -20,11 +22,14 @@ export class PgBouncer {
     readonly port: number,
   ) {}
 
-  static async start(server: { host: string; port: number }): Promise<PgBouncer> {
+  static async start(server: { host: string; port: number; password?: string }): Promise<PgBouncer> {
     const folder = mkdtempSync(join(tmpdir(), 'dm-pgbouncer-'));
     chmodSync(folder, 0o777);
     const port = await freeLoopbackPort();
-    writeFileSync(join(folder, 'userlist.txt'), '"postgres" ""\n');
+    // auth_file quotes are doubled inside a value; the generated embedded passwords are hex anyway.
+    const password = (server.password ?? '').replace(/"/g, '""');
+    // Readable by the postgres user PgBouncer runs as under root; the folder is removed on stop.
+    writeFileSync(join(folder, 'userlist.txt'), `"postgres" "${password}"\n`);
     writeFileSync(
       join(folder, 'pgbouncer.ini'),
       [

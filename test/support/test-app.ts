@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -61,6 +62,10 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
  */
 export async function createTestAppOn(url: string, overrides: Record<string, string> = {}): Promise<TestApp> {
   const config = testConfig(overrides);
+  // Quiet from the start, not only once Nest applies `logger: false`: AppModule.forRoot runs first,
+  // and with two apps in one test process (web and worker) TypeORM's registry would warn there
+  // that a data source named "default" exists already, true of the process and harmless per app.
+  Logger.overrideLogger(false);
   const app = await createApp(config, url, { logger: false });
   const server = app.getHttpServer();
   return {

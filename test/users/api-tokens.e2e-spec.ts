@@ -189,10 +189,16 @@ describe('changing the password can replace the personal API key', () => {
     await testApp.http.get(`/api/stream/data/${datasetId}`).query({ api_key: fresh }).expect(200);
   });
 
-  it('without it: the key stays as it was', async () => {
-    const { user, agent, key, datasetId } = await userWithKey();
-    await change(agent, user, {}).expect(200);
-    await testApp.http.get(`/api/stream/data/${datasetId}`).query({ api_key: key }).expect(200);
+  it('without it the key is replaced too (the default); with rotate_api_key: false it stays as it was', async () => {
+    const replaced = await userWithKey();
+    await change(replaced.agent, replaced.user, {}).expect(200);
+    await testApp.http
+      .get(`/api/stream/data/${replaced.datasetId}`)
+      .query({ api_key: replaced.key })
+      .expect(401);
+    const kept = await userWithKey();
+    await change(kept.agent, kept.user, { rotate_api_key: false }).expect(200);
+    await testApp.http.get(`/api/stream/data/${kept.datasetId}`).query({ api_key: kept.key }).expect(200);
   });
 
   it('refuses a rotate_api_key that is not a boolean', async () => {

@@ -36,6 +36,12 @@ describe('sessions (users/sessions)', () => {
   const listOf = async (browser: ReturnType<TestApp['agent']>) =>
     (await browser.get('/api/users/sessions').expect(200)).body as ListedSession[];
 
+  it('shows an IPv4 client of a dual-stack socket as IPv4, not ::ffff:…', async () => {
+    const user = await createUser(testApp.dataSource);
+    const browser = await browserOf(user, CHROME_ON_LINUX, '::ffff:10.80.9.9');
+    expect((await listOf(browser))[0].ip).toBe('10.80.9.9');
+  });
+
   it('lists the active sessions with browser, address and last seen, this one first and marked', async () => {
     const user = await createUser(testApp.dataSource);
     const laptop = await browserOf(user, CHROME_ON_LINUX, '10.80.0.1');

@@ -240,7 +240,7 @@ export function useDeleteAsset() {
       api<DatasetRemoved | DatasetArchived>(`assets/${encodeURIComponent(id)}`, { method: 'DELETE' }),
     onSuccess: (_answer, id) => {
       queryClient.removeQueries({ queryKey: assetKeys.detail(id) });
-      // A live listing unpublished: its table on the owner's connections may be published again.
+      // A live dataset unpublished: its table on the owner's connections may be published again.
       return Promise.all(
         [assetKeys.lists(), assetKeys.categories(), [...assetKeys.all, 'facets'], connectorKeys.mine()].map(
           (queryKey) => queryClient.invalidateQueries({ queryKey }),

@@ -5,7 +5,7 @@ import { connectorKeys } from './connectors';
 import type { components } from './schema';
 
 /**
- * Live data products: a connection's table published as a dataset listing that its refreshes keep
+ * Live datasets: a connection's table published as a dataset listing that its refreshes keep
  * fresh. Publishing and the owner's answers to a held schema change; unpublishing is deleting the
  * dataset (DELETE assets/{id}, useDeleteAsset), which for a live one tells its subscribers.
  */

@@ -1364,7 +1364,7 @@ export interface components {
       image: string | null;
       is_public: boolean;
       keywords: string[];
-      /** @description The licence, as the owner words it; empty when not given */
+      /** @description The license, as the owner words it; empty when not given (the field keeps its name `licence`) */
       licence: string;
       /** @description Freshness of a dataset published from a connection; null for uploaded ones */
       live: components['schemas']['LiveView'] | null;
@@ -1527,8 +1527,11 @@ export interface components {
     ChangePasswordDto: {
       current_password: string;
       new_password: string;
-      /** @description Also replace the personal API key: links with the old key stop working */
-      rotate_api_key?: boolean;
+      /**
+       * @description Also end the personal API key (a new one is issued: links with the old key stop working) and every named API token. Default true; false keeps both working.
+       * @default true
+       */
+      rotate_api_key: boolean;
     };
     CheckoutStarted: {
       assetId: string;
@@ -1775,7 +1778,7 @@ export interface components {
       /** @description The operation (stream); null only for a connector without a spec */
       operation_id: string | null;
       output_table_name: string;
-      /** @description The live listing published from this table; null while it is not published */
+      /** @description The live dataset published from this table; null while it is not published */
       published_as: components['schemas']['PublishedListing'] | null;
       /**
        * @description The table's readable name: its OData entity set, stream link and download file name
@@ -3967,7 +3970,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description The readable name; former links work too: dataset id, instance-<connector instance id>, table-<table id> */
+        /** @description The readable name; former links work too: dataset id, instance-<connection id>, table-<table id> */
         sourceId: string;
       };
       cookie?: never;

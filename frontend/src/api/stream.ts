@@ -1,6 +1,6 @@
 /**
  * Stream links for BI tools: the general link (at most 5,000 rows of every dataset the
- * user holds) and one per dataset or connector instance table, as JSON (default) or CSV;
+ * user holds) and one per dataset or connection table, as JSON (default) or CSV;
  * a single table's link also as a Parquet or Excel file.
  */
 

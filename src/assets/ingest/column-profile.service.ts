@@ -1,3 +1,4 @@
+import { beginReading } from '../../database/data-tables/read-lock';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { createColumnIndex } from '../../database/data-tables/data-table-ddl';
@@ -108,8 +109,10 @@ export class ColumnProfileService implements OnModuleDestroy {
       // A refresh that swaps in a new table meanwhile gets its own index from its own job.
       const sql = sqlOn(client);
       await transactionOn(client, () => createColumnIndex(sql, tables[0].table_name, ROW_ID_COLUMN));
-      // One snapshot for the catalogue row and the rows it describes.
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      // One snapshot for the catalogue row and the rows it describes, taken once the table is locked.
+      await client.query(
+        beginReading('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', [tables[0].table_name]),
+      );
       const { rows } = await client.query<{
         table_name: string;
         columns: AssetColumn[];

@@ -1,4 +1,7 @@
-import { AppLogger, levelsUpTo } from './app-logger';
+import { AppLogger, levelsUpTo, wantsColours } from './app-logger';
+
+/** The escape that starts every ANSI colour code. */
+const ANSI_CODE = String.fromCharCode(27) + '[';
 
 describe('AppLogger', () => {
   let written: string[];
@@ -45,11 +48,26 @@ describe('AppLogger', () => {
     expect(written.join('')).toContain('A module warned');
     expect(written.join('')).toContain('A route failed');
   });
+
+  it('writes no ANSI colour codes when the output is not a terminal', () => {
+    new AppLogger('log', false).warn('Plain line', 'Bootstrap');
+    expect(written.join('')).toContain('WARN');
+    expect(written.join('')).not.toContain(ANSI_CODE);
+    new AppLogger('log', true).warn('Coloured line', 'Bootstrap');
+    expect(written.at(-1)).toContain(ANSI_CODE);
+  });
 });
 
 describe('levelsUpTo', () => {
   it('keeps every level more important than the one named', () => {
     expect(levelsUpTo('warn')).toEqual(['fatal', 'error', 'warn']);
     expect(levelsUpTo('log')).toEqual(['fatal', 'error', 'warn', 'log']);
+  });
+
+  it('colours only a terminal without NO_COLOR', () => {
+    expect(wantsColours({ isTTY: true }, {})).toBe(true);
+    expect(wantsColours({ isTTY: false }, {})).toBe(false);
+    expect(wantsColours({}, {})).toBe(false);
+    expect(wantsColours({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
   });
 });

@@ -19,10 +19,18 @@ export function levelsUpTo(level: LogLevel): LogLevel[] {
   return LEVELS.slice(0, LEVELS.indexOf(level) + 1);
 }
 
+/**
+ * Colours only for a terminal: a log redirected to a file or a pipe (a service manager, `> app.log`)
+ * must not carry ANSI codes. NO_COLOR (no-color.org) turns them off on a terminal too.
+ */
+export function wantsColours(stream: { isTTY?: boolean } = process.stdout, env = process.env): boolean {
+  return stream.isTTY === true && !env.NO_COLOR;
+}
+
 /** The console logger, with Nest's bootstrap lines moved down to debug. */
 export class AppLogger extends ConsoleLogger {
-  constructor(level: LogLevel) {
-    super({ logLevels: levelsUpTo(level) });
+  constructor(level: LogLevel, colours = wantsColours()) {
+    super({ logLevels: levelsUpTo(level), colors: colours });
   }
 
   override log(message: unknown, ...optionalParams: unknown[]): void {

@@ -8,12 +8,12 @@ import {
   IsIn,
   IsInt,
   IsObject,
-  IsOptional,
   IsString,
   Max,
   MaxLength,
   Min,
 } from 'class-validator';
+import { OptionalNotNull } from '../../common/decorators/optional-not-null.decorator';
 
 /** How many operations one instance may run, each with its own table. */
 export const MAX_INSTANCE_OPERATIONS = 10;
@@ -26,7 +26,7 @@ export class InstanceSettingsDto {
     maximum: 525600,
     description: 'Minutes; 0 = manual only; above 0 for pro users',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @Type(() => Number)
   @IsInt({ message: 'refresh_interval must be a whole number of minutes' })
   @Min(0, { message: 'refresh_interval must be 0 or more' })
@@ -35,48 +35,48 @@ export class InstanceSettingsDto {
 
   /** Nested settings JSON (groups as nested objects). */
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
+  @OptionalNotNull()
   @IsObject()
   settings?: Record<string, unknown>;
 
   /** Secrets (API keys, tokens): stored encrypted, never returned. */
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
+  @OptionalNotNull()
   @IsObject()
   auth_data?: Record<string, unknown>;
 
   /** Setting keys whose array values each get their own request sequence. */
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @IsString({ each: true })
   iterations?: string[];
 
   @ApiPropertyOptional({ enum: ['GET', 'POST'] })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(['GET', 'POST'])
   method?: 'GET' | 'POST';
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOptional()
+  @OptionalNotNull()
   @IsObject()
   headers?: Record<string, unknown>;
 
   /** JSON body template with {{placeholders}}, sent with POST. */
   @ApiPropertyOptional({ maxLength: 100_000 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(100_000)
   body_template?: string;
 
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(200)
   title?: string;
 
   @ApiPropertyOptional({ description: 'The spec operation (stream) the instance runs; empty = the first' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(100)
   operation_id?: string;
@@ -86,7 +86,7 @@ export class InstanceSettingsDto {
     description:
       'Several operations (streams) of the spec, each run into its own table; the first writes the instance table',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_INSTANCE_OPERATIONS)
@@ -96,7 +96,7 @@ export class InstanceSettingsDto {
   operation_ids?: string[];
 
   @ApiPropertyOptional({ enum: ['private', 'public'] })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(['private', 'public'])
   visibility?: 'private' | 'public';
 }

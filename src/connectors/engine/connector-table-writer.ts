@@ -19,19 +19,15 @@ import {
   WRITTEN_TEXT_SUFFIX,
   writtenTextColumn,
 } from '../../database/data-tables/data-table-names';
-import {
-  LONG_WORK_LIMITS_MS,
-  liftStatementLimit,
-  pgPool,
-  Sql,
-  sqlOn,
-  transactionOn,
-} from '../../database/sql';
+import { LONG_WORK_LIMITS_MS, pgPool, Sql, sqlOn, transactionOn } from '../../database/sql';
 import { applyColumnChanges, ColumnChange } from './column-changes';
 import { castExpression, ColumnType, pgTypeToColumnType, widen } from './column-types';
 import { ColumnState, RunColumns } from './record-columns';
 import type { FetchedPage } from './run-plan';
 import { copyPagesInto } from './staging-copy';
+
+/** Copies, dedupes and swaps outlast any ordinary statement: a limit of their own, per transaction. */
+const LONG_WORK = { statementLimitMs: LONG_WORK_LIMITS_MS.connectorWrite };
 
 export interface WriteOptions {
   tableName: string;
@@ -98,16 +94,18 @@ export class ConnectorTableWriter {
     const client = await pgPool(this.dataSource).connect();
     const sql = sqlOn(client);
     const staging = stagingTableName(tableName, runId);
-    let restoreLimit: (() => Promise<boolean>) | undefined;
     try {
-      // One COPY spans every page fetched from the upstream API: longer than any ordinary statement.
-      restoreLimit = await liftStatementLimit(client, LONG_WORK_LIMITS_MS.connectorWrite);
       // Columns the table already has keep their names (tables made before camelCase was split).
       const columns = new RunColumns(new Set((await columnsOf(sql, tableName)).map((column) => column.name)));
       await dropTable(sql, staging);
       // `_fetched_at` is the run's fetch start on every row: rows sort by run, then in the order fetched.
       await createStagingTable(sql, staging, { runId, fetchedAt: new Date().toISOString() });
-      const rowCount = await copyPagesInto(client, staging, pages, columns);
+      // One COPY spans every page fetched from the upstream API: longer than any ordinary statement.
+      const rowCount = await transactionOn(
+        client,
+        () => copyPagesInto(client, staging, pages, columns),
+        LONG_WORK,
+      );
       // Nothing changed upstream: an override must not swap in an empty table.
       if (unchanged?.()) return 0;
       const keyColumns = primaryKey && rowCount > 0 ? columns.keyColumns(primaryKey) : undefined;
@@ -116,8 +114,7 @@ export class ConnectorTableWriter {
       return rowCount;
     } finally {
       await dropTable(sql, staging).catch(() => undefined);
-      const reusable = restoreLimit ? await restoreLimit() : true;
-      client.release(reusable ? undefined : new Error('Connection left with a lifted statement limit'));
+      client.release();
     }
   }
 
@@ -134,16 +131,19 @@ export class ConnectorTableWriter {
       const same = keyColumns
         .map((name) => `a.${quoteIdentifier(name)} = b.${quoteIdentifier(name)}`)
         .join(' AND ');
-      await sql(
-        `DELETE FROM ${dataTable(staging)} a USING ${dataTable(staging)} b WHERE ${same} AND a.ctid < b.ctid`,
-      );
+      const dedupe = `DELETE FROM ${dataTable(staging)} a USING ${dataTable(staging)} b WHERE ${same} AND a.ctid < b.ctid`;
+      await transactionOn(client, () => sql(dedupe), LONG_WORK);
     }
-    await transactionOn(client, async () => {
-      await this.requireInstance(sql, tableName);
-      await dropRunDefaults(sql, staging);
-      await swapTable(sql, staging, tableName);
-      await onCommit?.(sql);
-    });
+    await transactionOn(
+      client,
+      async () => {
+        await this.requireInstance(sql, tableName);
+        await dropRunDefaults(sql, staging);
+        await swapTable(sql, staging, tableName);
+        await onCommit?.(sql);
+      },
+      LONG_WORK,
+    );
   }
 
   private async appendFrom(
@@ -155,47 +155,52 @@ export class ConnectorTableWriter {
     onCommit: WriteOptions['onCommit'],
   ): Promise<void> {
     const sql = sqlOn(client);
-    await transactionOn(client, async () => {
-      await this.requireInstance(sql, tableName);
-      await createConnectorTable(sql, tableName, { ifNotExists: true });
-      await lockForAppend(sql, tableName);
-      const stored = await columnsOf(sql, tableName, true);
-      const storedNames = new Set(stored.map((column) => column.name));
-      const existing = new Map(
-        stored
-          .filter((column) => !column.name.endsWith(WRITTEN_TEXT_SUFFIX))
-          .map((column) => [column.name, pgTypeToColumnType(column.pgType)]),
-      );
-      const changes: ColumnChange[] = [];
-      const systemColumns = [RUN_ID_COLUMN, FETCHED_AT_COLUMN].map(quoteIdentifier);
-      const selects: string[] = [...systemColumns];
-      const targets: string[] = [...systemColumns];
-      for (const state of columns.values()) {
-        if (!state.type) continue;
-        const current = existing.get(state.name) ?? null;
-        const merged = widen(current, state.type)!;
-        // A table from before the text kept beside timestamps gets it (only then: any ALTER locks
-        // readers out until the append commits).
-        const lacksWrittenText = merged === 'timestamptz' && !storedNames.has(writtenTextColumn(state.name));
-        if (merged !== current || lacksWrittenText)
-          changes.push({ name: state.name, from: current, to: merged });
-        targets.push(quoteIdentifier(state.name));
-        selects.push(stagedValue(state.name, state.type, merged));
-        if (merged === 'timestamptz') {
-          targets.push(quoteIdentifier(writtenTextColumn(state.name)));
-          selects.push(stagedWrittenText(state.name, state.type));
-        }
-      }
-      await applyColumnChanges(sql, tableName, changes);
-      if (!keyColumns) {
-        await sql(
-          `INSERT INTO ${dataTable(tableName)} (${targets.join(', ')}) SELECT ${selects.join(', ')} FROM ${dataTable(staging)}`,
+    await transactionOn(
+      client,
+      async () => {
+        await this.requireInstance(sql, tableName);
+        await createConnectorTable(sql, tableName, { ifNotExists: true });
+        await lockForAppend(sql, tableName);
+        const stored = await columnsOf(sql, tableName, true);
+        const storedNames = new Set(stored.map((column) => column.name));
+        const existing = new Map(
+          stored
+            .filter((column) => !column.name.endsWith(WRITTEN_TEXT_SUFFIX))
+            .map((column) => [column.name, pgTypeToColumnType(column.pgType)]),
         );
-      } else {
-        await this.upsert(sql, staging, tableName, columns, existing, keyColumns, targets, selects);
-      }
-      await onCommit?.(sql);
-    });
+        const changes: ColumnChange[] = [];
+        const systemColumns = [RUN_ID_COLUMN, FETCHED_AT_COLUMN].map(quoteIdentifier);
+        const selects: string[] = [...systemColumns];
+        const targets: string[] = [...systemColumns];
+        for (const state of columns.values()) {
+          if (!state.type) continue;
+          const current = existing.get(state.name) ?? null;
+          const merged = widen(current, state.type)!;
+          // A table from before the text kept beside timestamps gets it (only then: any ALTER locks
+          // readers out until the append commits).
+          const lacksWrittenText =
+            merged === 'timestamptz' && !storedNames.has(writtenTextColumn(state.name));
+          if (merged !== current || lacksWrittenText)
+            changes.push({ name: state.name, from: current, to: merged });
+          targets.push(quoteIdentifier(state.name));
+          selects.push(stagedValue(state.name, state.type, merged));
+          if (merged === 'timestamptz') {
+            targets.push(quoteIdentifier(writtenTextColumn(state.name)));
+            selects.push(stagedWrittenText(state.name, state.type));
+          }
+        }
+        await applyColumnChanges(sql, tableName, changes);
+        if (!keyColumns) {
+          await sql(
+            `INSERT INTO ${dataTable(tableName)} (${targets.join(', ')}) SELECT ${selects.join(', ')} FROM ${dataTable(staging)}`,
+          );
+        } else {
+          await this.upsert(sql, staging, tableName, columns, existing, keyColumns, targets, selects);
+        }
+        await onCommit?.(sql);
+      },
+      LONG_WORK,
+    );
   }
 
   /**

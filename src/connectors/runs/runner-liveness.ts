@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Client } from 'pg';
+import { isStopping } from '../../common/process-stopping';
 
 /** First key of the two-key advisory locks that say "this runner's process is alive". */
 export const RUNNER_LOCK_NAMESPACE = 727_100_003;
@@ -51,7 +52,9 @@ export class RunnerLiveness {
     };
     // A dropped connection (database restart) must not crash the process: the next run re-locks.
     client.on('error', (error) => {
-      this.logger.warn(`Runner liveness connection lost: ${error.message}`);
+      const message = `Runner liveness connection lost: ${error.message}`;
+      if (isStopping()) this.logger.debug(message);
+      else this.logger.warn(message);
       lost();
     });
     client.on('end', lost);

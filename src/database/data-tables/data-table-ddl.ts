@@ -1,4 +1,5 @@
 import type { Sql } from '../sql';
+import { takeTable } from './take-table';
 import {
   columnIndexName,
   DATA_SCHEMA,
@@ -94,11 +95,28 @@ export async function dropTable(sql: Sql, tableName: string): Promise<void> {
 
 /**
  * Puts `replacement` in the place of `tableName` (dropping the old one). Inside the caller's
- * transaction, readers see the old rows until it commits.
+ * transaction, readers see the old rows until it commits (readers that take their locks before
+ * their snapshot, see read-lock.ts). The old table's grants (query reader roles) go onto the
+ * replacement first, so a user's SQL never meets the new table without its SELECT.
  */
 export async function swapTable(sql: Sql, replacement: string, tableName: string): Promise<void> {
+  await copyGrants(sql, tableName, replacement);
+  await takeTable(sql, tableName);
   await sql(`DROP TABLE IF EXISTS ${dataTable(tableName)}`);
   await sql(`ALTER TABLE ${dataTable(replacement)} RENAME TO ${quoteIdentifier(tableName)}`);
+}
+
+/** Every privilege granted on `from` (to roles other than its owner) granted on `to` as well. */
+async function copyGrants(sql: Sql, from: string, to: string): Promise<void> {
+  const { rows } = await sql<{ grantee: string; privilege: string }>(
+    `SELECT pg_get_userbyid(acl.grantee) AS grantee, acl.privilege_type AS privilege
+       FROM pg_class c CROSS JOIN LATERAL aclexplode(c.relacl) acl
+      WHERE c.oid = to_regclass($1) AND acl.grantee <> c.relowner AND acl.grantee <> 0`,
+    [dataTable(from)],
+  );
+  for (const { grantee, privilege } of rows) {
+    await sql(`GRANT ${privilege} ON ${dataTable(to)} TO ${quoteIdentifier(grantee)}`);
+  }
 }
 
 /**

@@ -75,7 +75,11 @@ export class DemoProductSeeder implements OnModuleInit {
     };
   }
 
-  /** Publishes the demo user's connection's table once its first run has filled it (nobody else's). */
+  /**
+   * Publishes the seeded connection's table once its first run has filled it: only the demo
+   * user's first connection to the demo connector, and only while no connection to it is published.
+   * A connection the demo user makes again (or anyone else's) is an ordinary private one.
+   */
   private async publishAfterFirstRun(instanceId: string): Promise<void> {
     const [pending]: Array<{ output_table_name: string; owner_id: string }> = await this.dataSource.query(
       `SELECT instance.output_table_name, instance.owner_id
@@ -84,7 +88,12 @@ export class DemoProductSeeder implements OnModuleInit {
          JOIN users owner ON owner.id = instance.owner_id
         WHERE instance.id = $1 AND connector.title = $2 AND connector.owner_id = instance.owner_id
           AND owner.email = $3
-          AND NOT EXISTS (SELECT 1 FROM live_products product WHERE product.instance_id = instance.id)
+          AND instance.id = (SELECT seeded.id FROM connector_instances seeded
+                              WHERE seeded.connector_id = instance.connector_id AND seeded.owner_id = instance.owner_id
+                              ORDER BY seeded.created_at, seeded.id LIMIT 1)
+          AND NOT EXISTS (SELECT 1 FROM live_products product
+                            JOIN connector_instances published ON published.id = product.instance_id
+                           WHERE published.connector_id = instance.connector_id)
           AND EXISTS (SELECT 1 FROM connector_runs run WHERE run.instance_id = instance.id AND run.status = 'succeeded')`,
       [instanceId, DEMO_CONNECTOR_TITLE, DEMO_USER.email],
     );

@@ -105,6 +105,8 @@ const TEXT = [
   'rpad',
   'concat',
   'concat_ws',
+  // Only with a constant format text whose widths are at most 10,000 (format-widths.ts).
+  'format',
   'replace',
   'translate',
   'split_part',
@@ -224,8 +226,7 @@ export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
 // Value guards: functions that build a value far larger than their arguments stand in a schema of
 // guarded versions of the same signature (migration QueryValueGuards), which user queries search
 // first. A call naming pg_catalog would get past the guard.
-// `format` is not allowed: a width ('%900000000s') builds a value of any size, and a function
-// taking VARIADIC "any" cannot be guarded in SQL.
+// `format` takes VARIADIC "any" and cannot be guarded in SQL: the check itself bounds its widths.
 export const GUARDED_FUNCTIONS: ReadonlySet<string> = new Set([
   'repeat',
   'lpad',

@@ -1,6 +1,8 @@
 import { parse } from 'libpg-query';
 import { ALLOWED_FUNCTIONS, GUARDED_FUNCTIONS } from './allowed-functions';
+import { checkFormatCall } from './format-widths';
 import { QueryRefusal } from './query-refusal';
+import { isAllowedCastType } from './type-casts';
 
 /** A table named in the query, where it stands in the text (in UTF-8 bytes, as the parser counts). */
 export interface TableReference {
@@ -106,13 +108,6 @@ interface Scope {
 
 const TOP: Scope = { inTableStatement: false, ctes: new Set() };
 
-/** Types whose input looks names up in the catalogs (`'users'::regclass`, role names in aclitem). */
-function looksUpCatalogs(typeName: string): boolean {
-  // `_regclass` is the array of regclass: its elements are looked up the same way.
-  const element = typeName.replace(/^_/, '');
-  return element.startsWith('reg') || element === 'aclitem';
-}
-
 class TreeCheck {
   readonly tables: TableReference[] = [];
 
@@ -152,6 +147,9 @@ class TreeCheck {
         break;
       case 'TypeCast':
         this.typeCast(fields);
+        break;
+      case 'TypeName':
+        this.typeName(fields, fields.location);
         break;
       case 'A_Expr':
         this.operator(fields.name, fields.location);
@@ -229,6 +227,7 @@ class TreeCheck {
       this.refuse(`function ${name.join('.')} is not allowed in a query`, fields.location);
     if (schema !== undefined && GUARDED_FUNCTIONS.has(functionName))
       this.refuse(`call ${functionName} without a schema`, fields.location);
+    if (functionName === 'format') checkFormatCall(fields.args, positionOf(this.sql, fields.location));
   }
 
   /** Unqualified operators resolve in pg_catalog only; `OPERATOR(schema.op)` could reach any other. */
@@ -238,15 +237,19 @@ class TreeCheck {
       this.refuse(`operator ${name.join('.')} is not allowed in a query`, location);
   }
 
+  /** Only base types: see type-casts.ts for why a catalogue, reg* or table row type is refused. */
   private typeCast(fields: Node): void {
-    const names = stringsOf((fields.typeName as Node | undefined)?.names);
-    const typeName = names.at(-1) ?? '';
-    if (looksUpCatalogs(typeName))
-      this.refuse(`a cast to ${typeName} is not allowed in a query`, fields.location);
-    // Every table has a row type of its name: `(NULL::public.users).*` would list the columns of
-    // any table, app or another user's, without reading it. Built-in types need no schema.
-    if (names.length > 1 && (names.length > 2 || names[0] !== 'pg_catalog'))
-      this.refuse(`a cast to ${names.join('.')} is not allowed in a query`, fields.location);
+    const typeName = (fields.typeName as Node | undefined) ?? {};
+    // A typed literal (`regclass 'x'`) has no location of its own: point at its type.
+    this.typeName(typeName, (fields.location as number) >= 0 ? fields.location : typeName.location);
+  }
+
+  private typeName(fields: Node, location: unknown): void {
+    const names = stringsOf(fields.names);
+    if (!isAllowedCastType(names)) {
+      const shown = names.filter((name) => name !== 'pg_catalog').join('.');
+      this.refuse(`a cast to ${shown} is not allowed in a query`, location);
+    }
   }
 }
 

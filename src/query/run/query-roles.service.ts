@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { quoteIdentifier } from '../../database/data-tables/data-table-names';
 import { pgPool, Sql, sqlOn } from '../../database/sql';
+import { queryServerUrl } from './query-server';
 
 /**
  * Session settings of every user's role: what one user query may use of the server. A query whose
@@ -107,7 +108,8 @@ export class QueryRoles {
   connectionAs(role: string): PoolConfig {
     const password = this.passwordOf(role);
     const options = pgPool(this.dataSource).options as PoolConfig;
-    const url = options.connectionString ? new URL(options.connectionString) : undefined;
+    const server = queryServerUrl(this.dataSource) ?? options.connectionString;
+    const url = server ? new URL(server) : undefined;
     if (url) {
       url.username = role;
       url.password = password;
@@ -130,9 +132,10 @@ export class QueryRoles {
       await sql(
         `COMMENT ON ROLE ${quoteIdentifier(role)} IS ${literal(`query role in ${rows[0].database}`)}`,
       );
-      await sql(`GRANT USAGE ON SCHEMA data TO ${quoteIdentifier(role)}`);
     }
     if (this.readyRoles.has(role)) return;
+    // Again on every first use: a database restored from a backup (npm run restore) holds no grants.
+    await sql(`GRANT USAGE ON SCHEMA data TO ${quoteIdentifier(role)}`);
     await sql(`ALTER ROLE ${quoteIdentifier(role)} LOGIN INHERIT PASSWORD ${literal(this.passwordOf(role))}`);
     for (const [name, value] of Object.entries(USER_ROLE_SETTINGS)) {
       // temp_file_limit may only be set by a superuser; the statement timeout still bounds a query.

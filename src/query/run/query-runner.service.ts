@@ -4,17 +4,13 @@ import { DataSource } from 'typeorm';
 import { to as copyTo } from 'pg-copy-streams';
 import type { CopyToStreamQuery } from 'pg-copy-streams';
 import { NO_ANSWER_GRACE_MS } from '../../database/data-source-options';
+import { cancelServerBackend, SERVER_BACKEND_SQL, serverBackendOf } from '../../database/server-backend';
 import { pgPool } from '../../database/sql';
 import { settleAnswerTimer } from '../../stream/copy-out';
 import { binaryExpression, ExportColumn } from '../../formats/binary-columns';
 import { CopyTextRows, Row } from './copy-text-rows';
 import { claimQuerySlot, QuerySlots } from './query-slots';
 import { csvRow, uniqueNames } from './result-encoding';
-
-/** The server process of a connection, to cancel its statement from another one. */
-function backendOf(client: Client): number {
-  return (client as unknown as { processID: number }).processID;
-}
 
 /** Values exactly as PostgreSQL writes them: the writers decide how each type goes out. */
 const RAW_TEXT = { getTypeParser: () => (value: string) => value };
@@ -115,6 +111,8 @@ function unwrapped<T>(before: string, work: Promise<T>): Promise<T> {
 
 interface Connection {
   client: Client;
+  /** The server process running the query's transaction, to cancel its statement from another connection. */
+  backend?: number;
   /** The COPY under way, whose answer timer pg would otherwise leave running. */
   copy?: CopyToStreamQuery;
   /** Closes the connection (once). */
@@ -143,9 +141,7 @@ export class QueryRunner {
       if (connection.ended()) return;
       // A query still producing rows is cancelled in the database before the connection goes
       // (where the app may signal it; otherwise closing the connection stops it within a second).
-      await pgPool(this.dataSource)
-        .query('SELECT pg_cancel_backend($1)', [backendOf(client)])
-        .catch(() => undefined);
+      await cancelServerBackend(pgPool(this.dataSource), connection.backend);
       await end();
     };
     // Without this, a query whose first row takes long would run on to the statement limit
@@ -218,15 +214,17 @@ export class QueryRunner {
       // One round trip: the statements carry no parameters, only values of ours. Only the names
       // the check put in (data."…") resolve as tables; the search path finds functions, the
       // guarded ones (query_guard, which holds nothing else) before the built-ins.
-      await client.query(
+      const opened = await client.query(
         [
           'BEGIN READ ONLY',
           `SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`,
           `SET LOCAL search_path = query_guard, pg_catalog`,
           `SET LOCAL DateStyle = 'ISO, YMD'`,
           `SET LOCAL IntervalStyle = 'iso_8601'`,
+          SERVER_BACKEND_SQL,
         ].join('; '),
       );
+      connection.backend = serverBackendOf(opened);
     } catch (error) {
       await end();
       throw error;

@@ -3,7 +3,7 @@ import { RateLimiterService, RateLimitRule } from '../../common/rate-limit/rate-
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { UsersService } from '../users.service';
 import { PASSWORD_MAX_LENGTH, verifyAgainstDecoy, verifyPassword } from './passwords';
-import type { TrustedDevice } from './trusted-devices.service';
+import { deviceVouchesFor, type TrustedDevice } from './trusted-devices.service';
 import { AuditService } from '../../audit/audit.service';
 
 /**
@@ -60,7 +60,7 @@ export class CredentialsService {
     // allowance counts, so others' failures (on the account or from its address) cannot lock it
     // out, and guessing through it stays capped.
     const limits: Array<[key: string, rule: RateLimitRule]> =
-      user && device?.userIds.includes(user.id)
+      user && deviceVouchesFor(device, user.id, user.credentialsEndedAt)
         ? [[`login-failures:device:${device.deviceId}:${account}`, LOGIN_FAILURES_PER_TRUSTED_DEVICE]]
         : [
             [`login-failures:email-client:${account}:${client.ip}`, LOGIN_FAILURES_PER_EMAIL_AND_CLIENT],

@@ -6,6 +6,7 @@ import { Strategy } from 'passport-local';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { CredentialsService } from './credentials.service';
 import { TrustedDevicesService } from './trusted-devices.service';
+import { addressKey } from '../../common/client-address';
 
 const STRATEGY_NAME = 'local';
 
@@ -37,7 +38,7 @@ export class LocalStrategy extends PassportStrategy(Strategy, STRATEGY_NAME) imp
       throw new BadRequestException('Email and password are required');
     }
     return this.credentials.authenticate(email, password, {
-      ip: request.ip ?? 'unknown',
+      ip: addressKey(request.ip),
       trustedDevice: this.devices.read(request),
     });
   }

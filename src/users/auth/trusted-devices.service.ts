@@ -15,6 +15,21 @@ const MAX_ACCOUNTS = 5;
 export interface TrustedDevice {
   deviceId: string;
   userIds: string[];
+  /** When each account's login through this browser was last completed (ms since 1970). */
+  since?: Record<string, number>;
+}
+
+/**
+ * Whether the browser still vouches for the account: it logged in to it, and not before the
+ * account's credentials were last all ended (a password reset ends every browser's standing).
+ */
+export function deviceVouchesFor(
+  device: TrustedDevice | undefined,
+  userId: string,
+  credentialsEndedAt: Date | null,
+): device is TrustedDevice {
+  if (!device?.userIds.includes(userId)) return false;
+  return !credentialsEndedAt || (device.since?.[userId] ?? 0) > credentialsEndedAt.getTime();
 }
 
 /**
@@ -44,9 +59,13 @@ export class TrustedDevicesService {
   /** Adds the account to the browser's cookie (creating the device on its first login). */
   remember(request: Request, response: Response, userId: string): void {
     const known = this.read(request);
+    const userIds = [...(known?.userIds ?? []).filter((id) => id !== userId), userId].slice(-MAX_ACCOUNTS);
+    const since = Object.fromEntries(userIds.map((id) => [id, known?.since?.[id] ?? 0]));
+    since[userId] = Date.now();
     const device: TrustedDevice = {
       deviceId: known?.deviceId ?? randomBytes(16).toString('base64url'),
-      userIds: [...(known?.userIds ?? []).filter((id) => id !== userId), userId].slice(-MAX_ACCOUNTS),
+      userIds,
+      since,
     };
     const payload = Buffer.from(JSON.stringify(device)).toString('base64url');
     response.cookie(TRUSTED_DEVICE_COOKIE, `${payload}.${this.sign(payload)}`, {

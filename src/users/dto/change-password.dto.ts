@@ -19,7 +19,10 @@ export class ChangePasswordDto {
   new_password: string;
 
   @ApiPropertyOptional({
-    description: 'Also replace the personal API key: links with the old key stop working',
+    description:
+      'Also end the personal API key (a new one is issued: links with the old key stop working) and every ' +
+      'named API token. Default true; false keeps both working.',
+    default: true,
   })
   @IsOptional()
   @IsBoolean({ message: 'rotate_api_key is true or false' })

@@ -28,6 +28,10 @@ export class User {
   @Column({ name: 'api_key_encrypted', type: 'text', nullable: true, select: false })
   apiKeyEncrypted: string | null;
 
+  /** Last time every credential of the account was ended (a password reset); older trusted-device cookies no longer count. */
+  @Column({ name: 'credentials_ended_at', type: 'timestamptz', nullable: true, select: false })
+  credentialsEndedAt: Date | null;
+
   @Column({ name: 'pro_user', type: 'boolean', default: false })
   proUser: boolean;
 

@@ -18,6 +18,9 @@ export function passwordResetMail(options: {
       '(the link works once, within 1 hour):',
       link,
       '',
+      'Setting a new password signs you out everywhere and ends your API key (a new one is shown on',
+      'your Account page) and every named API token, so reconnect your tools afterwards.',
+      '',
       'If you did not ask for this, you can ignore this message: your password stays as it is.',
     ].join('\n'),
   };

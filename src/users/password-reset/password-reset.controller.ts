@@ -7,6 +7,7 @@ import { ForgotPasswordDto } from './dto/forgot-password.dto';
 import { ResetPasswordDto } from './dto/reset-password.dto';
 import { PASSWORD_RESET_MESSAGE, RESET_REQUESTED_MESSAGE } from './password-reset.messages';
 import { PasswordResetService } from './password-reset.service';
+import { addressKey } from '../../common/client-address';
 
 /** Forgot password: /forgot-password asks for the link, /reset-password?token=… uses it. */
 @ApiTags('users')
@@ -21,7 +22,7 @@ export class PasswordResetController {
   @HttpCode(200)
   @ApiOkResponse({ type: MessageResponse })
   async forgotPassword(@Body() input: ForgotPasswordDto, @Req() request: Request): Promise<MessageResponse> {
-    await this.passwordReset.request(input.email, request.ip ?? 'unknown');
+    await this.passwordReset.request(input.email, addressKey(request.ip));
     return { message: RESET_REQUESTED_MESSAGE };
   }
 

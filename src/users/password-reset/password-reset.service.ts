@@ -6,7 +6,9 @@ import { sha256Hex } from '../../common/crypto/secret-box';
 import { RateLimiterService, RateLimitRule } from '../../common/rate-limit/rate-limiter.service';
 import { sqlOn } from '../../database/sql';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { ApiKeyService } from '../api-keys/api-key.service';
 import { hashPassword } from '../auth/passwords';
+import { endCredentials } from '../credentials/end-credentials';
 import { MailService } from '../mail/mail.service';
 import { UsersService } from '../users.service';
 import { PasswordResetToken } from './entities/password-reset-token.entity';
@@ -21,7 +23,7 @@ export const RESET_REQUESTS_PER_IP: RateLimitRule = { limit: 10, windowSeconds: 
 export const RESET_MAILS_PER_EMAIL: RateLimitRule = { limit: 3, windowSeconds: 60 * 60 };
 export const TOO_MANY_RESET_REQUESTS_MESSAGE = 'Too many requests. Please try again later.';
 
-/** Forgot password: a single-use link by e-mail, then a new password that ends every session. */
+/** Forgot password: a single-use link by e-mail, then a new password that ends every credential. */
 @Injectable()
 export class PasswordResetService {
   private readonly logger = new Logger(PasswordResetService.name);
@@ -33,6 +35,7 @@ export class PasswordResetService {
     private readonly mail: MailService,
     private readonly rateLimiter: RateLimiterService,
     private readonly dataSource: DataSource,
+    private readonly apiKeys: ApiKeyService,
     private readonly audit: AuditService,
   ) {}
 
@@ -69,8 +72,9 @@ export class PasswordResetService {
   }
 
   /**
-   * Sets the new password with a valid link; the link, every other link of the account and
-   * every session of the account end. Answers the account's id.
+   * Sets the new password with a valid link; the link, every other link of the account, every
+   * session, the API key (a new one is issued), every named token and every trusted-device cookie
+   * of the account end. Answers the account's id.
    */
   async reset(token: string, newPassword: string): Promise<string> {
     const tokenHash = sha256Hex(token);
@@ -78,7 +82,7 @@ export class PasswordResetService {
     const valid = await this.tokens.existsBy({ tokenHash, expiresAt: MoreThan(new Date()) });
     if (!valid) throw new BadRequestException(INVALID_RESET_LINK_MESSAGE);
     const passwordHash = await hashPassword(newPassword);
-    return this.dataSource.transaction(async (manager) => {
+    const userId = await this.dataSource.transaction(async (manager) => {
       const sql = sqlOn(manager);
       // Deleting the row is what makes the link single-use: of two parallel uses, one wins.
       const { rows } = await sql<{ user_id: string }>(
@@ -96,9 +100,12 @@ export class PasswordResetService {
           WHERE id = $1`,
         [userId, passwordHash],
       );
-      // Same expression as the session_user_idx index, so this is an index look-up.
-      await sql(`DELETE FROM session WHERE (sess -> 'passport' ->> 'user') = $1`, [userId]);
+      // A reset is what someone does who thinks another is in: every credential ends.
+      await endCredentials(sql, userId, { apiKeyAndTokens: true, trustedDevices: true });
       return userId;
     });
+    // The owner's BI tools need a key again: a fresh one, shown on the Account screen.
+    await this.apiKeys.rotate(userId);
+    return userId;
   }
 }

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { LoginSession } from '../../common/middleware/session-lifetime.middleware';
+import { displayAddress } from '../../common/client-address';
 
 /** Last-seen is kept coarse: refreshing it is a session write, so at most this often. */
 export const LAST_SEEN_INTERVAL_MS = 10 * 60_000;
@@ -22,7 +23,7 @@ export interface DescribedSession extends LoginSession {
 export function recordSessionDetails(request: Request): void {
   (request.session as DescribedSession).details = {
     userAgent: (request.headers['user-agent'] ?? '').slice(0, MAX_USER_AGENT_LENGTH),
-    ip: request.ip ?? 'unknown',
+    ip: displayAddress(request.ip),
     lastSeenAt: Date.now(),
   };
 }
@@ -37,7 +38,11 @@ export function refreshLastSeen(request: Request, _response: Response, next: Nex
   if (!session?.passport?.user || !details) return next();
   const now = Date.now();
   if (now - details.lastSeenAt >= LAST_SEEN_INTERVAL_MS) {
-    session.details = { ...details, ip: request.ip ?? details.ip, lastSeenAt: now };
+    session.details = {
+      ...details,
+      ip: request.ip ? displayAddress(request.ip) : details.ip,
+      lastSeenAt: now,
+    };
   }
   next();
 }

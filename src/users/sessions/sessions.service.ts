@@ -5,6 +5,7 @@ import { sqlOn } from '../../database/sql';
 import { describeBrowser } from './describe-browser';
 import type { SessionDetails } from './session-details';
 import { SessionResponse } from './session-list.response';
+import { displayAddress } from '../../common/client-address';
 
 /** The session's public id: its cookie id must never reach a page, so the list shows a hash of it. */
 const PUBLIC_ID = `encode(sha256(convert_to(sid, 'UTF8')), 'hex')`;
@@ -30,7 +31,8 @@ export class SessionsService {
       .map((row) => ({
         id: row.id,
         browser: describeBrowser(row.details?.userAgent ?? ''),
-        ip: row.details?.ip ?? '',
+        // Sessions recorded before addresses were stored as shown still hold `::ffff:…`.
+        ip: row.details?.ip ? displayAddress(row.details.ip) : '',
         last_seen_at: row.details ? new Date(row.details.lastSeenAt).toISOString() : null,
         current: row.current,
       }))

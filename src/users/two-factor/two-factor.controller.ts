@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
@@ -42,8 +43,9 @@ export class TwoFactorController {
   async enable(
     @CurrentUser() user: AuthenticatedUser,
     @Body() input: EnableTwoFactorDto,
+    @Req() request: Request,
   ): Promise<RecoveryCodesResponse> {
-    return { recovery_codes: await this.twoFactor.enable(user.id, input.code) };
+    return { recovery_codes: await this.twoFactor.enable(user.id, input.code, request.sessionID) };
   }
 
   @Post('disable')

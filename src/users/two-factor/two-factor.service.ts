@@ -12,6 +12,8 @@ import { DataSource, IsNull, Not, Repository } from 'typeorm';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { RateLimiterService, RateLimitRule } from '../../common/rate-limit/rate-limiter.service';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { sqlOn } from '../../database/sql';
+import { endCredentials } from '../credentials/end-credentials';
 import { verifyPassword } from '../auth/passwords';
 import { User } from '../entities/user.entity';
 import { MailService } from '../mail/mail.service';
@@ -80,8 +82,11 @@ export class TwoFactorService {
     return { secret, otpauth_url: uri, qr_code: await toDataURL(uri) };
   }
 
-  /** Confirms the setup with a first code; answers the recovery codes, shown this once only. */
-  async enable(userId: string, code: string): Promise<string[]> {
+  /**
+   * Confirms the setup with a first code; answers the recovery codes, shown this once only. Every
+   * other session ends, as with a password change: one opened before signed in without a code.
+   */
+  async enable(userId: string, code: string, currentSessionId: string): Promise<string[]> {
     const pending = await this.credentials.findOneBy({ userId, enabledAt: IsNull() });
     if (!pending) throw new BadRequestException('Start the two-factor setup first');
     await this.limited(userId, 'code', async () => {
@@ -92,6 +97,11 @@ export class TwoFactorService {
     await this.dataSource.transaction(async (manager) => {
       await manager.update(TwoFactorCredential, { userId }, { enabledAt: new Date() });
       await this.audit.recordIn(manager, 'two_factor_enabled', {}, userId);
+      await endCredentials(sqlOn(manager), userId, {
+        keepSessionId: currentSessionId,
+        apiKeyAndTokens: false,
+        trustedDevices: false,
+      });
       await manager.delete(TwoFactorRecoveryCode, { userId });
       await manager.insert(
         TwoFactorRecoveryCode,

@@ -42,7 +42,7 @@ export type Freshness =
   | { state: 'pending'; text: string; exact: null };
 
 /**
- * What a live listing says about its rows. Stale wins: the server has decided the promise is
+ * What a live dataset says about its rows. Stale wins: the server has decided the promise is
  * broken (interval plus grace passed), whatever the last success was.
  */
 export function freshness(live: FreshnessFacts, now: Date): Freshness {

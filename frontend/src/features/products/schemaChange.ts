@@ -1,6 +1,6 @@
 import type { RunOutcome, SchemaChange } from '../../api/liveProducts';
 
-/** How a held schema change and a live listing's run outcomes read. */
+/** How a held schema change and a live dataset's run outcomes read. */
 
 export type ColumnChangeKind = 'Dropped' | 'Retyped' | 'Added';
 

@@ -13,10 +13,13 @@ import { failureText, useChangePassword } from '../../api/users';
 import { useNotify } from '../../components/useNotify';
 import { EMPTY_PASSWORD_FORM, PasswordForm, passwordFormProblem } from './passwordForm';
 
-/** Current password + new one twice; on success every other session of the user ends. */
+/**
+ * Current password + new one twice; on success every other session of the user ends, and unless
+ * the user unticks it, the API key (a new one is issued) and every named token end too.
+ */
 export function ChangePasswordDialog(props: { open: boolean; onClose: () => void }) {
   const [form, setForm] = useState<PasswordForm>(EMPTY_PASSWORD_FORM);
-  const [rotateKey, setRotateKey] = useState(false);
+  const [rotateKey, setRotateKey] = useState(true);
   const changePassword = useChangePassword();
   const notify = useNotify();
   const problem = passwordFormProblem(form);
@@ -24,7 +27,7 @@ export function ChangePasswordDialog(props: { open: boolean; onClose: () => void
 
   const close = () => {
     setForm(EMPTY_PASSWORD_FORM);
-    setRotateKey(false);
+    setRotateKey(true);
     changePassword.reset();
     props.onClose();
   };
@@ -38,7 +41,7 @@ export function ChangePasswordDialog(props: { open: boolean; onClose: () => void
         onSuccess: () => {
           notify(
             rotateKey
-              ? 'Password changed. Other sessions have been logged out and your API key was replaced.'
+              ? 'Password changed. Other sessions have been logged out, your API key was replaced and your API tokens were ended.'
               : 'Password changed. Other sessions have been logged out.',
             'success',
           );
@@ -94,7 +97,7 @@ export function ChangePasswordDialog(props: { open: boolean; onClose: () => void
               control={
                 <Checkbox checked={rotateKey} onChange={(event) => setRotateKey(event.target.checked)} />
               }
-              label="Also replace my personal API key (links with the old key stop working)"
+              label="Also end my API key and API tokens (tools using them stop working; a new API key is issued)"
             />
           </Stack>
         </DialogContent>

@@ -16,7 +16,7 @@ import { TableName } from '../Manage/TableName';
 import { FactList } from './FactList';
 
 /**
- * What a buyer gets, shown to everyone before they get it: rows, size, last update, licence,
+ * What a buyer gets, shown to everyone before they get it: rows, size, last update, license,
  * the table's readable name, every column with its type, description (the data dictionary) and profile
  * (a live dataset's columns added since publishing marked New), and the loads.
  */
@@ -27,7 +27,7 @@ export function DatasetProduct({ asset, newColumns = [] }: { asset: AssetDetail;
     ['Columns', String(asset.columns.length)],
     ['Size', formatBytes(asset.byte_count)],
     ['Last updated', new Date(asset.data_updated_at).toLocaleDateString()],
-    ['Licence', asset.licence || 'Not stated'],
+    ['License', asset.licence || 'Not stated'],
   ];
   const profiles = new Map(asset.profile.map((profile) => [profile.name, profile]));
   return (

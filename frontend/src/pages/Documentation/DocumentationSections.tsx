@@ -100,7 +100,7 @@ export function DocumentationSections() {
       <DocSection id="fields" title="Fields">
         <Paragraph>
           Fields (top-level <Code>fields</Code> and each operation's <Code>params_fields</Code>) become the
-          setup form. Values are saved as the connector instance's settings and fill the templates.
+          setup form. Values are saved as the connection's settings and fill the templates.
         </Paragraph>
         <FieldTable caption="Schema field keys" rows={SCHEMA_FIELD_KEYS} />
         <FieldTable caption="Field types" firstColumn="Field type" rows={FIELD_TYPES} />

@@ -5,7 +5,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 
 /**
- * What the catalogue shows of an upload. A dataset also has a category, keywords and a licence; a
+ * What the catalogue shows of an upload. A dataset also has a category, keywords and a license; a
  * form without them (the connector's) does not show those fields.
  */
 export interface MetadataValues {
@@ -29,7 +29,7 @@ interface Props {
   descriptionHelperText?: string;
 }
 
-/** The catalogue details of both upload tabs: title, description, (category, keywords, licence), price, public. */
+/** The catalogue details of both upload tabs: title, description, (category, keywords, license), price, public. */
 export function MetadataFields({
   values,
   onChange,
@@ -75,7 +75,7 @@ export function MetadataFields({
       )}
       {values.licence !== undefined && (
         <TextField
-          label="Licence"
+          label="License"
           placeholder="e.g. CC BY 4.0"
           helperText="The terms buyers get the data under, shown on its page"
           value={values.licence}

@@ -1,4 +1,5 @@
 import { PartialType } from '@nestjs/swagger';
 import { SaveQueryDto } from './save-query.dto';
 
-export class UpdateSavedQueryDto extends PartialType(SaveQueryDto) {}
+/** Each field may be left out; sent as null it is refused like any other wrong value. */
+export class UpdateSavedQueryDto extends PartialType(SaveQueryDto, { skipNullProperties: false }) {}

@@ -10,7 +10,7 @@ interface Props {
   onDone: () => void;
 }
 
-/** Asks before ending a live listing, saying who is told; the connection itself stays. */
+/** Asks before ending a live dataset, saying who is told; the connection itself stays. */
 export function UnpublishDialog({ dataset, onClose, onDone }: Props) {
   const unpublish = useDeleteAsset();
   const notify = useNotify();

@@ -149,7 +149,7 @@ function EditForm({ id, open, onClose }: { id: string; open: boolean; onClose: (
                   onChange={(event) => set({ source: event.target.value })}
                 />
                 <TextField
-                  label="Licence"
+                  label="License"
                   fullWidth
                   value={form.licence}
                   onChange={(event) => set({ licence: event.target.value })}
