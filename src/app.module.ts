@@ -5,6 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ValidationPipe } from '@nestjs/common';
 import { AccessModule } from './access/access.module';
 import { AssetsModule } from './assets/assets.module';
+import { AuditModule } from './audit/audit.module';
 import { BlogModule } from './blog/blog.module';
 import { GlobalExceptionFilter } from './common/filters/global-exception.filter';
 import { CommonModule } from './common/common.module';
@@ -44,6 +45,7 @@ export class AppModule {
         ScheduleModule.forRoot(),
         ReadReplicaModule,
         CommonModule,
+        AuditModule,
         HealthModule,
         PublicConfigModule,
         UsersModule,

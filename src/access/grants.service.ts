@@ -20,6 +20,7 @@ import {
 import { deleteGrant, insertGrant } from './grant-rows';
 import { HostedCheckout } from './payments/hosted-checkout';
 import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
+import { AuditService } from '../audit/audit.service';
 
 /**
  * Changes who holds which dataset: grants, purchases and removals, with the subscriber count kept
@@ -35,6 +36,7 @@ export class GrantsService {
     private readonly gate: AccessGate,
     @Inject(PAYMENT_PROVIDER) private readonly payments: PaymentProvider,
     private readonly notifications: NotificationsService,
+    private readonly audit: AuditService,
   ) {
     this.checkout = new HostedCheckout(dataSource, payments);
   }
@@ -82,6 +84,12 @@ export class GrantsService {
         await this.notifications.purchasePaid(sql, purchase.id);
       }
       await insertGrant(sql, user.id, assetId, 'purchase');
+      await this.audit.recordIn(
+        sql,
+        'purchase_granted',
+        { purchase_id: purchase.id, dataset_id: assetId },
+        user.id,
+      );
       return { granted: true, already: false, assetId, reason: 'purchase', purchase } satisfies GrantResult;
     });
     // The failed order stays recorded (committed above); the buyer gets a clear answer.

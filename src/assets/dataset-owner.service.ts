@@ -16,6 +16,7 @@ import type { LoadMode } from './entities/dataset-version.entity';
 import { ColumnProfileService } from './ingest/column-profile.service';
 import { recordVersion, StagedUpload } from './ingest/staged-upload';
 import { sqlTypeFor } from './ingest/value-kinds';
+import { AuditService } from '../audit/audit.service';
 
 /** Days the owner's activity view covers. */
 export const ACTIVITY_DAYS = 90;
@@ -48,6 +49,7 @@ export class DatasetOwnerService {
     private readonly profiles: ColumnProfileService,
     private readonly notifications: NotificationsService,
     private readonly hooks: DatasetHooks,
+    private readonly audit: AuditService,
   ) {}
 
   /** Applies the sent fields (validated like an upload's) in one update. */
@@ -77,6 +79,10 @@ export class DatasetOwnerService {
       if (input.is_public === false && asset.isPublic && (await this.hasBuyers(sql, asset.id)))
         await this.archive(sql, asset);
       if (input.is_public === true) changes.archived_at = null;
+      if (input.is_public !== undefined && input.is_public !== asset.isPublic)
+        await this.audit.recordIn(sql, input.is_public ? 'listing_published' : 'listing_unpublished', {
+          dataset_id: asset.id,
+        });
       const changed = Object.entries(changes);
       const assignments = changed.map(([column], index) => `${quoteIdentifier(column)} = $${index + 2}`);
       await sql(`UPDATE assets SET ${assignments.join(', ')}, updated_at = now() WHERE id = $1`, [
@@ -189,6 +195,10 @@ export class DatasetOwnerService {
       if (await this.hasBuyers(sql, asset.id)) {
         await this.archive(sql, asset);
         await this.hooks.removing(sql, asset, 'archived');
+        await this.audit.recordIn(sql, 'dataset_deleted', {
+          dataset_id: asset.id,
+          archived_for_holders: true,
+        });
         return {
           message: `Dataset archived: ${holders} ${holders === 1 ? 'holder keeps' : 'holders keep'} access.`,
           id: asset.id,
@@ -200,6 +210,10 @@ export class DatasetOwnerService {
       await sql(`DELETE FROM assets WHERE id = $1`, [asset.id]);
       await takeTable(sql, asset.tableName);
       await dropTable(sql, asset.tableName);
+      await this.audit.recordIn(sql, 'dataset_deleted', {
+        dataset_id: asset.id,
+        archived_for_holders: false,
+      });
       return { message: 'Dataset deleted.', id: asset.id, holders_lost_access: holders };
     });
   }

@@ -16,6 +16,7 @@ import { ConnectorInstance } from './entities/connector-instance.entity';
 import { ConnectorRun } from './entities/connector-run.entity';
 import { furtherTablesOf, instanceTargets, syncFurtherTables } from './instance-operations';
 import { checkIterations, defaultMethod, prepareInstanceSettings } from './instance-settings-rules';
+import { AuditService } from '../audit/audit.service';
 
 /** A user's connector instances: activation, settings, removal, owner-only (others get 404). */
 @Injectable()
@@ -25,6 +26,7 @@ export class ConnectorInstancesService {
     private readonly secretBox: SecretBox,
     private readonly gate: AccessGate,
     private readonly lifecycle: ConnectorLifecycle,
+    private readonly audit: AuditService,
   ) {}
 
   private get instances() {
@@ -203,6 +205,10 @@ export class ConnectorInstancesService {
       await this.lifecycle.checkRemoval(sqlOn(manager), [instance.id]);
       const further = (await furtherTablesOf(manager, [instance.id])).get(instance.id) ?? [];
       await manager.delete(ConnectorInstance, { id: instance.id });
+      await this.audit.recordIn(manager, 'connection_deleted', {
+        connection_id: instance.id,
+        connector_id: instance.connectorId,
+      });
       await dropTable(sqlOn(manager), instance.outputTableName);
       for (const table of further) await dropTable(sqlOn(manager), table.outputTableName);
       await recountSubscribers(manager, instance.connectorId);

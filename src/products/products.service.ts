@@ -21,6 +21,7 @@ import { LiveViews } from './live-views';
 import { copySourceTable, datasetColumns, sourceColumns } from './product-table';
 import { lockProduct, LockedProduct, ProductRefreshService } from './product-refresh.service';
 import { describeSchemaChange, schemaChange } from './schema-change';
+import { AuditService } from '../audit/audit.service';
 
 export const NOT_LIVE = 'This dataset is not published from a connection.';
 export const NOTHING_HELD = 'No schema change is waiting for this dataset.';
@@ -43,6 +44,7 @@ export class ProductsService implements OnModuleInit {
     private readonly lifecycle: ConnectorLifecycle,
     private readonly datasetHooks: DatasetHooks,
     private readonly views: LiveViews,
+    private readonly audit: AuditService,
   ) {}
 
   onModuleInit(): void {
@@ -97,6 +99,11 @@ export class ProductsService implements OnModuleInit {
           },
           { tableName, columns, rowCount },
         );
+        if (input.is_public ?? true)
+          await this.audit.recordIn(sql, 'listing_published', {
+            dataset_id: assetId,
+            connection_id: instance.id,
+          });
         await sql(`INSERT INTO live_products (asset_id, instance_id, source_table) VALUES ($1, $2, $3)`, [
           assetId,
           instance.id,

@@ -14,6 +14,7 @@ import { QueryHistoryService, QueryOutcome } from './history/query-history.servi
 import { OpenQuery, QueryRunner, RunOptions } from './run/query-runner.service';
 import { QueryRoles } from './run/query-roles.service';
 import { NESTED_TOO_DEEPLY, nestedTooDeeply, userResourceFailure } from './run/user-sql-errors';
+import { AuditService } from '../audit/audit.service';
 
 /** Queries per user and minute: plenty for a person at the editor or a notebook, not a loop. */
 const QUERY_RATE: RateLimitRule = { limit: 60, windowSeconds: 60 };
@@ -65,6 +66,7 @@ export class QueryService {
     private readonly activity: DatasetActivityService,
     private readonly history: QueryHistoryService,
     private readonly unheldPublic: UnheldPublicTables,
+    private readonly audit: AuditService,
   ) {}
 
   /** The caller's tables as SQL sees them: readable name, title and columns with types. */
@@ -119,6 +121,7 @@ export class QueryService {
         tables,
         originalPosition,
       } = substituteTables(checked.text, checked.tables, held);
+      await this.audit.recordPaidQuery(caller, sql, tables);
       for (const table of tables)
         if (table.source.kind === 'asset') this.activity.countStreamRequest(table.source.id);
       const query = await this.runner

@@ -11,9 +11,10 @@ import type { Request } from 'express';
 import { sha256Hex } from '../common/crypto/secret-box';
 import { RateLimiterService, RateLimitRule } from '../common/rate-limit/rate-limiter.service';
 import { StreamAccessService } from './stream-access.service';
+import { apiKeyOf } from '../common/api-key-of';
 
-export const API_KEY_HEADER = 'x-api-key';
-export const API_KEY_QUERY = 'api_key';
+// Where a key is read from lives in common/ (the audit log reads it too); kept importable from here.
+export { API_KEY_HEADER, API_KEY_QUERY, apiKeyOf } from '../common/api-key-of';
 /** Generous for BI refreshes that page through a table, tight enough to stop a runaway loop. */
 export const STREAM_RATE_LIMIT: RateLimitRule = { limit: 120, windowSeconds: 60 };
 
@@ -32,29 +33,6 @@ export const UseApiKeyRateLimit = (budget: ApiKeyRateLimit) => SetMetadata(RATE_
 /** The rate-limit bucket of a key: its hash, so the key itself is stored nowhere. */
 export function streamRateLimitKey(apiKey: string, bucket = STREAM_BUDGET.bucket): string {
   return `${bucket}:${sha256Hex(apiKey)}`;
-}
-
-/** The token of an `Authorization: Bearer <token>` header, the way many BI tools and scripts send one. */
-function bearerTokenOf(request: Request): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.header('authorization') ?? '');
-  return match?.[1];
-}
-
-/**
- * The key from the X-API-Key header (kept out of URLs), an `Authorization: Bearer` header, or
- * else the api_key query parameter. A
- * parameter repeated with one value counts once: BI tools that add their stored key to every
- * request (Power Query's ApiKeyName) also add it to a next-page link that already carries it.
- */
-export function apiKeyOf(request: Request): string | undefined {
-  const header = request.header(API_KEY_HEADER);
-  if (header) return header.trim();
-  const bearer = bearerTokenOf(request);
-  if (bearer) return bearer;
-  const query = (request.query as Record<string, unknown>)[API_KEY_QUERY];
-  const values = new Set((Array.isArray(query) ? query : [query]).map((value) => value));
-  const [only] = values;
-  return values.size === 1 && typeof only === 'string' && only ? only.trim() : undefined;
 }
 
 /**

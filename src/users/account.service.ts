@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from './auth/passwords';
 import { sqlOn } from '../database/sql';
 import { endCredentials } from './credentials/end-credentials';
 import { User } from './entities/user.entity';
+import { AuditService } from '../audit/audit.service';
 
 /** Wrong current passwords allowed per user: a stolen session must not become a password oracle. */
 const WRONG_CURRENT_PASSWORD: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
@@ -19,6 +20,7 @@ export class AccountService {
     private readonly dataSource: DataSource,
     private readonly rateLimiter: RateLimiterService,
     private readonly apiKeys: ApiKeyService,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -54,6 +56,7 @@ export class AccountService {
     const passwordHash = await hashPassword(newPassword);
     await this.dataSource.transaction(async (manager) => {
       await manager.update(User, { id: userId }, { passwordHash });
+      await this.audit.recordIn(manager, 'password_changed', { api_key_rotated: endApiKeyAndTokens }, userId);
       await endCredentials(sqlOn(manager), userId, {
         keepSessionId: currentSessionId,
         apiKeyAndTokens: endApiKeyAndTokens,

@@ -10,11 +10,15 @@ import { SignInService } from './auth/sign-in.service';
 import { LoginDto } from './dto/login.dto';
 import { MeResponse } from './me-response';
 import { TwoFactorRequiredResponse } from './two-factor/two-factor.responses';
+import { AuditService } from '../audit/audit.service';
 
 @ApiTags('users')
 @Controller('users')
 export class AuthController {
-  constructor(private readonly signIn: SignInService) {}
+  constructor(
+    private readonly signIn: SignInService,
+    private readonly audit: AuditService,
+  ) {}
 
   /**
    * The guard checks the credentials; then either a fresh session starts (the body is the
@@ -47,6 +51,7 @@ export class AuthController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<MessageResponse> {
+    if (request.user) await this.audit.record('sign_out');
     await new Promise<void>((resolve, reject) =>
       request.logout((error) => (error ? reject(error) : resolve())),
     );

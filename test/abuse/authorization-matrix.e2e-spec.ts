@@ -159,6 +159,16 @@ describe('abuse: authorisation matrix of the API', () => {
           LOGIN_REQUIRED,
         ],
         ['GET users/me/export', 'owner', () => agentOf('owner').get('/api/users/me/export'), 200],
+        ['GET audit/me', 'visitor', () => agentOf('visitor').get('/api/audit/me'), 401, LOGIN_REQUIRED],
+        ['GET audit/me', 'other', () => agentOf('other').get('/api/audit/me'), 200],
+        [
+          'GET audit/me/export',
+          'visitor',
+          () => agentOf('visitor').get('/api/audit/me/export'),
+          401,
+          LOGIN_REQUIRED,
+        ],
+        ['GET audit/me/export', 'owner', () => agentOf('owner').get('/api/audit/me/export'), 200],
         [
           'GET notifications',
           'visitor',

@@ -268,6 +268,38 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/audit/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['AuditController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/audit/me/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['AuditController_export'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/blog': {
     parameters: {
       query?: never;
@@ -1413,6 +1445,43 @@ export interface components {
       type: 'dataset';
       /** @enum {string} */
       visibility: 'public' | 'private';
+    };
+    AuditCredentialResponse: {
+      id: string | null;
+      /** @enum {string} */
+      kind: 'session' | 'api_key' | 'api_token' | 'none';
+    };
+    AuditEventResponse: {
+      credential: components['schemas']['AuditCredentialResponse'];
+      /** @description Ids and small facts, never secrets */
+      detail: {
+        [key: string]: unknown;
+      };
+      /** @description Increasing with time; pass the last one as `before` for the next page */
+      id: string;
+      /** @description Client address as the app resolves it */
+      ip: string | null;
+      occurred_at: string;
+      /** @enum {string} */
+      type:
+        | 'sign_in'
+        | 'sign_in_failed'
+        | 'sign_out'
+        | 'password_changed'
+        | 'password_reset'
+        | 'two_factor_enabled'
+        | 'two_factor_disabled'
+        | 'api_key_rotated'
+        | 'api_token_created'
+        | 'api_token_revoked'
+        | 'purchase_granted'
+        | 'refund'
+        | 'listing_published'
+        | 'listing_unpublished'
+        | 'dataset_deleted'
+        | 'connection_deleted'
+        | 'paid_data_queried';
+      user_agent: string | null;
     };
     AuthField: {
       key: string;
@@ -2848,6 +2917,99 @@ export interface operations {
         content: {
           'application/json': components['schemas']['DatasetRefreshed'];
         };
+      };
+    };
+  };
+  AuditController_list: {
+    parameters: {
+      query?: {
+        type?: (
+          | 'sign_in'
+          | 'sign_in_failed'
+          | 'sign_out'
+          | 'password_changed'
+          | 'password_reset'
+          | 'two_factor_enabled'
+          | 'two_factor_disabled'
+          | 'api_key_rotated'
+          | 'api_token_created'
+          | 'api_token_revoked'
+          | 'purchase_granted'
+          | 'refund'
+          | 'listing_published'
+          | 'listing_unpublished'
+          | 'dataset_deleted'
+          | 'connection_deleted'
+          | 'paid_data_queried'
+        )[];
+        /** @description ISO 8601 time; events at or after it */
+        from?: string;
+        /** @description ISO 8601 time; events before it */
+        to?: string;
+        /** @description Events older than this event id (the next page) */
+        before?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditEventResponse'][];
+        };
+      };
+    };
+  };
+  AuditController_export: {
+    parameters: {
+      query?: {
+        type?: (
+          | 'sign_in'
+          | 'sign_in_failed'
+          | 'sign_out'
+          | 'password_changed'
+          | 'password_reset'
+          | 'two_factor_enabled'
+          | 'two_factor_disabled'
+          | 'api_key_rotated'
+          | 'api_token_created'
+          | 'api_token_revoked'
+          | 'purchase_granted'
+          | 'refund'
+          | 'listing_published'
+          | 'listing_unpublished'
+          | 'dataset_deleted'
+          | 'connection_deleted'
+          | 'paid_data_queried'
+        )[];
+        /** @description ISO 8601 time; events at or after it */
+        from?: string;
+        /** @description ISO 8601 time; events before it */
+        to?: string;
+        /** @description Events older than this event id (the next page) */
+        before?: string;
+        limit?: number;
+        format?: 'csv' | 'jsonl';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events as a file */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

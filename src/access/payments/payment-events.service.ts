@@ -6,6 +6,7 @@ import { Sql, sqlOn } from '../../database/sql';
 import type { PurchaseStatus } from '../entities/purchase.entity';
 import { deleteGrant, insertGrant } from '../grant-rows';
 import { toMinorUnits } from './minor-units';
+import { AuditService } from '../../audit/audit.service';
 
 interface PurchaseRow {
   id: string;
@@ -69,6 +70,7 @@ export class PaymentEventsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly notifications: NotificationsService,
+    private readonly audit: AuditService,
   ) {}
 
   /** Handles one verified event; true when it was new, false for one already handled. */
@@ -147,6 +149,12 @@ export class PaymentEventsService {
         [purchase.id, paymentIntentId],
       );
       await this.notifications.purchaseRefunded(sql, purchase.id, false);
+      await this.audit.recordIn(
+        sql,
+        'refund',
+        { purchase_id: purchase.id, dataset_id: purchase.asset_id, access_removed: false },
+        purchase.user_id,
+      );
       this.logger.log(`Purchase ${purchase.id} completed after its refund; no access granted`);
       return;
     }
@@ -156,6 +164,12 @@ export class PaymentEventsService {
     );
     // A dataset deleted since stays paid for the record; there is nothing left to grant.
     if (purchase.asset_id) await insertGrant(sql, purchase.user_id, purchase.asset_id, 'purchase');
+    await this.audit.recordIn(
+      sql,
+      'purchase_granted',
+      { purchase_id: purchase.id, dataset_id: purchase.asset_id, provider: 'stripe' },
+      purchase.user_id,
+    );
     await this.notifications.purchasePaid(sql, purchase.id);
     this.logger.log(`Purchase ${purchase.id} paid through Stripe; access granted`);
   }
@@ -183,6 +197,12 @@ export class PaymentEventsService {
       !!purchase.asset_id &&
       (await deleteGrant(sql, purchase.user_id, purchase.asset_id));
     await this.notifications.purchaseRefunded(sql, purchase.id, accessRemoved);
+    await this.audit.recordIn(
+      sql,
+      'refund',
+      { purchase_id: purchase.id, dataset_id: purchase.asset_id, access_removed: accessRemoved },
+      purchase.user_id,
+    );
     this.logger.log(`Purchase ${purchase.id} refunded through Stripe; access removed`);
   }
 

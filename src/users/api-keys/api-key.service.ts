@@ -6,6 +6,7 @@ import { AccessGate } from '../../access/access-gate.service';
 import { SecretBox, sha256Hex } from '../../common/crypto/secret-box';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { User } from '../entities/user.entity';
+import { AuditService } from '../../audit/audit.service';
 
 /** 32 random bytes: far beyond guessing, URL-safe for ?api_key= links. */
 const API_KEY_BYTES = 32;
@@ -17,6 +18,7 @@ export class ApiKeyService {
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly secretBox: SecretBox,
     private readonly gate: AccessGate,
+    private readonly audit: AuditService,
   ) {}
 
   /** POST dev/apikey: only for the caller's own e-mail. */
@@ -35,6 +37,7 @@ export class ApiKeyService {
       { id: userId },
       { apiKeyHash: sha256Hex(key), apiKeyEncrypted: this.secretBox.seal(key) },
     );
+    await this.audit.record('api_key_rotated', {}, userId);
     return key;
   }
 }

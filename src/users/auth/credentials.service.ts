@@ -4,6 +4,7 @@ import type { AuthenticatedUser } from '../../common/decorators/current-user.dec
 import { UsersService } from '../users.service';
 import { PASSWORD_MAX_LENGTH, verifyAgainstDecoy, verifyPassword } from './passwords';
 import { deviceVouchesFor, type TrustedDevice } from './trusted-devices.service';
+import { AuditService } from '../../audit/audit.service';
 
 /**
  * Failed logins allowed for one account from one client address before that address is refused
@@ -44,6 +45,7 @@ export class CredentialsService {
   constructor(
     private readonly users: UsersService,
     private readonly rateLimiter: RateLimiterService,
+    private readonly audit: AuditService,
   ) {}
 
   async authenticate(email: string, password: string, client: LoginClient): Promise<AuthenticatedUser> {
@@ -75,6 +77,7 @@ export class CredentialsService {
       user && withinLimit
         ? await verifyPassword(user.passwordHash, password)
         : await verifyAgainstDecoy(password.slice(0, PASSWORD_MAX_LENGTH));
+    if (user && !passwordMatches) await this.audit.record('sign_in_failed', {}, user.id);
     if (!user || !passwordMatches) throw new UnauthorizedException(INVALID_CREDENTIALS_MESSAGE);
 
     // The right password is no failure: this client's (or browser's) count starts again, and the

@@ -9,6 +9,7 @@ import { TwoFactorRequiredResponse } from '../two-factor/two-factor.responses';
 import { SecondFactor, TwoFactorService } from '../two-factor/two-factor.service';
 import { UsersService } from '../users.service';
 import { TrustedDevicesService } from './trusted-devices.service';
+import { AuditService } from '../../audit/audit.service';
 
 export const CODE_REQUIRED_MESSAGE = 'Enter the code from your authenticator app';
 export const SIGN_IN_EXPIRED_MESSAGE = 'Your sign-in has expired. Please log in again.';
@@ -20,6 +21,7 @@ export class SignInService {
     private readonly users: UsersService,
     private readonly twoFactor: TwoFactorService,
     private readonly devices: TrustedDevicesService,
+    private readonly audit: AuditService,
   ) {}
 
   async afterPassword(
@@ -56,6 +58,7 @@ export class SignInService {
     );
     markLogin(request.session);
     recordSessionDetails(request);
+    await this.audit.record('sign_in', {}, userId);
     this.devices.remember(request, response, userId);
     return profile;
   }

@@ -14,6 +14,7 @@ import { UsersService } from '../users.service';
 import { PasswordResetToken } from './entities/password-reset-token.entity';
 import { passwordResetMail } from './password-reset-mail';
 import { INVALID_RESET_LINK_MESSAGE } from './password-reset.messages';
+import { AuditService } from '../../audit/audit.service';
 
 export const RESET_LINK_LIFETIME_MS = 60 * 60_000;
 /** Reset requests per client address: keeps one client from mailing everybody. */
@@ -35,6 +36,7 @@ export class PasswordResetService {
     private readonly rateLimiter: RateLimiterService,
     private readonly dataSource: DataSource,
     private readonly apiKeys: ApiKeyService,
+    private readonly audit: AuditService,
   ) {}
 
   /** Mails a link when the address has an account; the caller learns nothing either way. */
@@ -90,6 +92,7 @@ export class PasswordResetService {
       const userId = rows[0]?.user_id;
       if (!userId) throw new BadRequestException(INVALID_RESET_LINK_MESSAGE);
       await sql(`DELETE FROM password_reset_tokens WHERE user_id = $1`, [userId]);
+      await this.audit.recordIn(manager, 'password_reset', {}, userId);
       // The link proved the mailbox, so an account not yet verified counts as verified now.
       await sql(
         `UPDATE users SET password_hash = $2, email_verified_at = coalesce(email_verified_at, now()),

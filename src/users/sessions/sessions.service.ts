@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AuditService } from '../../audit/audit.service';
 import { sqlOn } from '../../database/sql';
 import { describeBrowser } from './describe-browser';
 import type { SessionDetails } from './session-details';
@@ -14,7 +15,10 @@ const OF_USER = `(sess -> 'passport' ->> 'user') = $1`;
 /** A user's logged-in sessions, read from and ended in the session store's table. */
 @Injectable()
 export class SessionsService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly audit: AuditService,
+  ) {}
 
   async list(userId: string, currentSessionId: string): Promise<SessionResponse[]> {
     const rows: Array<{ id: string; current: boolean; details: SessionDetails | null }> =
@@ -42,6 +46,7 @@ export class SessionsService {
       [userId, sessionId],
     );
     if (rowCount === 0) throw new NotFoundException('Session not found');
+    await this.audit.record('sign_out', { session_id: sessionId }, userId);
   }
 
   /** Ends every session of the user but the one making the request; answers how many ended. */
@@ -50,6 +55,7 @@ export class SessionsService {
       userId,
       currentSessionId,
     ]);
+    await this.audit.record('sign_out', { other_sessions: rowCount }, userId);
     return rowCount;
   }
 }

@@ -9,6 +9,7 @@ import { ApiToken } from '../entities/api-token.entity';
 import { ApiTokenResponse, CreatedApiTokenResponse } from './api-token.response';
 import { CreateApiTokenDto } from './dto/create-api-token.dto';
 import { NAMED_TOKEN_PREFIX, TokenScope } from './token-scopes';
+import { AuditService } from '../../audit/audit.service';
 
 /** 32 random bytes, as the personal key: far beyond guessing, URL-safe for ?api_key= links. */
 const TOKEN_BYTES = 32;
@@ -43,6 +44,7 @@ export class ApiTokensService {
   constructor(
     @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
     private readonly dataSource: DataSource,
+    private readonly audit: AuditService,
   ) {}
 
   async list(userId: string): Promise<ApiTokenResponse[]> {
@@ -58,7 +60,7 @@ export class ApiTokensService {
       await manager.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [userId]);
       if ((await manager.countBy(ApiToken, { userId })) >= MAX_TOKENS_PER_USER)
         throw new BadRequestException(`At most ${MAX_TOKENS_PER_USER} tokens: revoke one first`);
-      return manager.save(
+      const saved = await manager.save(
         manager.create(ApiToken, {
           userId,
           name: input.name,
@@ -68,6 +70,8 @@ export class ApiTokensService {
           expiresAt,
         }),
       );
+      await this.audit.recordIn(manager, 'api_token_created', { token_id: saved.id }, userId);
+      return saved;
     });
     return { ...toResponse(created), token };
   }
@@ -76,6 +80,7 @@ export class ApiTokensService {
   async revoke(userId: string, tokenId: string): Promise<void> {
     const result = isUuid(tokenId) ? await this.tokens.delete({ id: tokenId, userId }) : { affected: 0 };
     if (!result.affected) throw new NotFoundException('Token not found');
+    await this.audit.record('api_token_revoked', { token_id: tokenId }, userId);
   }
 
   /** The verified owner and scopes of a live named token; null for anything else. */

@@ -22,6 +22,7 @@ import { TwoFactorRecoveryCode } from './entities/two-factor-recovery-code.entit
 import { ONE_TIME_CODE_STRATEGY, type OneTimeCodeStrategy } from './one-time-code.strategy';
 import { generateRecoveryCodes, hashRecoveryCode } from './recovery-codes';
 import { recoveryCodeUsedMail } from './recovery-code-used-mail';
+import { AuditService } from '../../audit/audit.service';
 
 /** Wrong codes (and recovery codes) allowed per user, like wrong passwords at login. */
 export const TWO_FACTOR_FAILURES_PER_USER: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
@@ -56,6 +57,7 @@ export class TwoFactorService {
     private readonly rateLimiter: RateLimiterService,
     private readonly mail: MailService,
     private readonly dataSource: DataSource,
+    private readonly audit: AuditService,
   ) {}
 
   async isEnabled(userId: string): Promise<boolean> {
@@ -94,6 +96,7 @@ export class TwoFactorService {
     const codes = generateRecoveryCodes();
     await this.dataSource.transaction(async (manager) => {
       await manager.update(TwoFactorCredential, { userId }, { enabledAt: new Date() });
+      await this.audit.recordIn(manager, 'two_factor_enabled', {}, userId);
       await endCredentials(sqlOn(manager), userId, {
         keepSessionId: currentSessionId,
         apiKeyAndTokens: false,
@@ -125,6 +128,12 @@ export class TwoFactorService {
     await this.dataSource.transaction(async (manager) => {
       await manager.delete(TwoFactorRecoveryCode, { userId });
       await manager.delete(TwoFactorCredential, { userId });
+      await this.audit.recordIn(
+        manager,
+        'two_factor_disabled',
+        { recovery_code_used: Boolean(factor.recoveryCode) },
+        userId,
+      );
     });
   }
 

@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useSession } from '../../auth/useSession';
 import { useLogoutAndGoHome } from '../../components/useLogoutAndGoHome';
+import { ActivityLogSection } from './ActivityLogSection';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { LeavingSection } from './LeavingSection';
 import { NoticesSection } from './NoticesSection';
@@ -43,6 +44,7 @@ export function AccountPage() {
       <PurchasesSection />
       <TokensSection />
       <SessionsSection />
+      <ActivityLogSection />
       <NoticesSection />
       <LeavingSection />
       <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
