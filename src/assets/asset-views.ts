@@ -169,7 +169,10 @@ export class AssetDetail extends OmitType(AssetSummary, ['live'] as const) {
   @ApiProperty({ type: () => [AssetColumnDocument] })
   columns: AssetColumn[];
 
-  @ApiProperty({ description: 'The licence, as the owner words it; empty when not given' })
+  @ApiProperty({
+    description:
+      'The licence: an SPDX identifier such as CC-BY-4.0 when it is a listed one, else as the owner words it; empty when not given',
+  })
   licence: string;
 
   @ApiProperty({
