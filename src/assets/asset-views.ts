@@ -171,7 +171,7 @@ export class AssetDetail extends OmitType(AssetSummary, ['live'] as const) {
 
   @ApiProperty({
     description:
-      'The license, as the owner words it; empty when not given (the field keeps its name `licence`)',
+      'The licence: an SPDX identifier such as CC-BY-4.0 when it is a listed one, else as the owner words it; empty when not given',
   })
   licence: string;
 

@@ -1,3 +1,4 @@
+import { normaliseLicence } from '../common/licences';
 import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessGate, subscriberCount } from '../access/access-gate.service';
@@ -64,7 +65,7 @@ export class DatasetOwnerService {
       if (input.price !== undefined) changes.price = input.price;
       if (input.is_public !== undefined) changes.is_public = input.is_public;
       if (input.source !== undefined) changes.source = input.source;
-      if (input.licence !== undefined) changes.licence = input.licence;
+      if (input.licence !== undefined) changes.licence = normaliseLicence(input.licence);
       if (input.image !== undefined) changes.image = input.image || null;
       if (input.dictionary !== undefined) {
         changes.dictionary = JSON.stringify(

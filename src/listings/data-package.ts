@@ -1,4 +1,5 @@
 import type { Asset, AssetColumn } from '../assets/entities/asset.entity';
+import { findLicence } from '../common/licences';
 import type { ListingLinks } from './listing-links';
 
 export const DATA_PACKAGE_PROFILE = 'https://datapackage.org/profiles/2.0/datapackage.json';
@@ -16,11 +17,15 @@ const FIELD_TYPES: Record<AssetColumn['type'], string> = {
   jsonb: 'object',
 };
 
-/** A licence as Data Package v2 wants it: a name, or a path when the owner gave an address. */
+/**
+ * A licence as Data Package v2 wants it: a listed one by SPDX id and address; the owner's own words
+ * only when they are an address (a `name` must be an identifier, so other text is left out).
+ */
 function licenses(licence: string): Array<Record<string, string>> | undefined {
   const text = licence.trim();
-  if (!text) return undefined;
-  return /^https?:\/\//i.test(text) ? [{ path: text, title: text }] : [{ name: text, title: text }];
+  const known = findLicence(text);
+  if (known) return [{ name: known.id, path: known.url, title: known.title }];
+  return /^https?:\/\//i.test(text) ? [{ path: text, title: text }] : undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Asset } from '../assets/entities/asset.entity';
+import { findLicence } from '../common/licences';
 import { PRODUCT_NAME } from '../common/product';
 import type { Connector } from '../connectors/entities/connector.entity';
 import { DATA_PACKAGE_PROFILE } from './data-package';
@@ -10,6 +11,7 @@ const CONTEXT = {
   dcat: 'http://www.w3.org/ns/dcat#',
   dct: 'http://purl.org/dc/terms/',
   foaf: 'http://xmlns.com/foaf/0.1/',
+  rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
   xsd: 'http://www.w3.org/2001/XMLSchema#',
 };
 
@@ -26,6 +28,21 @@ function distribution(title: string, accessUrl: string, mediaType: string, extra
   };
 }
 
+/**
+ * dct:license is a dct:LicenseDocument, so a resource: a listed licence by its address (titled),
+ * an owner's address as is; other words of the owner become a document with only a label.
+ */
+function licence(text: string): Record<string, unknown> {
+  const known = findLicence(text);
+  if (known)
+    return { 'dct:license': { '@id': known.url, '@type': 'dct:LicenseDocument', 'dct:title': known.title } };
+  const trimmed = text.trim();
+  if (!trimmed) return {};
+  if (/^https?:\/\//i.test(trimmed))
+    return { 'dct:license': { '@id': trimmed, '@type': 'dct:LicenseDocument' } };
+  return { 'dct:license': { '@type': 'dct:LicenseDocument', 'rdfs:label': trimmed } };
+}
+
 function dcatDataset(asset: Asset, links: ListingLinks): Record<string, unknown> {
   const modified = asset.dataUpdatedAt > asset.updatedAt ? asset.dataUpdatedAt : asset.updatedAt;
   return {
@@ -37,7 +54,7 @@ function dcatDataset(asset: Asset, links: ListingLinks): Record<string, unknown>
     'dcat:keyword': asset.keywords,
     'dct:issued': dateTime(asset.createdAt),
     'dct:modified': dateTime(modified),
-    ...(asset.licence.trim() ? { 'dct:license': asset.licence.trim() } : {}),
+    ...licence(asset.licence),
     ...(asset.author.trim() ? { 'dct:creator': { '@type': 'foaf:Agent', 'foaf:name': asset.author } } : {}),
     'dcat:landingPage': link(links.datasetPage(asset.id)),
     'dcat:distribution': [

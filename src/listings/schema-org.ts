@@ -1,5 +1,6 @@
-import type { Asset } from '../assets/entities/asset.entity';
+import type { Asset, AssetColumn } from '../assets/entities/asset.entity';
 import type { Connector } from '../connectors/entities/connector.entity';
+import { findLicence } from '../common/licences';
 import { PRODUCT_NAME } from '../common/product';
 import type { ListingLinks } from './listing-links';
 
@@ -26,6 +27,26 @@ function compact(value: JsonLd): JsonLd {
   );
 }
 
+const DATED: ReadonlySet<AssetColumn['type']> = new Set(['date', 'timestamp', 'timestamptz']);
+
+/**
+ * The days the rows cover, as an ISO 8601 interval (schema.org temporalCoverage): from the earliest
+ * to the latest value of the date and time columns, as their profiles hold them; none before the
+ * profile is computed or when no column is dated.
+ */
+function temporalCoverage(asset: Asset): string | undefined {
+  const dated = new Set(
+    asset.columns.filter((column) => DATED.has(column.type)).map((column) => column.name),
+  );
+  const days = asset.profile
+    .filter((profile) => dated.has(profile.name))
+    .flatMap((profile) => [profile.min, profile.max])
+    .filter((value): value is string => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value))
+    .map((value) => value.slice(0, 10))
+    .sort();
+  return days.length ? `${days[0]}/${days[days.length - 1]}` : undefined;
+}
+
 /**
  * A public dataset as a schema.org Dataset (what dataset search engines read). Its rows are never
  * free to fetch without a key: the distributions name the OData feed and the CSV download, both
@@ -44,7 +65,8 @@ export function datasetJsonLd(asset: Asset, links: ListingLinks): JsonLd {
     name: asset.title,
     description: asset.description.trim() || `${asset.title}, a dataset on ${PRODUCT_NAME}.`,
     keywords: asset.keywords,
-    license: asset.licence.trim() || undefined,
+    license: findLicence(asset.licence)?.url ?? (asset.licence.trim() || undefined),
+    temporalCoverage: temporalCoverage(asset),
     creator: creator(asset.author),
     dateCreated: asset.createdAt.toISOString(),
     dateModified: modified.toISOString(),

@@ -66,7 +66,7 @@ describe('dataset detail: facts, dictionary, column profile; grid and stream fil
     const detail = (await testApp.http.get(`/api/assets/${id}`).expect(200)).body;
     expect(detail).toMatchObject({
       row_count: 240,
-      licence: 'CC BY 4.0',
+      licence: 'CC-BY-4.0',
       byte_count: Buffer.byteLength(sampleCsv()),
       has_access: false,
       dictionary: {},

@@ -114,7 +114,7 @@ describe('owner actions on a dataset: edit, refresh (replace, append), delete', 
         price: 9.5,
         is_public: false,
         source: 'Statistics office',
-        licence: 'CC BY 4.0',
+        licence: 'CC-BY-4.0',
         image: '/images/finance.png',
         dictionary: { amount: 'Units sold', day: 'Day of sale' },
       });

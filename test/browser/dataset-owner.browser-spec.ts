@@ -47,7 +47,7 @@ describe('a dataset as a product: the owner edits, refreshes and deletes it; eve
     await logIn(ownerPage, email, PASSWORD);
     const id = await uploadAs(ownerPage, `Ferry departures ${Date.now()}`, FIRST);
     await apiAs(ownerPage, 'PATCH', `assets/${id}`, {
-      licence: 'CC BY 4.0',
+      licence: 'CC-BY-4.0',
       dictionary: { departures: 'Sailings per day' },
     });
 
@@ -56,7 +56,7 @@ describe('a dataset as a product: the owner edits, refreshes and deletes it; eve
       await page.goto(`/dataset_profile/${id}`);
       await page.getByRole('heading', { name: 'What you get' }).waitFor();
       await expect(fact(page, 'Rows').innerText()).resolves.toBe('3');
-      await expect(fact(page, 'License').innerText()).resolves.toBe('CC BY 4.0');
+      await expect(fact(page, 'License').innerText()).resolves.toBe('CC-BY-4.0');
       const dictionary = page.getByRole('table', { name: 'Data dictionary' });
       await expect(dictionary.getByRole('row', { name: /departures/ }).innerText()).resolves.toMatch(
         /departures\s+integer\s+Sailings per day\s+100% filled · 3 distinct/,
@@ -95,7 +95,10 @@ describe('a dataset as a product: the owner edits, refreshes and deletes it; eve
       await page.getByRole('button', { name: 'Edit', exact: true }).click();
       const edit = page.getByRole('dialog', { name: 'Edit dataset' });
       await edit.getByLabel('Title').fill(`${title} (edited)`);
-      await edit.getByLabel('License').fill('ODbL');
+      await edit.getByLabel('License').click();
+      await page
+        .getByRole('option', { name: 'Open Data Commons Open Database License 1.0 (ODbL-1.0)' })
+        .click();
       await edit.getByLabel('departures (integer)').fill('Sailings that left the port');
       await screenshot(page, 'dataset-owner-edit', viewport);
       await edit.getByRole('button', { name: 'Save' }).click();
@@ -104,7 +107,7 @@ describe('a dataset as a product: the owner edits, refreshes and deletes it; eve
         .getByRole('heading', { name: `${title} (edited)` })
         .first()
         .waitFor();
-      await expect(fact(page, 'License').innerText()).resolves.toBe('ODbL');
+      await expect(fact(page, 'License').innerText()).resolves.toBe('ODbL-1.0');
 
       // A file with another header is refused with the reason, and nothing changes.
       await page.getByRole('button', { name: 'Refresh data' }).click();

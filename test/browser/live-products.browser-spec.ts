@@ -106,7 +106,8 @@ async function publishFromManage(page: Page, instance: Instance, title: string, 
   await dialog.getByLabel('Description').fill('Water levels of the harbour gauges, hourly.');
   await dialog.getByLabel('Category').fill('Science');
   await dialog.getByLabel('Keywords').fill('tides, harbour');
-  await dialog.getByLabel('License').fill('CC BY 4.0');
+  await dialog.getByLabel('License').click();
+  await page.getByRole('option', { name: 'Creative Commons Attribution 4.0 (CC-BY-4.0)' }).click();
   await dialog.getByLabel('Price').fill('0');
   await dialog.getByText('Give the listing a title.').waitFor({ state: 'detached' });
   await expect(dialog.getByText(/^Price must be/).count()).resolves.toBe(0);

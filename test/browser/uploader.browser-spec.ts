@@ -69,7 +69,8 @@ describe('uploading a dataset and streaming it in a browser', () => {
 
     await page.getByLabel('Description').fill('Water levels measured in seven harbours.');
     await page.getByLabel('Category').fill('Environment');
-    await page.getByLabel('License').fill('CC BY 4.0');
+    await page.getByLabel('License').click();
+    await page.getByRole('option', { name: 'Creative Commons Attribution 4.0 (CC-BY-4.0)' }).click();
     await chooseFile(page, 'harbour-levels.csv', harbourCsv());
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
@@ -99,7 +100,7 @@ describe('uploading a dataset and streaming it in a browser', () => {
 
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
     await page.getByText(`1–25 of ${ROWS.toLocaleString('en-US')}`).waitFor();
-    await page.getByText('CC BY 4.0', { exact: true }).first().waitFor();
+    await page.getByText('CC-BY-4.0', { exact: true }).first().waitFor();
     // The owner is offered neither Get/Buy nor Remove on their own dataset: it is theirs, managed in Manage.
     const hero = page.locator('main header');
     await hero.getByText('You own this', { exact: true }).waitFor();

@@ -1,9 +1,12 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { uploadDataset } from '../factories/asset.factory';
 import { createPost } from '../factories/blog.factory';
 import { createConnector } from '../factories/connector.factory';
 import { createLoggedInUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+import { DATA_PACKAGE_SCHEMA } from './data-package-schema';
 
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -29,7 +32,7 @@ describe('listings for search engines and open-data portals: sitemap, robots.txt
       {
         title: 'Harbour tides',
         keywords: 'sea, tides',
-        licence: 'https://creativecommons.org/licenses/by/4.0/',
+        licence: 'CC BY 4.0',
       },
       'station,measured_at,level,day,ok,label\nA,2024-01-01T10:00:00Z,1.5,2024-01-01,true,x\nB,2024-01-02T11:00:00Z,2,2024-01-02,false,y\n',
     );
@@ -38,7 +41,11 @@ describe('listings for search engines and open-data portals: sitemap, robots.txt
       .set('Origin', TEST_ORIGIN)
       .send({ dictionary: { level: 'Water level in metres' } })
       .expect(200);
-    privateId = await uploadDataset(owner.agent, { title: 'Secret payroll', is_public: 'false' });
+    privateId = await uploadDataset(owner.agent, {
+      title: 'Secret payroll',
+      is_public: 'false',
+      licence: 'Internal use only',
+    });
     // Got while public, then made private: its holder still sees it, nobody else.
     heldPrivateId = await uploadDataset(owner.agent, { title: 'Formerly public census' });
     await holder.agent
@@ -125,7 +132,13 @@ describe('listings for search engines and open-data portals: sitemap, robots.txt
         title: 'Harbour tides',
         homepage: `${TEST_ORIGIN}/dataset_profile/${publicId}`,
         keywords: ['sea', 'tides'],
-        licenses: [{ path: 'https://creativecommons.org/licenses/by/4.0/' }],
+        licenses: [
+          {
+            name: 'CC-BY-4.0',
+            path: 'https://creativecommons.org/licenses/by/4.0/',
+            title: 'Creative Commons Attribution 4.0',
+          },
+        ],
         contributors: [{ title: 'Ada Owner', roles: ['creator'] }],
       });
       expect(body.resources).toHaveLength(1);
@@ -145,6 +158,17 @@ describe('listings for search engines and open-data portals: sitemap, robots.txt
         { name: 'ok', type: 'boolean' },
         { name: 'label', type: 'string' },
       ]);
+    });
+
+    it('validates against the Data Package v2 profile (also for an own-words licence, which it leaves out)', async () => {
+      const validate = new Ajv({ allErrors: true, strict: false });
+      addFormats(validate);
+      const check = validate.compile(DATA_PACKAGE_SCHEMA);
+      const { body } = await testApp.http.get(`/api/assets/${publicId}/datapackage.json`).expect(200);
+      expect(check(body) ? [] : check.errors).toEqual([]);
+      const ownWords = await owner.agent.get(`/api/assets/${privateId}/datapackage.json`).expect(200);
+      expect(ownWords.body.licenses).toBeUndefined();
+      expect(check(ownWords.body) ? [] : check.errors).toEqual([]);
     });
 
     it('gives a private dataset to its holder and its owner', async () => {
@@ -193,7 +217,11 @@ describe('listings for search engines and open-data portals: sitemap, robots.txt
         'dct:title': 'Harbour tides',
         'dct:identifier': readableName,
         'dcat:keyword': ['sea', 'tides'],
-        'dct:license': 'https://creativecommons.org/licenses/by/4.0/',
+        'dct:license': {
+          '@id': 'https://creativecommons.org/licenses/by/4.0/',
+          '@type': 'dct:LicenseDocument',
+          'dct:title': 'Creative Commons Attribution 4.0',
+        },
         'dcat:landingPage': { '@id': `${TEST_ORIGIN}/dataset_profile/${publicId}` },
       });
       expect(Number.isNaN(Date.parse(dataset['dct:modified']['@value']))).toBe(false);

@@ -1,3 +1,4 @@
+import { ColumnProfileService } from '../../src/assets/ingest/column-profile.service';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +57,8 @@ describe('listing pages: what crawlers and link previews read without running th
       .send({ dictionary: { amount: 'Takings in euros' }, image: '/images/bakery.png' })
       .expect(200);
     readableName = (await testApp.http.get(`/api/assets/${publicId}`).expect(200)).body.readable_name;
+    // temporalCoverage comes from the column profiles, computed right after the load.
+    await testApp.app.get(ColumnProfileService).settled();
     privateId = await uploadDataset(owner.agent, { title: 'Secret payroll', is_public: 'false' });
     hostileId = await uploadDataset(owner.agent, { title: hostileTitle, description: '' });
     publicConnectorId = (
@@ -110,7 +113,8 @@ describe('listing pages: what crawlers and link previews read without running th
       name: 'Bakery sales 2024',
       description: 'Daily sales of a bakery.\nOne row per day.',
       keywords: ['bakery', 'sales'],
-      license: 'CC-BY-4.0',
+      license: 'https://creativecommons.org/licenses/by/4.0/',
+      temporalCoverage: '2024-01-01/2024-01-02',
       creator: { '@type': 'Person', name: 'Ada Owner' },
       isAccessibleForFree: false,
       offers: { '@type': 'Offer', price: '12.50', priceCurrency: 'USD' },

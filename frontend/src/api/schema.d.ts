@@ -1364,7 +1364,7 @@ export interface components {
       image: string | null;
       is_public: boolean;
       keywords: string[];
-      /** @description The license, as the owner words it; empty when not given (the field keeps its name `licence`) */
+      /** @description The licence: an SPDX identifier such as CC-BY-4.0 when it is a listed one, else as the owner words it; empty when not given */
       licence: string;
       /** @description Freshness of a dataset published from a connection; null for uploaded ones */
       live: components['schemas']['LiveView'] | null;
@@ -1967,7 +1967,10 @@ export interface components {
       is_public?: boolean;
       /** @description A list, or comma-separated text */
       keywords?: string[];
-      /** @example CC BY 4.0 */
+      /**
+       * @description An SPDX licence identifier (CC-BY-4.0, CC-BY-SA-4.0, CC0-1.0, ODbL-1.0, ODC-By-1.0, PDDL-1.0, OGL-UK-3.0, MIT, Apache-2.0), stored as that id also when given as its title or address; any other text is kept as the owner words it
+       * @example CC-BY-4.0
+       */
       licence?: string;
       /** @description Non-negative, at most two decimals and 1,000,000; 0 means free */
       price?: number | string;
@@ -2292,7 +2295,10 @@ export interface components {
       is_public?: boolean;
       /** @description A list, or comma-separated text */
       keywords?: string[];
-      /** @example CC BY 4.0 */
+      /**
+       * @description An SPDX licence identifier (CC-BY-4.0, CC-BY-SA-4.0, CC0-1.0, ODbL-1.0, ODC-By-1.0, PDDL-1.0, OGL-UK-3.0, MIT, Apache-2.0), stored as that id also when given as its title or address; any other text is kept as the owner words it
+       * @example CC-BY-4.0
+       */
       licence?: string;
       /** @description Non-negative, at most two decimals and 1,000,000; 0 means free */
       price?: number | string;
@@ -2623,7 +2629,7 @@ export interface operations {
           is_public?: boolean;
           /** @description Comma-separated */
           keywords?: string;
-          /** @example CC BY 4.0 */
+          /** @example CC-BY-4.0 */
           licence?: string;
           /**
            * @description Non-negative, at most two decimals; empty means free

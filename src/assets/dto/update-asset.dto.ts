@@ -72,7 +72,12 @@ export class UpdateAssetDto {
   @MaxLength(200)
   source?: string;
 
-  @ApiPropertyOptional({ maxLength: 500, example: 'CC BY 4.0' })
+  @ApiPropertyOptional({
+    maxLength: 500,
+    example: 'CC-BY-4.0',
+    description:
+      'An SPDX licence identifier (CC-BY-4.0, CC-BY-SA-4.0, CC0-1.0, ODbL-1.0, ODC-By-1.0, PDDL-1.0, OGL-UK-3.0, MIT, Apache-2.0), stored as that id also when given as its title or address; any other text is kept as the owner words it',
+  })
   @OptionalNotNull()
   @Transform(toTrimmedText)
   @IsString()

@@ -122,7 +122,11 @@ export class UploadCsvDto extends CsvColumnTypesFieldDto {
   @IsBoolean({ message: 'is_public must be true or false' })
   is_public?: boolean;
 
-  @ApiPropertyOptional({ example: 'CC BY 4.0' })
+  @ApiPropertyOptional({
+    example: 'CC-BY-4.0',
+    description:
+      'An SPDX licence identifier (CC-BY-4.0, CC-BY-SA-4.0, CC0-1.0, ODbL-1.0, ODC-By-1.0, PDDL-1.0, OGL-UK-3.0, MIT, Apache-2.0), stored as that id also when given as its title or address; any other text is kept as the owner words it',
+  })
   @IsOptional()
   @Transform(toTrimmedText)
   @IsString()
@@ -154,6 +158,6 @@ export const UPLOAD_CSV_SCHEMA = {
       description: 'Non-negative, at most two decimals; empty means free',
     },
     is_public: { type: 'boolean', default: true },
-    licence: { type: 'string', example: 'CC BY 4.0' },
+    licence: { type: 'string', example: 'CC-BY-4.0' },
   },
 };

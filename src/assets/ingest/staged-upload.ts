@@ -1,3 +1,4 @@
+import { normaliseLicence } from '../../common/licences';
 import { Logger } from '@nestjs/common';
 import type { Client } from 'pg';
 import type { GrantsService } from '../../access/grants.service';
@@ -131,7 +132,7 @@ export async function insertNewDataset(
       table.tableName,
       table.rowCount,
       JSON.stringify(table.columns),
-      details.licence ?? '',
+      normaliseLicence(details.licence ?? ''),
       table.byteCount,
       dataset.csvDialect ? JSON.stringify(dataset.csvDialect) : null,
       JSON.stringify(dataset.dictionary ?? {}),

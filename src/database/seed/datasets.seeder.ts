@@ -19,6 +19,8 @@ interface SeedDataset {
   keywords: string[];
   price: string;
   isPublic: boolean;
+  /** An SPDX licence id from src/common/licences.ts. */
+  licence: string;
 }
 
 export const SEED_DATASETS: SeedDataset[] = [
@@ -31,6 +33,7 @@ export const SEED_DATASETS: SeedDataset[] = [
     keywords: ['stocks', 'prices', 'trading', 'daily'],
     price: '19.99',
     isPublic: true,
+    licence: 'CC-BY-4.0',
   },
   {
     file: 'startup-funding-rounds.csv',
@@ -41,6 +44,7 @@ export const SEED_DATASETS: SeedDataset[] = [
     keywords: ['venture capital', 'startups', 'funding'],
     price: '29.00',
     isPublic: true,
+    licence: 'CC-BY-SA-4.0',
   },
   {
     file: 'marketing-campaign-performance.csv',
@@ -51,6 +55,7 @@ export const SEED_DATASETS: SeedDataset[] = [
     keywords: ['campaigns', 'ctr', 'advertising', 'channels'],
     price: '0',
     isPublic: true,
+    licence: 'CC-BY-4.0',
   },
   {
     file: 'ecommerce-orders-sample.csv',
@@ -61,6 +66,7 @@ export const SEED_DATASETS: SeedDataset[] = [
     keywords: ['retail', 'orders', 'customers'],
     price: '4.99',
     isPublic: true,
+    licence: 'CC0-1.0',
   },
   {
     file: 'exoplanet-discoveries.csv',
@@ -71,6 +77,7 @@ export const SEED_DATASETS: SeedDataset[] = [
     keywords: ['astronomy', 'exoplanets', 'space'],
     price: '0',
     isPublic: true,
+    licence: 'CC0-1.0',
   },
   {
     file: 'european-electricity-mix.csv',
@@ -81,6 +88,7 @@ export const SEED_DATASETS: SeedDataset[] = [
     keywords: ['energy', 'renewables', 'emissions', 'europe'],
     price: '14.00',
     isPublic: true,
+    licence: 'CC-BY-4.0',
   },
   {
     file: 'cloud-instance-pricing.csv',
@@ -91,6 +99,7 @@ export const SEED_DATASETS: SeedDataset[] = [
     keywords: ['cloud', 'pricing', 'infrastructure'],
     price: '9.50',
     isPublic: true,
+    licence: 'ODC-By-1.0',
   },
   {
     file: 'developer-survey-languages.csv',
@@ -101,6 +110,7 @@ export const SEED_DATASETS: SeedDataset[] = [
     keywords: ['developers', 'survey', 'languages', 'salaries'],
     price: '0',
     isPublic: true,
+    licence: 'ODbL-1.0',
   },
   {
     file: 'hospital-emergency-wait-times.csv',
@@ -111,6 +121,7 @@ export const SEED_DATASETS: SeedDataset[] = [
     keywords: ['healthcare', 'hospitals', 'emergency'],
     price: '0',
     isPublic: true,
+    licence: 'OGL-UK-3.0',
   },
   {
     file: 'clinical-trial-enrolment.csv',
@@ -121,6 +132,7 @@ export const SEED_DATASETS: SeedDataset[] = [
     keywords: ['clinical trials', 'enrolment'],
     price: '0',
     isPublic: false,
+    licence: 'CC-BY-4.0',
   },
   {
     file: 'city-budget-expenditures.csv',
@@ -131,6 +143,7 @@ export const SEED_DATASETS: SeedDataset[] = [
     keywords: ['budget', 'public spending', 'open data'],
     price: '0',
     isPublic: true,
+    licence: 'PDDL-1.0',
   },
   {
     file: 'public-transit-ridership.csv',
@@ -141,6 +154,7 @@ export const SEED_DATASETS: SeedDataset[] = [
     keywords: ['transport', 'ridership', 'mobility'],
     price: '0',
     isPublic: true,
+    licence: 'ODbL-1.0',
   },
   {
     file: 'air-quality-measurements.csv',
@@ -151,6 +165,7 @@ export const SEED_DATASETS: SeedDataset[] = [
     keywords: ['air quality', 'pollution', 'environment', 'sensors'],
     price: '2.00',
     isPublic: true,
+    licence: 'CC-BY-4.0',
   },
 ];
 
@@ -178,6 +193,7 @@ export class DatasetsSeeder {
           isPublic: dataset.isPublic,
           source: SOURCE,
           author: AUTHOR,
+          licence: dataset.licence,
         },
         createReadStream(join(SEED_DATASETS_DIR, dataset.file)),
       );

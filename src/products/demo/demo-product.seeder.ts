@@ -106,7 +106,7 @@ export class DemoProductSeeder implements OnModuleInit {
         'A live product: each refresh is a new version, and the listing says when it was last updated.',
       category: 'Environment',
       keywords: ['demo', 'live', 'air quality'],
-      licence: 'CC0 1.0',
+      licence: 'CC0-1.0',
       dictionary: {
         station: 'Name of the measuring station',
         measured_at: 'When the reading was taken (UTC, to the minute)',

@@ -4,6 +4,7 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 
+import { descriptionAdvice, LicenceField } from '../../components/LicenceField';
 /**
  * What the catalogue shows of an upload. A dataset also has a category, keywords and a license; a
  * form without them (the connector's) does not show those fields.
@@ -52,7 +53,7 @@ export function MetadataFields({
         label="Description"
         multiline
         minRows={2}
-        helperText={descriptionHelperText}
+        helperText={descriptionHelperText ?? descriptionAdvice(values.description)}
         value={values.description}
         onChange={(event) => onChange({ description: event.target.value })}
       />
@@ -74,13 +75,7 @@ export function MetadataFields({
         </Stack>
       )}
       {values.licence !== undefined && (
-        <TextField
-          label="License"
-          placeholder="e.g. CC BY 4.0"
-          helperText="The terms buyers get the data under, shown on its page"
-          value={values.licence}
-          onChange={(event) => onChange({ licence: event.target.value })}
-        />
+        <LicenceField value={values.licence} onChange={(licence) => onChange({ licence })} />
       )}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
         <TextField

@@ -10,6 +10,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { FormEvent, useState } from 'react';
+import { descriptionAdvice, LicenceField } from '../../../components/LicenceField';
 import { AssetDetail, useAssetDetail, useUpdateAsset } from '../../../api/assets';
 import { useNotify } from '../../../components/useNotify';
 import { ownerErrorText } from './ownerErrors';
@@ -118,6 +119,7 @@ function EditForm({ id, open, onClose }: { id: string; open: boolean; onClose: (
                 minRows={3}
                 value={form.description}
                 onChange={(event) => set({ description: event.target.value })}
+                helperText={descriptionAdvice(form.description)}
               />
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
                 <TextField
@@ -148,13 +150,7 @@ function EditForm({ id, open, onClose }: { id: string; open: boolean; onClose: (
                   value={form.source}
                   onChange={(event) => set({ source: event.target.value })}
                 />
-                <TextField
-                  label="License"
-                  fullWidth
-                  value={form.licence}
-                  onChange={(event) => set({ licence: event.target.value })}
-                  placeholder="e.g. CC BY 4.0"
-                />
+                <LicenceField value={form.licence} onChange={(licence) => set({ licence })} />
               </Stack>
               <TextField
                 label="Image URL"
