@@ -42,7 +42,11 @@ describe('POST assets/upload-csv: types decided by values after the first 4 MB',
 
   async function ingest(csv: Buffer) {
     const response = await postCsv(agent, csv, { title: 'Late values' });
-    expect(response.body).toEqual({ id: expect.any(String), redirectUrl: expect.any(String) });
+    expect(response.body).toEqual({
+      id: expect.any(String),
+      redirectUrl: expect.any(String),
+      dialect: expect.any(Object),
+    });
     const detail = await agent.get(`/api/assets/${response.body.id}`).expect(200);
     const types = Object.fromEntries(
       (detail.body.columns as { name: string; type: string }[]).map((column) => [column.name, column.type]),

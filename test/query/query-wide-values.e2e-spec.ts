@@ -3,6 +3,13 @@ import type { Server } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { QUERY_MAX_ROW_BYTES } from '../../src/query/run/row-size-cap';
+
+/**
+ * A row past the cap made of two values under it: one value past 16 MB is already refused by the
+ * guarded repeat before it is built, and this is about rows the answer has to assemble.
+ */
+const HALF = QUERY_MAX_ROW_BYTES / 2 + 1;
+const WIDE_ROW = `SELECT repeat('x', ${HALF}) AS a, repeat('y', ${HALF}) AS b`;
 import { createLoggedInUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
 
@@ -41,7 +48,7 @@ describe('POST /api/query: wide values', () => {
     const response = await agent
       .post('/api/query')
       .set('Origin', TEST_ORIGIN)
-      .send({ sql: `SELECT repeat('x', ${QUERY_MAX_ROW_BYTES + 1}) AS wide`, format })
+      .send({ sql: WIDE_ROW, format })
       .expect(400);
     expect(response.body.message).toContain('16 MB');
   });
@@ -68,7 +75,7 @@ describe('POST /api/query: wide values', () => {
           });
           request.end(
             JSON.stringify({
-              sql: `SELECT repeat('x', ${QUERY_MAX_ROW_BYTES + 1}) AS wide`,
+              sql: WIDE_ROW,
               format,
             }),
           );
@@ -85,7 +92,8 @@ describe('POST /api/query: wide values', () => {
   );
 
   it('a JSON answer already under way ends with an error naming the cap', async () => {
-    const sql = `SELECT CASE WHEN g < 1500 THEN 'a' ELSE repeat('x', ${QUERY_MAX_ROW_BYTES + 1}) END AS v
+    const sql = `SELECT CASE WHEN g < 1500 THEN 'a' ELSE repeat('x', ${HALF}) END AS v,
+                        CASE WHEN g < 1500 THEN 'b' ELSE repeat('y', ${HALF}) END AS w
                    FROM generate_series(1, 1500) g`;
     const response = await agent.post('/api/query').set('Origin', TEST_ORIGIN).send({ sql }).expect(200);
     // The rows of the batches before the wide row went out; the answer says it is cut, and why.

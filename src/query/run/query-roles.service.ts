@@ -7,6 +7,9 @@ import { quoteIdentifier } from '../../database/data-tables/data-table-names';
 import { pgPool, Sql, sqlOn } from '../../database/sql';
 import { queryServerUrl } from './query-server';
 
+/** Longest a user's role may take to come in step with their holdings, waits for turns included. */
+const ROLE_SYNC_LIMIT_MS = 30_000;
+
 /**
  * Session settings of every user's role: what one user query may use of the server. A query whose
  * connection closed stops within a second (client_connection_check_interval): a cancel that
@@ -169,6 +172,9 @@ export class QueryRoles {
       return this.connectionAs(user);
     await this.dataSource.transaction(async (manager) => {
       const sql = sqlOn(manager);
+      // Users reading one table for the first time take turns on its reader role: a burst of them
+      // (twenty new holders of a public dataset) waits longer than a request's statement limit.
+      await sql(`SET LOCAL statement_timeout = ${ROLE_SYNC_LIMIT_MS}`);
       await sql(`SELECT pg_advisory_xact_lock(hashtext('query role of a user'), hashtext($1))`, [user]);
       // In one order for everyone (by lock key), so two users' changes never wait on each other in a circle.
       await sql(

@@ -12,6 +12,12 @@ describe('userResourceFailure', () => {
     expect(
       userResourceFailure({ code: 'XX000', message: 'invalid memory alloc request size 1073741824' }),
     ).toBe(NEEDED_MORE_MEMORY);
+    expect(
+      userResourceFailure({ code: '54000', message: 'array size exceeds the maximum allowed (1073741823)' }),
+    ).toBe(NEEDED_MORE_MEMORY);
+    expect(
+      userResourceFailure({ code: '54000', message: 'target lists can have at most 1664 entries' }),
+    ).toBe(undefined);
     expect(userResourceFailure({ code: '53100', message: 'could not write to file' })).toBe(NEEDED_MORE_DISK);
     expect(
       userResourceFailure({ code: '53400', message: 'temporary file size exceeds temp_file_limit' }),

@@ -32,6 +32,12 @@ export function userResourceFailure(error: { code?: string; message?: string }):
     case '53100':
     case '53400':
       return NEEDED_MORE_DISK;
+    // program_limit_exceeded: an array past PostgreSQL's 1 GB limit is reported so from
+    // PostgreSQL 18 on (earlier as an allocation failure, below); other limits keep their words.
+    case '54000':
+      return /array size exceeds the maximum allowed/.test(error.message ?? '')
+        ? NEEDED_MORE_MEMORY
+        : undefined;
     // Internal errors are the server's, except a single value past PostgreSQL's 1 GB allocation limit.
     case 'XX000':
       return /invalid memory alloc request size/.test(error.message ?? '') ? NEEDED_MORE_MEMORY : undefined;
