@@ -149,7 +149,7 @@ describe('DataStore and detail screens in a browser', () => {
     // A paid dataset would have to be bought again: Remove asks first, and Cancel keeps it.
     await page.getByRole('button', { name: 'Remove', exact: true }).click();
     const confirm = page.getByRole('dialog', { name: 'Remove this dataset?' });
-    await confirm.getByText('you would have to buy it again').waitFor();
+    await confirm.getByText('getting it back from its page costs nothing', { exact: false }).waitFor();
     await screenshot(page, 'confirm-remove-paid', 'desktop');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });
