@@ -15,6 +15,8 @@ import type { StartedQuery } from './query.service';
 
 /** Rows fetched from the database per round trip. */
 const BATCH_ROWS = 1000;
+/** Encoded text past which a batch is written before its next row is encoded. */
+const FLUSH_CHARS = 1024 * 1024;
 
 const CONTENT_TYPES: Record<QueryFormat, string> = {
   json: 'application/json; charset=utf-8',
@@ -137,6 +139,11 @@ export async function writeQueryAnswer(
         if (format === 'json') text += (count > 0 ? ',' : '') + jsonRow(columns, row);
         else text += ndjsonRow(columns, names, row);
         count += 1;
+        // Wide rows go out one by one, so the thread never holds a batch of many megabytes at once.
+        if (text.length >= FLUSH_CHARS) {
+          await write(text);
+          text = '';
+        }
       }
       if (text) await write(text);
       if (rows.length < wanted) break;
