@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 
 /**
  * A backup file: one line naming the format, one line of JSON (when, which app, the secrets), then
- * the database as pg_dump's custom format, byte for byte. One file, so the database can never be
+ * the database, byte for byte: pg_dump's custom format, or a tar of the embedded server's folder. One file, so the database can never be
  * restored without the ENCRYPTION_KEY its connector credentials need, nor with another one.
  */
 const MAGIC = 'data-marketplace backup 1';
@@ -19,6 +19,13 @@ export interface BackupSecrets {
 
 export interface BackupHeader {
   createdAt: string;
+  /**
+   * What follows the header: pg_dump's custom format (a server named by DATABASE_URL; backups
+   * without the field are of this kind), or a tar of the embedded server's data folder.
+   */
+  format?: 'pg_dump' | 'embedded';
+  /** For an embedded backup: the password of the server's own user, which its folder keeps. */
+  embeddedPassword?: string;
   /** The database name it was taken from (for the operator's eyes only). */
   database: string;
   secrets: BackupSecrets;
@@ -41,7 +48,7 @@ export async function writeBackup(
   await once(out, 'finish');
 }
 
-/** The header and a stream of the pg_dump archive after it; throws when the file is no backup. */
+/** The header and a stream of the archive after it; throws when the file is no backup. */
 export function readBackup(file: string): { header: BackupHeader; archive: Readable } {
   const fd = openSync(file, 'r');
   const buffer = Buffer.alloc(MAX_HEADER_BYTES);

@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BackupSecrets, copyInto, readBackup, writeBackup } from './backup-file';
+import { Client } from 'pg';
+import { embeddedDataDir, embeddedPasswordFile, startEmbeddedPostgres } from '../database/embedded-postgres';
+import { BackupHeader, BackupSecrets, copyInto, readBackup, writeBackup } from './backup-file';
+import { backUpCluster } from './cluster-backup';
+import { restoreCluster } from './cluster-restore';
 import { checkToolFits, findTool, libpqConnection } from './postgres-tools';
 
 /** Runs a PostgreSQL tool; stdin/stdout are wired by `wire`; throws with the tool's own message. */
@@ -53,11 +57,92 @@ export async function backUp(databaseUrl: string, file: string, secrets: BackupS
   }
 }
 
-/** The secrets the backup holds, read before anything is restored (to check them against the environment). */
-export function secretsOf(file: string): BackupSecrets {
+/**
+ * `npm run backup` of the embedded database under `rootDir` (running, or started by the caller at
+ * `url`): a base backup of its folder, with the secrets and its own user's password.
+ */
+export async function backUpEmbedded(
+  url: string,
+  rootDir: string,
+  file: string,
+  secrets: BackupSecrets,
+): Promise<void> {
+  const header: BackupHeader = {
+    createdAt: new Date().toISOString(),
+    database: decodeURIComponent(new URL(url).pathname.slice(1)),
+    format: 'embedded',
+    embeddedPassword: readFileSync(embeddedPasswordFile(rootDir), 'utf8').trim(),
+    secrets,
+  };
+  try {
+    await writeBackup(file, header, (out) => backUpCluster(url, embeddedDataDir(rootDir), out));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(file, { force: true });
+    throw error;
+  }
+}
+
+/** The header of a backup, read before anything is restored (its secrets are checked against the environment). */
+export function headerOf(file: string): BackupHeader {
   const { header, archive } = readBackup(file);
   archive.destroy();
-  return header.secrets;
+  return header;
+}
+
+/** The secrets the backup holds. */
+export function secretsOf(file: string): BackupSecrets {
+  return headerOf(file).secrets;
+}
+
+/**
+ * `npm run restore` of an embedded backup into the embedded database under `rootDir`, which must
+ * be stopped: its folder is replaced by the backup's, and the server is started once on it to
+ * replay the backup's WAL and prove it reads, before the folder it replaced is removed.
+ */
+export async function restoreEmbedded(rootDir: string, file: string): Promise<void> {
+  const { header, archive } = readBackup(file);
+  if (header.format !== 'embedded' || !header.embeddedPassword) {
+    archive.destroy();
+    throw new Error(
+      `${file} is a pg_dump backup of a database server: restore it with DATABASE_URL naming a server`,
+    );
+  }
+  mkdirSync(rootDir, { recursive: true });
+  const passwordFile = embeddedPasswordFile(rootDir);
+  const passwordBefore = readIfThere(passwordFile);
+  writeFileSync(passwordFile, header.embeddedPassword, { mode: 0o600 });
+  try {
+    await restoreCluster(archive, embeddedDataDir(rootDir), async () => {
+      const server = await startEmbeddedPostgres(rootDir, { database: header.database });
+      try {
+        await readsBack(server.url);
+      } finally {
+        await server.stop();
+      }
+    });
+  } catch (error) {
+    if (passwordBefore !== undefined) writeFileSync(passwordFile, passwordBefore, { mode: 0o600 });
+    throw error;
+  }
+}
+
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The restored database answers and holds the app's migrations. */
+async function readsBack(url: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT count(*) FROM migrations');
+  } finally {
+    await client.end();
+  }
 }
 
 /**

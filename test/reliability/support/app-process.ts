@@ -19,7 +19,7 @@ const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 20_000;
 
 /** Fixed secrets: every process of one test (and every restart) must read the same sessions and keys. */
-const SECRETS = {
+export const SECRETS = {
   SESSION_SECRET: 'reliability-session-secret-0123456789abcdef',
   ENCRYPTION_KEY: 'f0e1d2c3b4a5968778695a4b3c2d1e0ff0e1d2c3b4a5968778695a4b3c2d1e0f',
 };
@@ -52,6 +52,8 @@ export interface AppProcessOptions {
   viaNpm?: boolean;
   /** PROCESS_ROLE=worker: no API; its port is the worker's health check (GET /health). */
   worker?: boolean;
+  /** A data folder prepared by the test (a restored backup); by default a new empty one. */
+  dataDir?: string;
 }
 
 /**
@@ -61,7 +63,7 @@ export interface AppProcessOptions {
 export class AppProcess {
   child?: ChildProcess;
   readonly baseUrl: string;
-  readonly dataDir = mkdtempSync(join(tmpdir(), 'dm-reliability-data-'));
+  readonly dataDir: string;
   /** Every line the process wrote to stdout or stderr, across restarts. */
   readonly output: string[] = [];
   private readonly log: WriteStream;
@@ -71,6 +73,7 @@ export class AppProcess {
     readonly port: number,
   ) {
     this.baseUrl = `http://127.0.0.1:${port}`;
+    this.dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'dm-reliability-data-'));
     // An embedded PostgreSQL started as root runs as a system user of its own, which must reach the folder.
     if (!options.databaseUrl) chmodSync(this.dataDir, 0o755);
     mkdirSync(RELIABILITY_ARTIFACTS, { recursive: true });
