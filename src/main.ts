@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { bootLogger, createApp } from './bootstrap';
 import { AppLogger } from './common/logging/app-logger';
@@ -12,6 +13,16 @@ import { provideDatabase } from './database/database-server';
 import { runMigrations } from './database/migrate';
 import { startWorkerHealthServer } from './health/worker-health-server';
 import { DataSource } from 'typeorm';
+
+/**
+ * Headers must arrive within 20 s (Node allows 60). Node's limit on the whole request (5 minutes)
+ * is off: it would cut a large upload on a slow link that is sending all the while. Bodies have
+ * deadlines of their own instead, on inactivity (src/common/middleware/request-body-limits.middleware.ts).
+ */
+function limitRequestReading(server: Server): void {
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 0;
+}
 
 async function main(): Promise<void> {
   let config;
@@ -52,6 +63,7 @@ async function main(): Promise<void> {
     config.processRole === 'worker'
       ? await startWorkerHealthServer(app.get(DataSource), config.workerHealthPort)
       : await app.listen(config.port);
+  if (config.processRole !== 'worker') limitRequestReading(server);
   bootLogger.log(
     config.processRole === 'worker'
       ? `Worker running (health check on port ${config.workerHealthPort})`
