@@ -106,7 +106,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
 
   // First of all: the body is measured from its first byte on, whatever answers the request.
   app.use(
-    boundedRequestBodies({ maxUploadBytes: config.maxUploadBytes, idleSeconds: config.requestBodyIdleSeconds }),
+    boundedRequestBodies({
+      maxUploadBytes: config.maxUploadBytes,
+      idleSeconds: config.requestBodyIdleSeconds,
+    }),
   );
   if (config.trustProxy) app.set('trust proxy', 1);
   app.disable('x-powered-by');

@@ -53,7 +53,9 @@ function streamEndlessBody(port: number, path: string): Promise<StreamOutcome> {
       while (!finished) {
         if (sentBytes >= GIVE_UP_AFTER_BYTES) return finish(false);
         sentBytes += CHUNK.length;
-        const flushed = socket.write(Buffer.concat([Buffer.from(`${CHUNK.length.toString(16)}\r\n`), CHUNK, Buffer.from('\r\n')]));
+        const flushed = socket.write(
+          Buffer.concat([Buffer.from(`${CHUNK.length.toString(16)}\r\n`), CHUNK, Buffer.from('\r\n')]),
+        );
         if (!flushed) return void socket.once('drain', sendMore);
       }
     };
