@@ -42,6 +42,11 @@ export const TWO_FACTOR_FAILURES_PER_USER: RateLimitRule = { limit: 10, windowSe
 /** Wrong codes when turning two-factor sign-in on or off, signed in. */
 export const TWO_FACTOR_SETTINGS_FAILURES_PER_USER: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
 export const INVALID_CODE_MESSAGE = 'Invalid code';
+
+/** The count of wrong codes at login from browsers new to the account, all together. */
+function accountCodeKey(kind: 'code' | 'recovery-code', userId: string): string {
+  return `two-factor-failures:${kind}:user:${userId}`;
+}
 export const TOO_MANY_CODES_MESSAGE = 'Too many wrong codes. Please try again in a few minutes.';
 
 /** What proves the second factor: a code from the app, or one of the recovery codes. */
@@ -162,35 +167,13 @@ export class TwoFactorService {
     const credential = await this.enabledCredential(userId);
     const usedRecoveryCode = Boolean(factor.recoveryCode);
     const kind = usedRecoveryCode ? 'recovery-code' : 'code';
-    const user = await this.users
-      .createQueryBuilder('user')
-      .addSelect('user.credentialsEndedAt')
-      .where('user.id = :userId', { userId })
-      .getOneOrFail();
-    const device = client.trustedDevice;
-    const userKey = `two-factor-failures:${kind}:user:${userId}`;
-    const limits: Array<[key: string, rule: RateLimitRule]> = deviceVouchesFor(
-      device,
-      userId,
-      user.credentialsEndedAt,
-    )
-      ? [
-          [
-            `two-factor-failures:${kind}:device:${device.deviceId}:user:${userId}`,
-            TWO_FACTOR_FAILURES_PER_TRUSTED_DEVICE,
-          ],
-        ]
-      : [
-          [
-            `two-factor-failures:${kind}:user-client:${userId}:${client.ip}`,
-            TWO_FACTOR_FAILURES_PER_USER_AND_CLIENT,
-          ],
-          [userKey, TWO_FACTOR_FAILURES_PER_USER],
-        ];
+    const limits = await this.codeStepLimits(userId, kind, client);
+    const userKey = accountCodeKey(kind, userId);
     try {
       await this.rateLimiter.take(limits, TOO_MANY_CODES_MESSAGE);
     } catch (error) {
-      if (limits.length === 1 || !(error instanceof TooManyRequestsException)) throw error;
+      const fromNewBrowser = limits.some(([key]) => key === userKey);
+      if (!fromNewBrowser || !(error instanceof TooManyRequestsException)) throw error;
       throw await this.refusedNewBrowser(error, userKey, userId);
     }
     if (!(await this.acceptFactor(credential, factor))) throw new UnauthorizedException(INVALID_CODE_MESSAGE);
@@ -205,6 +188,34 @@ export class TwoFactorService {
     const credential = await this.credentials.findOne({ where: { userId, enabledAt: Not(IsNull()) } });
     if (!credential) throw new BadRequestException('Two-factor sign-in is not on');
     return credential;
+  }
+
+  /**
+   * A browser that signed in to the account before counts only its own wrong codes; any other
+   * counts per client address and towards the account's ceiling for new browsers.
+   */
+  private async codeStepLimits(
+    userId: string,
+    kind: 'code' | 'recovery-code',
+    client: LoginClient,
+  ): Promise<Array<[key: string, rule: RateLimitRule]>> {
+    const user = await this.users
+      .createQueryBuilder('user')
+      .addSelect('user.credentialsEndedAt')
+      .where('user.id = :userId', { userId })
+      .getOneOrFail();
+    const device = client.trustedDevice;
+    if (deviceVouchesFor(device, userId, user.credentialsEndedAt)) {
+      const deviceKey = `two-factor-failures:${kind}:device:${device.deviceId}:user:${userId}`;
+      return [[deviceKey, TWO_FACTOR_FAILURES_PER_TRUSTED_DEVICE]];
+    }
+    return [
+      [
+        `two-factor-failures:${kind}:user-client:${userId}:${client.ip}`,
+        TWO_FACTOR_FAILURES_PER_USER_AND_CLIENT,
+      ],
+      [accountCodeKey(kind, userId), TWO_FACTOR_FAILURES_PER_USER],
+    ];
   }
 
   /**
