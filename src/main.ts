@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { bootLogger, createApp } from './bootstrap';
 import { AppLogger } from './common/logging/app-logger';
 import { markStopping } from './common/process-stopping';
+import { limitRequestReading } from './common/request-reading-limits';
 import { PRODUCT_NAME, productVersion } from './common/product';
 import { ConfigError } from './config/environment';
 import { loadConfig } from './config/app-config';
@@ -13,16 +13,6 @@ import { provideDatabase } from './database/database-server';
 import { runMigrations } from './database/migrate';
 import { startWorkerHealthServer } from './health/worker-health-server';
 import { DataSource } from 'typeorm';
-
-/**
- * Headers must arrive within 20 s (Node allows 60). Node's limit on the whole request (5 minutes)
- * is off: it would cut a large upload on a slow link that is sending all the while. Bodies have
- * deadlines of their own instead, on inactivity (src/common/middleware/request-body-limits.middleware.ts).
- */
-function limitRequestReading(server: Server): void {
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 0;
-}
 
 async function main(): Promise<void> {
   let config;
