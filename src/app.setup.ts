@@ -9,6 +9,7 @@ import passport from 'passport';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { acceptedBodyTypes } from './common/middleware/body-types.middleware';
+import { boundedRequestBodies } from './common/middleware/request-body-limits.middleware';
 import { compressedAnswers } from './common/middleware/compression.middleware';
 import { databaseUnavailableAnswer } from './common/middleware/database-unavailable.middleware';
 import { requestLogging } from './common/middleware/request-logging.middleware';
@@ -103,6 +104,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   const dataSource = app.get(DataSource);
   const pool = pgPool(dataSource);
 
+  // First of all: the body is measured from its first byte on, whatever answers the request.
+  app.use(
+    boundedRequestBodies({
+      maxUploadBytes: config.maxUploadBytes,
+      idleSeconds: config.requestBodyIdleSeconds,
+    }),
+  );
   if (config.trustProxy) app.set('trust proxy', 1);
   app.disable('x-powered-by');
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));

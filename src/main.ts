@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { bootLogger, createApp } from './bootstrap';
 import { AppLogger } from './common/logging/app-logger';
 import { markStopping } from './common/process-stopping';
+import { limitRequestReading } from './common/request-reading-limits';
 import { PRODUCT_NAME, productVersion } from './common/product';
 import { ConfigError } from './config/environment';
 import { loadConfig } from './config/app-config';
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
     config.processRole === 'worker'
       ? await startWorkerHealthServer(app.get(DataSource), config.workerHealthPort)
       : await app.listen(config.port);
+  if (config.processRole !== 'worker') limitRequestReading(server);
   bootLogger.log(
     config.processRole === 'worker'
       ? `Worker running (health check on port ${config.workerHealthPort})`

@@ -32,6 +32,8 @@ export interface AppConfig {
   mailFrom: string;
   seed: boolean;
   maxUploadBytes: number;
+  /** Longest a request body may send nothing before it is refused with 408 (see request-body-limits.ts). */
+  requestBodyIdleSeconds: number;
   /** Most bytes an .xlsx or .parquet upload may unpack to, and most CSV text it may become. */
   maxExpandedUploadBytes: number;
   connectorAllowPrivateNetworks: boolean;
@@ -163,6 +165,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
     // A production database gets demo content only when asked for it.
     seed: env.SEED ?? !isProduction,
     maxUploadBytes: (env.MAX_UPLOAD_MB ?? 1024) * 1024 * 1024,
+    requestBodyIdleSeconds: env.REQUEST_BODY_IDLE_SECONDS ?? 30,
     maxExpandedUploadBytes: (env.MAX_EXPANDED_UPLOAD_MB ?? 4 * (env.MAX_UPLOAD_MB ?? 1024)) * 1024 * 1024,
     connectorAllowPrivateNetworks: env.CONNECTOR_ALLOW_PRIVATE_NETWORKS ?? false,
     contactFormUrl: env.CONTACT_FORM_URL,

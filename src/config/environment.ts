@@ -198,6 +198,13 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @Transform(toInteger)
+  @IsInt({ message: 'REQUEST_BODY_IDLE_SECONDS must be a whole number of seconds' })
+  @Min(1)
+  @Max(3600)
+  REQUEST_BODY_IDLE_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
   @IsInt({ message: 'RUN_NOW_WAIT_SECONDS must be a whole number of seconds' })
   @Min(1)
   @Max(600)

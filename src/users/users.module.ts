@@ -37,6 +37,9 @@ import { ApiToken } from './entities/api-token.entity';
 import { ApiTokensController } from './tokens/api-tokens.controller';
 import { ApiTokensService } from './tokens/api-tokens.service';
 import { UsersService } from './users.service';
+import { LoginUnlockToken } from './login-unlock/entities/login-unlock-token.entity';
+import { LoginUnlockController } from './login-unlock/login-unlock.controller';
+import { LoginUnlockService } from './login-unlock/login-unlock.service';
 
 /**
  * Accounts: registration with e-mail verification, passport-local login into Postgres-backed
@@ -56,6 +59,7 @@ import { UsersService } from './users.service';
       TwoFactorCredential,
       TwoFactorRecoveryCode,
       ApiToken,
+      LoginUnlockToken,
     ]),
   ],
   controllers: [
@@ -68,6 +72,7 @@ import { UsersService } from './users.service';
     PasswordResetController,
     TwoFactorController,
     TwoFactorLoginController,
+    LoginUnlockController,
     SessionsController,
     LeavingController,
   ],
@@ -75,6 +80,7 @@ import { UsersService } from './users.service';
     UsersService,
     RegistrationService,
     CredentialsService,
+    LoginUnlockService,
     AccountService,
     ApiKeyService,
     ApiTokensService,

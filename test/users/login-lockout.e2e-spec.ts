@@ -11,6 +11,8 @@ import { setCookieLine } from './support/account-security';
 
 const TOO_MANY = 'Too many failed login attempts. Please try again in a few minutes.';
 const DEVICE_COOKIE = 'dm.device';
+const ACCOUNT_LOCKED =
+  'Too many failed login attempts on this account, so new browsers are stopped for a while. We have e-mailed the account an unlock link: open it in the browser you want to sign in from.';
 
 /**
  * Lockouts strangers cannot aim: failures from many addresses, or from one shared address, do not
@@ -75,7 +77,7 @@ describe('login lockouts', () => {
       await login(testApp.http, wrong(owner), '10.91.21.1').expect(429);
     }
     // The account as a whole is locked for strangers: guessing from a new address is refused.
-    expect((await login(testApp.http, owner, '10.91.99.1').expect(429)).body.message).toBe(TOO_MANY);
+    expect((await login(testApp.http, owner, '10.91.99.1').expect(429)).body.message).toBe(ACCOUNT_LOCKED);
     const answer = await login(ownersBrowser, owner, '10.91.100.1').expect(200);
     expect(answer.body.id).toBe(owner.id);
   });

@@ -98,14 +98,16 @@ describe('login, sessions and logout', () => {
     await login({ email: user.email, password: user.password }, '10.2.0.2').expect(200);
   });
 
-  it('refuses every client once an e-mail has had 100 failures from anywhere in the window', async () => {
+  it('refuses every new browser once an e-mail has had 100 failures from anywhere in the window, naming the mailed unlock link', async () => {
     const user = await createUser(testApp.dataSource);
     const limiter = testApp.app.get(RateLimiterService);
     // The allowance is spent directly: a hundred real argon2 checks would only make this slow.
     for (let hit = 0; hit < LOGIN_FAILURES_PER_EMAIL.limit; hit++)
       await limiter.hit(`login-failures:email:${user.email.toLowerCase()}`, LOGIN_FAILURES_PER_EMAIL);
     const locked = await login({ email: user.email, password: user.password }, '10.2.1.1').expect(429);
-    expect(locked.body.message).toBe('Too many failed login attempts. Please try again in a few minutes.');
+    expect(locked.body.message).toBe(
+      'Too many failed login attempts on this account, so new browsers are stopped for a while. We have e-mailed the account an unlock link: open it in the browser you want to sign in from.',
+    );
   });
 
   it('forgets earlier failures after a successful login', async () => {

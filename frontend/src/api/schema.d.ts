@@ -984,6 +984,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/users/login/unlock': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['LoginUnlockController_unlockLogin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/users/logout': {
     parameters: {
       query?: never;
@@ -2283,6 +2299,10 @@ export interface components {
     TwoFactorStatusResponse: {
       enabled: boolean;
       recovery_codes_left: number;
+    };
+    UnlockLoginDto: {
+      /** @description The token from the link in the e-mail */
+      token: string;
     };
     UpdateAssetDto: {
       /** @example Finance */
@@ -4083,6 +4103,29 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MeResponse'];
+        };
+      };
+    };
+  };
+  LoginUnlockController_unlockLogin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UnlockLoginDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
         };
       };
     };

@@ -27,6 +27,7 @@ describe('route table', () => {
         '/register',
         '/forgot-password',
         '/reset-password',
+        '/unlock-login',
         '/connector-setup/:id',
         '/verify-email/:token',
         '/use-cases',

@@ -95,6 +95,11 @@ export const ROUTES: AppRoute[] = [
     Page: lazyPage(() => import('../pages/ResetPassword/ResetPasswordPage'), 'ResetPasswordPage'),
   },
   {
+    path: '/unlock-login',
+    title: 'Unlock Sign-in',
+    Page: lazyPage(() => import('../pages/UnlockLogin/UnlockLoginPage'), 'UnlockLoginPage'),
+  },
+  {
     path: '/register',
     title: 'Register',
     Page: lazyPage(() => import('../pages/Register/RegisterPage'), 'RegisterPage'),

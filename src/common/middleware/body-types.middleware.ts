@@ -4,8 +4,9 @@ import type { NextFunction, Request, Response } from 'express';
 const MULTIPART_PATHS = new Set(['/api/assets/upload-csv', '/api/assets/upload-preview']);
 const MULTIPART_PATTERNS = [/^\/api\/assets\/[0-9a-f-]{36}\/refresh$/i];
 
-function takesMultipart(path: string): boolean {
-  return MULTIPART_PATHS.has(path) || MULTIPART_PATTERNS.some((pattern) => pattern.test(path));
+export function takesMultipart(path: string): boolean {
+  const trimmed = path.replace(/\/+$/, '');
+  return MULTIPART_PATHS.has(trimmed) || MULTIPART_PATTERNS.some((pattern) => pattern.test(trimmed));
 }
 
 export const JSON_ONLY_MESSAGE = 'Send the request body as JSON (Content-Type: application/json).';

@@ -5,6 +5,9 @@ import { UsersService } from '../users.service';
 import { PASSWORD_MAX_LENGTH, verifyAgainstDecoy, verifyPassword } from './passwords';
 import { deviceVouchesFor, type TrustedDevice } from './trusted-devices.service';
 import { AuditService } from '../../audit/audit.service';
+import { TooManyRequestsException } from '../../common/rate-limit/too-many-requests.exception';
+import { ACCOUNT_LOCKED_MESSAGE } from '../login-unlock/login-unlock.messages';
+import { LoginUnlockService } from '../login-unlock/login-unlock.service';
 
 /**
  * Failed logins allowed for one account from one client address before that address is refused
@@ -14,7 +17,8 @@ import { AuditService } from '../../audit/audit.service';
 export const LOGIN_FAILURES_PER_EMAIL_AND_CLIENT: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
 /**
  * Failed logins allowed for one account from all addresses together (guessing from many
- * addresses). Past it, only a browser the account has logged in from before gets through.
+ * addresses). Past it, only a browser the account has logged in from before, or one that
+ * followed the unlock link mailed to the owner, gets through.
  */
 export const LOGIN_FAILURES_PER_EMAIL: RateLimitRule = { limit: 100, windowSeconds: 15 * 60 };
 /**
@@ -46,6 +50,7 @@ export class CredentialsService {
     private readonly users: UsersService,
     private readonly rateLimiter: RateLimiterService,
     private readonly audit: AuditService,
+    private readonly unlock: LoginUnlockService,
   ) {}
 
   async authenticate(email: string, password: string, client: LoginClient): Promise<AuthenticatedUser> {
@@ -59,16 +64,23 @@ export class CredentialsService {
     // A browser that completed a login to this account before is no stranger: only its own
     // allowance counts, so others' failures (on the account or from its address) cannot lock it
     // out, and guessing through it stays capped.
-    const limits: Array<[key: string, rule: RateLimitRule]> =
-      user && deviceVouchesFor(device, user.id, user.credentialsEndedAt)
-        ? [[`login-failures:device:${device.deviceId}:${account}`, LOGIN_FAILURES_PER_TRUSTED_DEVICE]]
-        : [
-            [`login-failures:email-client:${account}:${client.ip}`, LOGIN_FAILURES_PER_EMAIL_AND_CLIENT],
-            [`login-failures:email:${account}`, LOGIN_FAILURES_PER_EMAIL],
-            [`login-failures:ip:${client.ip}`, LOGIN_FAILURES_PER_IP],
-          ];
+    const trustedDevice =
+      user && deviceVouchesFor(device, user.id, user.credentialsEndedAt) ? device : undefined;
+    const accountKey = `login-failures:email:${account}`;
+    const limits: Array<[key: string, rule: RateLimitRule]> = trustedDevice
+      ? [[`login-failures:device:${trustedDevice.deviceId}:${account}`, LOGIN_FAILURES_PER_TRUSTED_DEVICE]]
+      : [
+          [`login-failures:email-client:${account}:${client.ip}`, LOGIN_FAILURES_PER_EMAIL_AND_CLIENT],
+          [accountKey, LOGIN_FAILURES_PER_EMAIL],
+          [`login-failures:ip:${client.ip}`, LOGIN_FAILURES_PER_IP],
+        ];
     // Counted before the slow check, so parallel guesses cannot all slip in under the limit.
-    await this.rateLimiter.take(limits, TOO_MANY_ATTEMPTS_MESSAGE);
+    try {
+      await this.rateLimiter.take(limits, TOO_MANY_ATTEMPTS_MESSAGE);
+    } catch (error) {
+      if (trustedDevice || !(error instanceof TooManyRequestsException)) throw error;
+      throw await this.refusedNewBrowser(error, accountKey, user?.id);
+    }
 
     // No stored password is longer than registration allows, so a longer one fails without the
     // cost of hashing megabytes; it still counts as a failure like any wrong password.
@@ -87,5 +99,21 @@ export class CredentialsService {
     // Told only to someone who knows the password, so it reveals nothing to a stranger.
     if (!user.emailVerifiedAt) throw new ForbiddenException(UNVERIFIED_MESSAGE);
     return UsersService.toAuthenticatedUser(user);
+  }
+
+  /**
+   * A browser the account does not know, refused. When the whole account is locked, that browser
+   * would stay out whatever the owner does: the owner is mailed an unlock link, and the answer
+   * says so (the same for an address without an account, which is counted and locked alike).
+   */
+  private async refusedNewBrowser(
+    refusal: TooManyRequestsException,
+    accountKey: string,
+    userId: string | undefined,
+  ): Promise<TooManyRequestsException> {
+    const accountFailures = await this.rateLimiter.peekWindow(accountKey, LOGIN_FAILURES_PER_EMAIL);
+    if (accountFailures.hits < LOGIN_FAILURES_PER_EMAIL.limit) return refusal;
+    if (userId) await this.unlock.offer(userId);
+    return new TooManyRequestsException(ACCOUNT_LOCKED_MESSAGE, refusal.retryAfterSeconds);
   }
 }

@@ -10,6 +10,7 @@ import { SecondFactor, TwoFactorService } from '../two-factor/two-factor.service
 import { UsersService } from '../users.service';
 import { TrustedDevicesService } from './trusted-devices.service';
 import { AuditService } from '../../audit/audit.service';
+import { addressKey } from '../../common/client-address';
 
 export const CODE_REQUIRED_MESSAGE = 'Enter the code from your authenticator app';
 export const SIGN_IN_EXPIRED_MESSAGE = 'Your sign-in has expired. Please log in again.';
@@ -41,7 +42,10 @@ export class SignInService {
     const userId = pendingLoginUser(request);
     if (!userId) throw new UnauthorizedException(SIGN_IN_EXPIRED_MESSAGE);
     if (!factor.code && !factor.recoveryCode) throw new BadRequestException(CODE_REQUIRED_MESSAGE);
-    await this.twoFactor.verifyLogin(userId, factor);
+    await this.twoFactor.verifyLogin(userId, factor, {
+      ip: addressKey(request.ip),
+      trustedDevice: this.devices.read(request),
+    });
     return this.complete(request, response, userId);
   }
 

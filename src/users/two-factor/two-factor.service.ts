@@ -23,10 +23,30 @@ import { ONE_TIME_CODE_STRATEGY, type OneTimeCodeStrategy } from './one-time-cod
 import { generateRecoveryCodes, hashRecoveryCode } from './recovery-codes';
 import { recoveryCodeUsedMail } from './recovery-code-used-mail';
 import { AuditService } from '../../audit/audit.service';
+import { TooManyRequestsException } from '../../common/rate-limit/too-many-requests.exception';
+import type { LoginClient } from '../auth/credentials.service';
+import { deviceVouchesFor } from '../auth/trusted-devices.service';
+import { CODE_STEP_LOCKED_MESSAGE } from '../login-unlock/login-unlock.messages';
+import { LoginUnlockService } from '../login-unlock/login-unlock.service';
 
-/** Wrong codes (and recovery codes) allowed per user, like wrong passwords at login. */
-export const TWO_FACTOR_FAILURES_PER_USER: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
+/**
+ * Wrong codes (and recovery codes, on keys of their own) at the code step of a login, limited like
+ * wrong passwords: a browser that signed in to the account before counts only its own failures,
+ * so someone who knows the password cannot lock the owner out of the code step there.
+ */
+export const TWO_FACTOR_FAILURES_PER_TRUSTED_DEVICE: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
+/** Other browsers: per account and client address, */
+export const TWO_FACTOR_FAILURES_PER_USER_AND_CLIENT: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
+/** and per account from all of them together; past it the owner is mailed an unlock link. */
+export const TWO_FACTOR_FAILURES_PER_USER: RateLimitRule = { limit: 10, windowSeconds: 15 * 60 };
+/** Wrong codes when turning two-factor sign-in on or off, signed in. */
+export const TWO_FACTOR_SETTINGS_FAILURES_PER_USER: RateLimitRule = { limit: 5, windowSeconds: 15 * 60 };
 export const INVALID_CODE_MESSAGE = 'Invalid code';
+
+/** The count of wrong codes at login from browsers new to the account, all together. */
+function accountCodeKey(kind: 'code' | 'recovery-code', userId: string): string {
+  return `two-factor-failures:${kind}:user:${userId}`;
+}
 export const TOO_MANY_CODES_MESSAGE = 'Too many wrong codes. Please try again in a few minutes.';
 
 /** What proves the second factor: a code from the app, or one of the recovery codes. */
@@ -58,6 +78,7 @@ export class TwoFactorService {
     private readonly mail: MailService,
     private readonly dataSource: DataSource,
     private readonly audit: AuditService,
+    private readonly unlock: LoginUnlockService,
   ) {}
 
   async isEnabled(userId: string): Promise<boolean> {
@@ -89,7 +110,7 @@ export class TwoFactorService {
   async enable(userId: string, code: string, currentSessionId: string): Promise<string[]> {
     const pending = await this.credentials.findOneBy({ userId, enabledAt: IsNull() });
     if (!pending) throw new BadRequestException('Start the two-factor setup first');
-    await this.limited(userId, 'code', async () => {
+    await this.limitedInSettings(userId, 'code', async () => {
       // 400, not 401: the caller is logged in, only the code is wrong.
       if (!(await this.acceptCode(pending, code))) throw new BadRequestException(INVALID_CODE_MESSAGE);
     });
@@ -114,7 +135,7 @@ export class TwoFactorService {
   /** Turning it off needs the password and a code (or a recovery code). */
   async disable(userId: string, password: string, factor: SecondFactor): Promise<void> {
     const credential = await this.enabledCredential(userId);
-    await this.limited(userId, factor.recoveryCode ? 'recovery-code' : 'code', async () => {
+    await this.limitedInSettings(userId, factor.recoveryCode ? 'recovery-code' : 'code', async () => {
       const user = await this.users
         .createQueryBuilder('user')
         .addSelect('user.passwordHash')
@@ -138,13 +159,27 @@ export class TwoFactorService {
   }
 
   /** The second step of a login: true when a recovery code (not an app code) was used. */
-  async verifyLogin(userId: string, factor: SecondFactor): Promise<{ usedRecoveryCode: boolean }> {
+  async verifyLogin(
+    userId: string,
+    factor: SecondFactor,
+    client: LoginClient,
+  ): Promise<{ usedRecoveryCode: boolean }> {
     const credential = await this.enabledCredential(userId);
     const usedRecoveryCode = Boolean(factor.recoveryCode);
-    await this.limited(userId, usedRecoveryCode ? 'recovery-code' : 'code', async () => {
-      if (!(await this.acceptFactor(credential, factor)))
-        throw new UnauthorizedException(INVALID_CODE_MESSAGE);
-    });
+    const kind = usedRecoveryCode ? 'recovery-code' : 'code';
+    const limits = await this.codeStepLimits(userId, kind, client);
+    const userKey = accountCodeKey(kind, userId);
+    try {
+      await this.rateLimiter.take(limits, TOO_MANY_CODES_MESSAGE);
+    } catch (error) {
+      const fromNewBrowser = limits.some(([key]) => key === userKey);
+      if (!fromNewBrowser || !(error instanceof TooManyRequestsException)) throw error;
+      throw await this.refusedNewBrowser(error, userKey, userId);
+    }
+    if (!(await this.acceptFactor(credential, factor))) throw new UnauthorizedException(INVALID_CODE_MESSAGE);
+    // The right code is no failure: this browser's count starts again, the account's takes it back.
+    await this.rateLimiter.reset(limits[0][0]);
+    if (limits[1]) await this.rateLimiter.giveBack(...limits[1]);
     if (usedRecoveryCode) await this.tellRecoveryCodeUsed(userId);
     return { usedRecoveryCode };
   }
@@ -156,12 +191,59 @@ export class TwoFactorService {
   }
 
   /**
+   * A browser that signed in to the account before counts only its own wrong codes; any other
+   * counts per client address and towards the account's ceiling for new browsers.
+   */
+  private async codeStepLimits(
+    userId: string,
+    kind: 'code' | 'recovery-code',
+    client: LoginClient,
+  ): Promise<Array<[key: string, rule: RateLimitRule]>> {
+    const user = await this.users
+      .createQueryBuilder('user')
+      .addSelect('user.credentialsEndedAt')
+      .where('user.id = :userId', { userId })
+      .getOneOrFail();
+    const device = client.trustedDevice;
+    if (deviceVouchesFor(device, userId, user.credentialsEndedAt)) {
+      const deviceKey = `two-factor-failures:${kind}:device:${device.deviceId}:user:${userId}`;
+      return [[deviceKey, TWO_FACTOR_FAILURES_PER_TRUSTED_DEVICE]];
+    }
+    return [
+      [
+        `two-factor-failures:${kind}:user-client:${userId}:${client.ip}`,
+        TWO_FACTOR_FAILURES_PER_USER_AND_CLIENT,
+      ],
+      [accountCodeKey(kind, userId), TWO_FACTOR_FAILURES_PER_USER],
+    ];
+  }
+
+  /**
+   * A browser the account does not know, refused at the code step. When every new browser is
+   * stopped, the owner is mailed an unlock link (only someone with the password gets this far).
+   */
+  private async refusedNewBrowser(
+    refusal: TooManyRequestsException,
+    userKey: string,
+    userId: string,
+  ): Promise<TooManyRequestsException> {
+    const failures = await this.rateLimiter.peekWindow(userKey, TWO_FACTOR_FAILURES_PER_USER);
+    if (failures.hits < TWO_FACTOR_FAILURES_PER_USER.limit) return refusal;
+    await this.unlock.offer(userId);
+    return new TooManyRequestsException(CODE_STEP_LOCKED_MESSAGE, refusal.retryAfterSeconds);
+  }
+
+  /**
    * Counts the attempt before the check (parallel guesses cannot slip under the limit); a
    * success gives the user a fresh allowance. App codes and recovery codes have a key each.
    */
-  private async limited(userId: string, kind: 'code' | 'recovery-code', check: () => Promise<void>) {
-    const key = `two-factor-failures:${kind}:user:${userId}`;
-    await this.rateLimiter.take([[key, TWO_FACTOR_FAILURES_PER_USER]], TOO_MANY_CODES_MESSAGE);
+  private async limitedInSettings(
+    userId: string,
+    kind: 'code' | 'recovery-code',
+    check: () => Promise<void>,
+  ) {
+    const key = `two-factor-failures:${kind}:settings:user:${userId}`;
+    await this.rateLimiter.take([[key, TWO_FACTOR_SETTINGS_FAILURES_PER_USER]], TOO_MANY_CODES_MESSAGE);
     await check();
     await this.rateLimiter.reset(key);
   }
