@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import { gzipSync } from 'node:zlib';
-import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
+import { snappyCompress } from './snappy';
 
 /**
  * How a Parquet file's pages are compressed, as a client may ask (`compression=`). Snappy, the
