@@ -2,6 +2,7 @@ import { HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ParquetCompression } from '../formats/writers/parquet-compression';
 import { parquetEncoder } from '../formats/writers/parquet-writer';
 import { XlsxEncoder } from '../formats/writers/xlsx-writer';
 import type { QueryFormat } from './dto/run-query.dto';
@@ -61,7 +62,7 @@ const UNWORDED_FAILURE = 'The query failed';
  */
 export async function writeQueryAnswer(
   started: StartedQuery,
-  format: QueryFormat,
+  { format, compression }: { format: QueryFormat; compression?: ParquetCompression },
   request: Request,
   response: Response,
   describe: (error: unknown) => string,
@@ -107,7 +108,7 @@ export async function writeQueryAnswer(
     if (query.output === 'binary') {
       const encoder: Duplex =
         format === 'parquet'
-          ? parquetEncoder(query.exportColumns)
+          ? parquetEncoder(query.exportColumns, undefined, compression)
           : new XlsxEncoder(query.exportColumns, 'query');
       const sizes = new BinaryRowSizes();
       await pipeline(

@@ -9,6 +9,7 @@ import { writeQueryAnswer } from './query-answer';
 import { QueryTableResponse } from './query-table.response';
 import { FileRows, QueryService } from './query.service';
 import { XLSX_MAX_DATA_ROWS } from '../formats/writers/xlsx-writer';
+import { answerCompression } from '../formats/writers/parquet-compression';
 
 const SHEET_ROWS: FileRows = {
   most: XLSX_MAX_DATA_ROWS,
@@ -52,6 +53,7 @@ export class QueryController {
     };
     response.once('close', hungUp);
     const format = input.format ?? 'json';
+    const compression = answerCompression(format, input.compression);
     let started;
     try {
       started = await this.queries.start(
@@ -69,6 +71,8 @@ export class QueryController {
     } finally {
       response.off('close', hungUp);
     }
-    await writeQueryAnswer(started, format, request, response, (error) => this.queries.failureText(error));
+    await writeQueryAnswer(started, { format, compression }, request, response, (error) =>
+      this.queries.failureText(error),
+    );
   }
 }

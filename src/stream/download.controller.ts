@@ -18,7 +18,9 @@ export class DownloadController {
   constructor(private readonly stream: StreamService) {}
 
   @Get(':assetId')
-  @ApiOperation({ summary: 'Every row of a dataset the logged-in user holds, as a CSV or JSON file' })
+  @ApiOperation({
+    summary: 'Every row of a dataset the logged-in user holds, as a CSV, JSON, Parquet or Excel file',
+  })
   @ApiOkResponse({ description: 'CSV with a header row, or a JSON array of flat objects' })
   async download(
     @CurrentUser() user: AuthenticatedUser,
@@ -26,6 +28,11 @@ export class DownloadController {
     @Query() query: DownloadQueryDto,
     @Res() response: Response,
   ): Promise<void> {
-    await this.stream.streamSource(user, assetId, { format: query.format, offset: 0 }, response);
+    await this.stream.streamSource(
+      user,
+      assetId,
+      { format: query.format, compression: query.compression, offset: 0 },
+      response,
+    );
   }
 }

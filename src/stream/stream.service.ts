@@ -18,6 +18,7 @@ import { copyOut } from './copy-out';
 import { JsonArrayTransform } from './json-array.transform';
 import { StreamAccessService } from './stream-access.service';
 import { typedDownload } from './typed-download';
+import { answerCompression, type ParquetCompression } from '../formats/writers/parquet-compression';
 import {
   columnLabel,
   csvHeaderLine,
@@ -40,6 +41,8 @@ export const GENERAL_STREAM_MAX_ROWS = 5000;
 
 export interface StreamRequest extends StreamPage {
   format: StreamFormat;
+  /** How a Parquet file's pages are compressed (the default when left out); Parquet only. */
+  compression?: ParquetCompression;
   /** Row filters (column:operator:value), one source only. */
   filter?: string[];
 }
@@ -61,6 +64,7 @@ export class StreamService {
     request: StreamRequest,
     response: Response,
   ): Promise<void> {
+    const compression = answerCompression(request.format, request.compression);
     const source = await this.access.findReadableSource(caller, reference);
     if (!source) throw new NotFoundException(DATASET_NOT_FOUND);
     if (source.kind === 'asset') this.activity.countStreamRequest(source.id);
@@ -72,7 +76,7 @@ export class StreamService {
     const where = rowFilterCondition(filtersOf(request.filter, source), literalBinder);
     const page = { limit: request.limit, offset: request.offset };
     if (isTypedFormat(request.format)) {
-      const download = typedDownload(source, request.format, page, where);
+      const download = typedDownload(source, request.format, page, where, compression);
       await copyOut(pgPool(this.dataSource), download.copySql, response, {
         tables: [source.tableName],
         prepare: download.prepare,
@@ -94,6 +98,7 @@ export class StreamService {
 
   /** The general link: rows of every dataset the user holds, tagged with its id and title, capped. */
   async streamHeldDatasets(caller: Caller, request: StreamRequest, response: Response): Promise<void> {
+    answerCompression(request.format, request.compression);
     if (request.filter?.length) {
       throw new BadRequestException('Filters apply to the link of one dataset: stream/data/{id}.');
     }

@@ -1,6 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import type { Duplex } from 'node:stream';
 import { ExportColumn, MAX_DECIMAL_PRECISION } from '../formats/binary-columns';
+import type { ParquetCompression } from '../formats/writers/parquet-compression';
 import { parquetEncoder } from '../formats/writers/parquet-writer';
 import { XLSX_MAX_DATA_ROWS, XLSX_TOO_MANY_ROWS, XlsxEncoder } from '../formats/writers/xlsx-writer';
 import type { Sql } from '../database/sql';
@@ -28,6 +29,7 @@ export function typedDownload(
   format: TypedFormat,
   page: StreamPage,
   where?: string,
+  compression?: ParquetCompression,
 ): TypedDownload {
   const labels = jsonKeys(source.columns);
   const columns: ExportColumn[] = source.columns.map((column, index) => ({
@@ -54,7 +56,7 @@ export function typedDownload(
     beside: numeric ? (sql) => shapeDecimals(sql, source, columns, page, where) : undefined,
     // The encoder reads the columns' digits once `beside` has set them, keeping the COPY's first
     // bytes meanwhile.
-    transform: (beside) => parquetEncoder(columns, beside),
+    transform: (beside) => parquetEncoder(columns, beside, compression),
   };
 }
 

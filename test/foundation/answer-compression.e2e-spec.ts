@@ -14,6 +14,10 @@ const COLUMNS: TestColumn[] = [
 const ROWS = 3_000;
 const ROWS_SQL = `SELECT n, md5(n::text), n * 1.0625, DATE '2024-01-01' + n % 366 FROM generate_series(1, ${ROWS}) n`;
 
+/** Where a gzip member's header keeps its extra flags (RFC 1952), and their value for the fastest level. */
+const GZIP_XFL_BYTE = 8;
+const GZIP_XFL_FASTEST = 4;
+
 interface RawAnswer {
   status: number;
   headers: IncomingMessage['headers'];
@@ -93,6 +97,8 @@ describe('API answers compressed for clients that accept it', () => {
       expect(gzip.headers['content-type']).toBe(identity.headers['content-type']);
       expect(gzip.body.length).toBeLessThan(identity.body.length / 2);
       expect(gunzipSync(gzip.body).equals(identity.body)).toBe(true);
+      // The gzip header's XFL byte: 4 is zlib's mark for its fastest level (1), the level of `gzip -1`.
+      expect(gzip.body[GZIP_XFL_BYTE]).toBe(GZIP_XFL_FASTEST);
 
       const brotli = await rawAnswer(url, { ...key, 'Accept-Encoding': 'br' });
       expect(brotli.headers['content-encoding']).toBe('br');

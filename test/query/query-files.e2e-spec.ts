@@ -97,6 +97,38 @@ describe('POST /api/query as Parquet and Excel files', () => {
     expect(byName.seen).toMatchObject({ logicalType: { type: 'TIMESTAMP', isAdjustedToUTC: false } });
   });
 
+  it('compresses the Parquet answer as the compression field asks, Snappy when left out', async () => {
+    const sql = `SELECT name, note FROM ${tableName} ORDER BY name`;
+    const expected = [
+      { name: 'alpha', note: '' },
+      { name: 'beta', note: null },
+    ];
+    for (const [compression, codec] of [
+      [undefined, 'SNAPPY'],
+      ['gzip', 'GZIP'],
+      ['none', 'UNCOMPRESSED'],
+    ]) {
+      const response = await query(owner.agent, { sql, format: 'parquet', compression }).expect(200);
+      const parquet = await readParquet(response.body as Buffer);
+      expect({ compression, codecs: new Set(parquet.codecs) }).toEqual({
+        compression,
+        codecs: new Set([codec]),
+      });
+      expect(parquet.rows).toEqual(expected);
+      expect(readParquetWithArrowRs(response.body as Buffer)).toEqual(expected);
+    }
+  });
+
+  it('refuses an unknown compression, and compression with any format but Parquet', async () => {
+    const sql = `SELECT name FROM ${tableName}`;
+    const unknown = await query(owner.agent, { sql, format: 'parquet', compression: 'zstd' }).expect(400);
+    expect(JSON.parse(unknown.body.toString()).message).toBe('compression must be snappy, gzip or none');
+    const csv = await query(owner.agent, { sql, format: 'csv', compression: 'gzip' }).expect(400);
+    expect(JSON.parse(csv.body.toString()).message).toBe(
+      'compression applies to format=parquet; other formats are compressed for a client that sends Accept-Encoding: gzip',
+    );
+  });
+
   it('answers format=xlsx as a workbook of typed cells, cut at the limit', async () => {
     const response = await query(owner.agent, {
       sql: `SELECT name, amount, amount = 1 AS first, DATE '2024-02-29' AS day FROM ${tableName} ORDER BY amount`,

@@ -1,6 +1,7 @@
 import { uploadDataset } from '../factories/asset.factory';
 import { createLoggedInUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+import { readParquet } from './support/read-parquet';
 
 describe('GET downloads/{assetId}: downloads through the session, no API key needed', () => {
   let testApp: TestApp;
@@ -58,6 +59,24 @@ describe('GET downloads/{assetId}: downloads through the session, no API key nee
     const bytes = parquet.body as Buffer;
     expect(bytes.subarray(0, 4).toString()).toBe('PAR1');
     expect(bytes.subarray(-4).toString()).toBe('PAR1');
+    const gzipped = await owner.agent
+      .get(`/api/downloads/${id}`)
+      .query({ format: 'parquet', compression: 'gzip' })
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    const content = await readParquet(gzipped.body as Buffer);
+    expect(new Set(content.codecs)).toEqual(new Set(['GZIP']));
+    expect(content.rows).toEqual((await readParquet(bytes)).rows);
+    const unknown = await owner.agent
+      .get(`/api/downloads/${id}`)
+      .query({ format: 'parquet', compression: 'brotli' })
+      .expect(400);
+    expect(unknown.body.message).toBe('compression must be snappy, gzip or none');
     const xlsx = await owner.agent.get(`/api/downloads/${id}`).query({ format: 'xlsx' }).expect(200);
     expect(xlsx.headers['content-type']).toBe(
       'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

@@ -160,6 +160,35 @@ describe('stream links as Parquet and Excel files', () => {
       expect(byName.Note).toMatchObject({ logicalType: { type: 'STRING' } });
     });
 
+    it.each([
+      ['snappy', 'SNAPPY'],
+      ['gzip', 'GZIP'],
+      ['none', 'UNCOMPRESSED'],
+    ])(
+      'compresses the pages as compression=%s asks, and both readers get back every value',
+      async (asked, codec) => {
+        const response = await download(tableName, 'parquet', apiKey, { compression: asked }).expect(200);
+        const parquet = await readParquet(response.body as Buffer);
+        expect(new Set(parquet.codecs)).toEqual(new Set([codec]));
+        expect(parquet.rows).toEqual(EXPECTED_PARQUET_ROWS);
+        expect(readParquetWithArrowRs(response.body as Buffer)).toEqual(EXPECTED_PARQUET_ROWS);
+      },
+    );
+
+    it('compresses the pages with Snappy when no compression is asked', async () => {
+      const response = await download(tableName, 'parquet').expect(200);
+      expect(new Set((await readParquet(response.body as Buffer)).codecs)).toEqual(new Set(['SNAPPY']));
+    });
+
+    it('refuses a compression it does not write, and compression for any format but Parquet', async () => {
+      const unknown = await download(tableName, 'parquet', apiKey, { compression: 'zstd' }).expect(400);
+      expect(JSON.parse(unknown.body.toString()).message).toBe('compression must be snappy, gzip or none');
+      const notParquet = await download(tableName, 'csv', apiKey, { compression: 'gzip' }).expect(400);
+      expect(JSON.parse(notParquet.body.toString()).message).toBe(
+        'compression applies to format=parquet; other formats are compressed for a client that sends Accept-Encoding: gzip',
+      );
+    });
+
     it('streams a large table in row groups of at most 65,536 rows, every row in order', async () => {
       const dataset = await createDataset(testApp.dataSource, {
         ownerId,

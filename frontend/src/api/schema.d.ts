@@ -648,7 +648,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Every row of a dataset the logged-in user holds, as a CSV or JSON file */
+    /** Every row of a dataset the logged-in user holds, as a CSV, JSON, Parquet or Excel file */
     get: operations['DownloadController_download'];
     put?: never;
     post?: never;
@@ -2091,6 +2091,11 @@ export interface components {
       warning: string | null;
     };
     RunQueryDto: {
+      /**
+       * @description For format=parquet: how the pages are compressed, snappy (default), gzip or none
+       * @enum {string}
+       */
+      compression?: 'snappy' | 'gzip' | 'none';
       /**
        * @default json
        * @enum {string}
@@ -3566,6 +3571,8 @@ export interface operations {
     parameters: {
       query?: {
         format?: 'csv' | 'json' | 'parquet' | 'xlsx';
+        /** @description For format=parquet: how the pages are compressed, snappy (default), gzip or none */
+        compression?: 'snappy' | 'gzip' | 'none';
       };
       header?: never;
       path: {
@@ -3960,6 +3967,8 @@ export interface operations {
         api_key?: string;
         /** @description parquet and xlsx (at most 1,048,575 rows) for the link of one dataset or table */
         format?: 'json' | 'ndjson' | 'csv' | 'parquet' | 'xlsx';
+        /** @description For format=parquet: how the pages are compressed, snappy (default), gzip or none */
+        compression?: 'snappy' | 'gzip' | 'none';
         /** @description Rows to return at most (every row when left out) */
         limit?: number;
         /** @description Rows to skip first */
@@ -3989,6 +3998,8 @@ export interface operations {
         api_key?: string;
         /** @description parquet and xlsx (at most 1,048,575 rows) for the link of one dataset or table */
         format?: 'json' | 'ndjson' | 'csv' | 'parquet' | 'xlsx';
+        /** @description For format=parquet: how the pages are compressed, snappy (default), gzip or none */
+        compression?: 'snappy' | 'gzip' | 'none';
         /** @description Rows to return at most (every row when left out) */
         limit?: number;
         /** @description Rows to skip first */

@@ -1,9 +1,12 @@
 import type { ExportColumn } from '../binary-columns';
+import type { ParquetCompression } from './parquet-compression';
 import { ParquetFileEncoder } from './parquet-file';
 
-/** What a file's writer sends its encoder: the columns once complete, the COPY's chunks, its end. */
+/** What a file's writer sends its encoder: the columns once complete (and the pages' codec), the COPY's chunks, its end. */
 export type ToEncoder =
-  { kind: 'start'; columns: ExportColumn[] } | { kind: 'chunk'; bytes: Uint8Array } | { kind: 'end' };
+  | { kind: 'start'; columns: ExportColumn[]; compression: ParquetCompression }
+  | { kind: 'chunk'; bytes: Uint8Array }
+  | { kind: 'end' };
 
 /**
  * What the encoder answers: parts of the file in order and how many COPY bytes they account for
@@ -46,7 +49,7 @@ export function encoderSession(reply: EncoderReply): (message: ToEncoder) => voi
     if (failed) return;
     try {
       if (message.kind === 'start') {
-        encoder = new ParquetFileEncoder(message.columns);
+        encoder = new ParquetFileEncoder(message.columns, message.compression);
         const early = waiting;
         waiting = [];
         for (const bytes of early) read(bytes);

@@ -4,6 +4,7 @@ import { serializeTCompactProtocol } from 'hyparquet-writer/src/thrift.js';
 import { ExportColumn } from '../binary-columns';
 import { BinaryCopyRows } from '../binary-copy-rows';
 import { ColumnPage, FileMetaData, ParquetColumn } from './parquet-column';
+import { PageCodec, pageCodec, ParquetCompression } from './parquet-compression';
 
 type RowGroup = FileMetaData['row_groups'][number];
 type ColumnChunk = RowGroup['columns'][number];
@@ -25,8 +26,9 @@ const RLE = 3;
 /**
  * The body of one Parquet file (everything after its opening magic) made from the bytes of a
  * binary COPY of `columns`, whose shapes (a numeric's digits) are complete: each row group is one
- * uncompressed, PLAIN-encoded data page per column, filled straight from the COPY's fields, and
- * is handed out as soon as it is full; the footer (schema and where each page is) ends the file.
+ * PLAIN-encoded data page per column, filled straight from the COPY's fields and compressed as
+ * `compression` says, and is handed out as soon as it is full; the footer (schema and where each
+ * page is) ends the file.
  * Synchronous, so it runs the same on an encoder thread or on the caller's; every part handed out
  * lies in a buffer of its own, so a thread can move it to another without a copy.
  */
@@ -39,8 +41,8 @@ export class ParquetFileEncoder {
   /** Parts of the groups finished by the current `push`. */
   private finished: Uint8Array[] = [];
 
-  constructor(columns: ExportColumn[]) {
-    const layout = new ParquetFileLayout(columns);
+  constructor(columns: ExportColumn[], compression: ParquetCompression) {
+    const layout = new ParquetFileLayout(columns, pageCodec(compression));
     const fileColumns = layout.columns;
     this.layout = layout;
     this.parser = new BinaryCopyRows(fileColumns.length, {
@@ -91,7 +93,11 @@ class ParquetFileLayout {
   private rows = 0n;
   private readonly groups: RowGroup[] = [];
 
-  constructor(exportColumns: ExportColumn[]) {
+  /** Undefined when the pages go uncompressed, as they are. */
+  private readonly codec?: PageCodec;
+
+  constructor(exportColumns: ExportColumn[], codec: PageCodec | undefined) {
+    this.codec = codec;
     this.columns = exportColumns.map((column) => new ParquetColumn(column, ROWS_PER_GROUP));
   }
 
@@ -100,12 +106,15 @@ class ParquetFileLayout {
     const parts: Uint8Array[] = [];
     const chunks: ColumnChunk[] = [];
     const groupStart = this.offset;
+    let groupUncompressed = 0;
     pages.forEach((page, index) => {
-      const header = pageHeader(page);
+      const body = this.codec ? [this.codec.compress(page.body, page.byteLength)] : page.body;
+      const bodyLength = this.codec ? body[0].length : page.byteLength;
+      const header = pageHeader(page, bodyLength);
       const start = BigInt(this.offset);
-      const size = BigInt(header.length + page.byteLength);
-      parts.push(header, ...page.body);
-      this.offset += header.length + page.byteLength;
+      parts.push(header, ...body);
+      this.offset += header.length + bodyLength;
+      groupUncompressed += header.length + page.byteLength;
       const element = this.columns[index].element;
       chunks.push({
         file_offset: start,
@@ -113,22 +122,21 @@ class ParquetFileLayout {
           type: element.type!,
           encodings: ['PLAIN', 'RLE'],
           path_in_schema: [element.name],
-          codec: 'UNCOMPRESSED',
+          codec: this.codec?.name ?? 'UNCOMPRESSED',
           num_values: BigInt(page.rows),
-          total_uncompressed_size: size,
-          total_compressed_size: size,
+          total_uncompressed_size: BigInt(header.length + page.byteLength),
+          total_compressed_size: BigInt(header.length + bodyLength),
           data_page_offset: start,
           statistics: { null_count: BigInt(page.nullCount) },
         },
       });
     });
-    const groupBytes = BigInt(this.offset - groupStart);
     this.groups.push({
       columns: chunks,
-      total_byte_size: groupBytes,
+      total_byte_size: BigInt(groupUncompressed),
       num_rows: BigInt(rows),
       file_offset: BigInt(groupStart),
-      total_compressed_size: groupBytes,
+      total_compressed_size: BigInt(this.offset - groupStart),
     });
     this.rows += BigInt(rows);
     return parts;
@@ -158,13 +166,16 @@ class ParquetFileLayout {
   }
 }
 
-/** A v1 data page's header: PLAIN values after RLE definition levels, uncompressed. */
-function pageHeader(page: ColumnPage): Uint8Array {
+/**
+ * A v1 data page's header: PLAIN values after RLE definition levels, both compressed together
+ * into `storedLength` bytes (the page's own length when uncompressed).
+ */
+function pageHeader(page: ColumnPage, storedLength: number): Uint8Array {
   const writer = new ByteWriter(64);
   serializeTCompactProtocol(writer, {
     field_1: DATA_PAGE,
     field_2: page.byteLength,
-    field_3: page.byteLength,
+    field_3: storedLength,
     field_5: { field_1: page.rows, field_2: PLAIN, field_3: RLE, field_4: RLE },
   });
   return writer.getBytes();

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Worker } from 'node:worker_threads';
+import type { ParquetCompression } from './parquet-compression';
 import { ROWS_PER_GROUP } from './parquet-file';
 import { parquetEncoder } from './parquet-writer';
 
@@ -35,11 +36,15 @@ function binaryCopy(values: string[], complete = true): Buffer {
   return Buffer.concat(parts);
 }
 
-async function encode(copy: Buffer): Promise<Buffer> {
+async function encode(copy: Buffer, compression?: ParquetCompression): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  await pipeline(Readable.from([copy]), parquetEncoder(COLUMNS), async (source: AsyncIterable<Buffer>) => {
-    for await (const chunk of source) chunks.push(Buffer.from(chunk));
-  });
+  await pipeline(
+    Readable.from([copy]),
+    parquetEncoder(COLUMNS, undefined, compression),
+    async (source: AsyncIterable<Buffer>) => {
+      for await (const chunk of source) chunks.push(Buffer.from(chunk));
+    },
+  );
   return Buffer.concat(chunks);
 }
 
@@ -51,6 +56,17 @@ async function notes(file: Buffer): Promise<unknown[]> {
 
 describe('parquetEncoder', () => {
   const values = Array.from({ length: ROWS_PER_GROUP * 2 + 5 }, (_, index) => `note ${index}`);
+
+  it('makes a Snappy file of repetitive rows several times smaller than the uncompressed one, rows alike', async () => {
+    const statuses = Array.from(
+      { length: 50_000 },
+      (_, index) => `status ${['open', 'closed', 'pending'][index % 3]}`,
+    );
+    const snappy = await encode(binaryCopy(statuses), 'snappy');
+    const uncompressed = await encode(binaryCopy(statuses), 'none');
+    expect(uncompressed.length / snappy.length).toBeGreaterThan(5);
+    expect(await notes(snappy)).toEqual(statuses);
+  });
 
   it('writes every row of several groups in order', async () => {
     expect(await notes(await encode(binaryCopy(values)))).toEqual(values);

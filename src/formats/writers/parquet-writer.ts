@@ -1,6 +1,7 @@
 import { Transform, TransformCallback } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import { ExportColumn } from '../binary-columns';
+import { DEFAULT_PARQUET_COMPRESSION, ParquetCompression } from './parquet-compression';
 import { encoderSession, FromEncoder, ToEncoder } from './parquet-encoder-session';
 import { endEncoderThread, returnEncoderThread, takeEncoderThread } from './parquet-encoder-threads';
 import { PARQUET_MAGIC } from './parquet-file';
@@ -31,8 +32,12 @@ const UNREAD_BYTES = 4 * 1024 * 1024;
  * only relays bytes, and on this thread otherwise. `ready` settles once the columns are complete
  * (a numeric's digits may be learnt while the COPY already runs); its failure fails the file.
  */
-export function parquetEncoder(columns: ExportColumn[], ready: Promise<void> = Promise.resolve()): Transform {
-  return new ParquetEncoder(columns, ready);
+export function parquetEncoder(
+  columns: ExportColumn[],
+  ready: Promise<void> = Promise.resolve(),
+  compression: ParquetCompression = DEFAULT_PARQUET_COMPRESSION,
+): Transform {
+  return new ParquetEncoder(columns, ready, compression);
 }
 
 class ParquetEncoder extends Transform {
@@ -50,7 +55,7 @@ class ParquetEncoder extends Transform {
   private heldEnd?: TransformCallback;
   private failed = false;
 
-  constructor(columns: ExportColumn[], ready: Promise<void>) {
+  constructor(columns: ExportColumn[], ready: Promise<void>, compression: ParquetCompression) {
     super({ readableHighWaterMark: UNREAD_BYTES });
     this.push(PARQUET_MAGIC);
     const thread = takeEncoderThread();
@@ -72,7 +77,7 @@ class ParquetEncoder extends Transform {
     ready.then(() => {
       if (this.failed || this.destroyed) return;
       this.started = true;
-      this.send({ kind: 'start', columns });
+      this.send({ kind: 'start', columns, compression });
       if (this.ending) this.send({ kind: 'end' });
       this.releaseWrite();
     }, this.fail);

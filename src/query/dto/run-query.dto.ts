@@ -1,5 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import {
+  PARQUET_COMPRESSION_DESCRIPTION,
+  PARQUET_COMPRESSION_MESSAGE,
+  PARQUET_COMPRESSIONS,
+  type ParquetCompression,
+} from '../../formats/writers/parquet-compression';
 
 export const QUERY_FORMATS = ['json', 'csv', 'ndjson', 'parquet', 'xlsx'] as const;
 export type QueryFormat = (typeof QUERY_FORMATS)[number];
@@ -15,6 +21,11 @@ export class RunQueryDto {
   @IsOptional()
   @IsIn(QUERY_FORMATS, { message: `format is one of ${QUERY_FORMATS.join(', ')}` })
   format?: QueryFormat;
+
+  @ApiPropertyOptional({ enum: PARQUET_COMPRESSIONS, description: PARQUET_COMPRESSION_DESCRIPTION })
+  @IsOptional()
+  @IsIn(PARQUET_COMPRESSIONS, { message: PARQUET_COMPRESSION_MESSAGE })
+  compression?: ParquetCompression;
 
   @ApiPropertyOptional({ minimum: 1, description: 'Most rows to answer (at most QUERY_MAX_ROWS)' })
   @IsOptional()

@@ -1,5 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
+import {
+  PARQUET_COMPRESSION_DESCRIPTION,
+  PARQUET_COMPRESSION_MESSAGE,
+  PARQUET_COMPRESSIONS,
+  type ParquetCompression,
+} from '../../formats/writers/parquet-compression';
 
 const DOWNLOAD_FORMATS = ['csv', 'json', 'parquet', 'xlsx'] as const;
 
@@ -9,4 +15,9 @@ export class DownloadQueryDto {
   @IsOptional()
   @IsIn(DOWNLOAD_FORMATS, { message: 'format must be csv, json, parquet or xlsx' })
   format: (typeof DOWNLOAD_FORMATS)[number] = 'csv';
+
+  @ApiPropertyOptional({ enum: PARQUET_COMPRESSIONS, description: PARQUET_COMPRESSION_DESCRIPTION })
+  @IsOptional()
+  @IsIn(PARQUET_COMPRESSIONS, { message: PARQUET_COMPRESSION_MESSAGE })
+  compression?: ParquetCompression;
 }

@@ -2,6 +2,12 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { STREAM_FORMATS, type StreamFormat } from '../stream-source';
+import {
+  PARQUET_COMPRESSION_DESCRIPTION,
+  PARQUET_COMPRESSION_MESSAGE,
+  PARQUET_COMPRESSIONS,
+  type ParquetCompression,
+} from '../../formats/writers/parquet-compression';
 import { RowFilterParam } from '../../common/decorators/row-filter-param.decorator';
 
 export class StreamQueryDto {
@@ -18,6 +24,11 @@ export class StreamQueryDto {
   @IsOptional()
   @IsIn(STREAM_FORMATS, { message: 'format must be json, ndjson, csv, parquet or xlsx' })
   format: StreamFormat = 'json';
+
+  @ApiPropertyOptional({ enum: PARQUET_COMPRESSIONS, description: PARQUET_COMPRESSION_DESCRIPTION })
+  @IsOptional()
+  @IsIn(PARQUET_COMPRESSIONS, { message: PARQUET_COMPRESSION_MESSAGE })
+  compression?: ParquetCompression;
 
   @ApiPropertyOptional({ description: 'Rows to return at most (every row when left out)', minimum: 0 })
   @IsOptional()

@@ -1,0 +1,76 @@
+import { BadRequestException } from '@nestjs/common';
+import { gzipSync } from 'node:zlib';
+import { snappyCompress } from './snappy';
+
+/**
+ * How a Parquet file's pages are compressed, as a client may ask (`compression=`). Snappy, the
+ * default, is what every Parquet reader handles; gzip is smaller and every reader handles it too.
+ * ZSTD is not offered: this Node.js has no zstd codec (its zlib has one from 22.15 on).
+ */
+export const PARQUET_COMPRESSIONS = ['snappy', 'gzip', 'none'] as const;
+export type ParquetCompression = (typeof PARQUET_COMPRESSIONS)[number];
+export const DEFAULT_PARQUET_COMPRESSION: ParquetCompression = 'snappy';
+export const PARQUET_COMPRESSION_MESSAGE = 'compression must be snappy, gzip or none';
+export const COMPRESSION_ONLY_FOR_PARQUET =
+  'compression applies to format=parquet; other formats are compressed for a client that sends Accept-Encoding: gzip';
+export const PARQUET_COMPRESSION_DESCRIPTION =
+  'For format=parquet: how the pages are compressed, snappy (default), gzip or none';
+
+/** The codec's name in the file's metadata (parquet.thrift's CompressionCodec). */
+export type ParquetCodecName = 'SNAPPY' | 'GZIP' | 'UNCOMPRESSED';
+
+/** gzip's fastest level, as for the API's gzipped streams: still smaller than Snappy. */
+const GZIP_LEVEL = 1;
+
+export interface PageCodec {
+  name: ParquetCodecName;
+  /** A page body's parts compressed as one, in a buffer of its own (so it can move between threads). */
+  compress(parts: Uint8Array[], byteLength: number): Uint8Array;
+}
+
+export function pageCodec(compression: ParquetCompression): PageCodec | undefined {
+  switch (compression) {
+    case 'snappy':
+      return {
+        name: 'SNAPPY',
+        compress: (parts, length) => ownBuffer(snappyCompress(joined(parts, length))),
+      };
+    case 'gzip':
+      return {
+        name: 'GZIP',
+        compress: (parts, length) => ownBuffer(gzipSync(joined(parts, length), { level: GZIP_LEVEL })),
+      };
+    case 'none':
+      return undefined;
+  }
+}
+
+function joined(parts: Uint8Array[], byteLength: number): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const whole = new Uint8Array(byteLength);
+  let at = 0;
+  for (const part of parts) {
+    whole.set(part, at);
+    at += part.length;
+  }
+  return whole;
+}
+
+/**
+ * The bytes alone in their buffer: a codec's answer may lie in a larger one (a growing writer's)
+ * or, when small, in Node's shared pool, which must not move to another thread.
+ */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return bytes;
+  return new Uint8Array(bytes);
+}
+
+/** The pages' compression of an answer in `format`: refused (400) when asked of any format but Parquet. */
+export function answerCompression(
+  format: string,
+  compression: ParquetCompression | undefined,
+): ParquetCompression | undefined {
+  if (compression !== undefined && format !== 'parquet')
+    throw new BadRequestException(COMPRESSION_ONLY_FOR_PARQUET);
+  return compression;
+}
