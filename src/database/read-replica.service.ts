@@ -41,7 +41,7 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
   private readonly touchedPrimary = new WeakSet<Request>();
   private probe?: NodeJS.Timeout;
   private probing = false;
-  /** What the last decision was, so a switch is logged once, not on every read. */
+  /** Whether the replica was last found within the lag bound, so a switch is logged once, not on every read. */
   private usingReplica?: boolean;
 
   constructor(
@@ -74,16 +74,18 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
 
   /** The data source for a read that may come from the replica (see the class comment). */
   forReads(): DataSource {
-    const useReplica = this.replica !== undefined && this.replicaServes(Date.now());
-    if (this.replica && useReplica !== this.usingReplica) {
-      this.usingReplica = useReplica;
-      if (useReplica) this.logger.log('Read replica caught up: reads go to it');
+    if (!this.replica) return this.primary;
+    const fresh = this.freshness.isFresh(Date.now(), this.config.databaseReadMaxLagMs);
+    // Logged as the replica's state changes, not as callers' positions send single reads elsewhere.
+    if (fresh !== this.usingReplica) {
+      this.usingReplica = fresh;
+      if (fresh) this.logger.log('Read replica caught up: reads go to it');
       else
         this.logger.warn(
           `Read replica down or more than ${this.config.databaseReadMaxLagMs} ms behind: reads go to the primary`,
         );
     }
-    return useReplica ? this.replica! : this.primary;
+    return fresh && this.replicaServesCaller() ? this.replica : this.primary;
   }
 
   /** Whether the replica serves reads now (undefined without one): the health check's `replica`. */
@@ -113,8 +115,8 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
     if (position > (this.userPositions.get(user.id) ?? 0n)) this.userPositions.set(user.id, position);
   }
 
-  private replicaServes(now: number): boolean {
-    if (!this.freshness.isFresh(now, this.config.databaseReadMaxLagMs)) return false;
+  /** Whether the replica, within the lag bound, may serve the current request's caller. */
+  private replicaServesCaller(): boolean {
     const request = currentRequest();
     if (!request) return true;
     // A request that writes reads what it wrote (an update answers the record as it is now).
