@@ -40,3 +40,12 @@ export function fallBackToPrimary(replica: Pool, primary: Pool, onGone: () => vo
     );
   };
 }
+
+/** Calls `noted` whenever something asks the pool for a connection (its `query` and TypeORM both do). */
+export function onEveryConnect(pool: Pool, noted: () => void): void {
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { connect: unknown }).connect = (...args: unknown[]) => {
+    noted();
+    return connect(...args);
+  };
+}

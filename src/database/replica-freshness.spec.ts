@@ -13,8 +13,8 @@ describe('replica freshness', () => {
     freshness.recordPrimary(3_000, '0/300');
     freshness.recordReplica('0/250');
     expect(freshness.caughtUpTo).toBe(2_000);
-    expect(freshness.shows(2_000)).toBe(true);
-    expect(freshness.shows(2_001)).toBe(false);
+    expect(freshness.hasReplayed(0x250n)).toBe(true);
+    expect(freshness.hasReplayed(0x251n)).toBe(false);
     expect(freshness.isFresh(3_500, 1_500)).toBe(true);
     expect(freshness.isFresh(3_501, 1_500)).toBe(false);
   });
@@ -28,5 +28,8 @@ describe('replica freshness', () => {
     freshness.recordReplica('0/100');
     freshness.recordReplica('0/50');
     expect(freshness.caughtUpTo).toBe(1_000);
+    expect(freshness.hasReplayed(0x100n)).toBe(true);
+    freshness.forget();
+    expect(freshness.hasReplayed(0n)).toBe(false);
   });
 });

@@ -9,6 +9,8 @@ export class ReplicaFreshness {
   private samples: Array<{ at: number; lsn: bigint }> = [];
   /** Every commit before this moment is on the replica; undefined until the first comparison. */
   caughtUpTo?: number;
+  /** The furthest WAL position the replica was seen to have replayed (replay never goes back). */
+  private replayed?: bigint;
 
   /** Records the primary's position `lsn`, read by a statement sent at `at`. */
   recordPrimary(at: number, lsn: string): void {
@@ -20,6 +22,7 @@ export class ReplicaFreshness {
     // null: the server is not (or no longer) a standby replaying WAL; nothing it shows is vouched for.
     if (replayLsn === null) return;
     const replayed = parseLsn(replayLsn);
+    if (this.replayed === undefined || replayed > this.replayed) this.replayed = replayed;
     let newest = -1;
     this.samples.forEach((sample, index) => {
       if (sample.lsn <= replayed) newest = index;
@@ -32,6 +35,7 @@ export class ReplicaFreshness {
   /** The replica refused or dropped a connection: nothing it shows is vouched for until it answers again. */
   forget(): void {
     this.caughtUpTo = undefined;
+    this.replayed = undefined;
     this.samples = [];
   }
 
@@ -40,9 +44,9 @@ export class ReplicaFreshness {
     return this.caughtUpTo !== undefined && this.caughtUpTo >= now - maxLagMs;
   }
 
-  /** Whether the replica already shows what was committed at `moment`. */
-  shows(moment: number): boolean {
-    return this.caughtUpTo !== undefined && moment <= this.caughtUpTo;
+  /** Whether the replica already shows every commit up to WAL position `position`. */
+  hasReplayed(position: bigint): boolean {
+    return this.replayed !== undefined && this.replayed >= position;
   }
 }
 

@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 
 /**
  * The request being served, for code far from the controller that must know who asks (the read
- * routing: a user's reads after their own write go to the primary).
+ * routing: a caller's reads go to the primary until the replica shows what they have seen).
  */
 const requests = new AsyncLocalStorage<Request>();
 
