@@ -142,7 +142,8 @@ export class QueryService {
       const finish = async (outcome: QueryOutcome) => {
         await this.history.record(caller.id, sql, startedAt, outcome);
       };
-      const answerBy = startedAt + this.config.query.timeoutMs + ANSWER_GRACE_MS;
+      // From the moment the statement runs: the wait for its role and for a place is not its time.
+      const answerBy = Date.now() + this.config.query.timeoutMs + ANSWER_GRACE_MS;
       return { query, limit, startedAt, answerBy, finish };
     } catch (error) {
       const refusal = error instanceof MissingRelation ? await this.unheldPublic.explain(error) : error;

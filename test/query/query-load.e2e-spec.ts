@@ -180,6 +180,26 @@ describe('POST /api/query under load', () => {
       expect(answered.status).toBe(200);
       expect(answered.body.rows).toEqual([[42]]);
     });
+
+    it('a statement that waited for a place longer than its time limit still answers whole', async () => {
+      const five = await createLoggedInUser(second);
+      const blocker = new Client({ connectionString: database.url });
+      await blocker.connect();
+      try {
+        // Both places taken for longer than the limit (4 s) and the answer's grace (3 s) together.
+        await blocker.query(
+          `SELECT pg_advisory_lock(hashtext('user query'), 1), pg_advisory_lock(hashtext('user query'), 2)`,
+        );
+        const queued = sent(five.agent, { sql: 'SELECT 42 AS answer', format: 'ndjson' });
+        await new Promise((resolve) => setTimeout(resolve, 8_000));
+        await blocker.query('SELECT pg_advisory_unlock_all()');
+        const answered = await queued;
+        expect(answered.status).toBe(200);
+        expect(answered.text).toBe('{"answer":42}\n');
+      } finally {
+        await blocker.end();
+      }
+    }, 60_000);
   });
 });
 
