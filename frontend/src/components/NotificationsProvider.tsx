@@ -1,13 +1,8 @@
 import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
 import { ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { DismissNotice, DismissNoticeContext, Notify, NotifyContext, NotifySeverity } from './notify-context';
-
-interface Message {
-  key: number;
-  text: string;
-  severity: NotifySeverity;
-}
+import { enqueueNotice, QueuedNotice as Message, shownIsSuperseded } from './noticeQueue';
+import { DismissNotice, DismissNoticeContext, Notify, NotifyContext } from './notify-context';
 
 /** How long a message stays up at least once a newer one is waiting (long enough to read a line). */
 const MIN_VISIBLE_MS = 1500;
@@ -15,7 +10,8 @@ const MIN_VISIBLE_MS = 1500;
 /**
  * Shows one snackbar at a time. A message stays its full time only while nothing newer waits;
  * once one does, the current one closes after MIN_VISIBLE_MS, so what the screen says always
- * catches up quickly with the latest action instead of lagging seconds behind it.
+ * catches up quickly with the latest action instead of lagging seconds behind it. A success
+ * replaces the errors before it at once (see noticeQueue).
  */
 export function NotificationsProvider({ children }: { children: ReactNode }) {
   const [queue, setQueue] = useState<Message[]>([]);
@@ -25,7 +21,7 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   const current = queue[0];
 
   const notify = useCallback<Notify>((text, severity = 'info') => {
-    setQueue((waiting) => [...waiting, { key: Date.now() + Math.random(), text, severity }]);
+    setQueue((waiting) => enqueueNotice(waiting, { key: Date.now() + Math.random(), text, severity }));
   }, []);
 
   const shown = useRef(current);
@@ -52,6 +48,15 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
       setOpen(false);
     }, wait);
   }, [queue.length, open]);
+
+  // What the error on screen said no longer holds: it goes now, not after its minimum time.
+  const superseded = shownIsSuperseded(queue);
+  useEffect(() => {
+    if (!superseded || !open) return;
+    clearTimeout(earlyClose.current);
+    earlyClose.current = undefined;
+    setOpen(false);
+  }, [superseded, open]);
 
   useEffect(() => () => clearTimeout(earlyClose.current), []);
 
