@@ -87,6 +87,11 @@ export class AssetSummary {
   @ApiProperty({ description: 'The caller may read all rows (owner, got or bought it)' })
   has_access: boolean;
 
+  @ApiProperty({
+    description: 'The caller paid for it once: getting it back (after a Remove) costs nothing',
+  })
+  bought: boolean;
+
   @ApiProperty({ description: 'Published from a connection and refreshed by its runs' })
   live: boolean;
 

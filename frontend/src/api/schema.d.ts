@@ -1340,6 +1340,8 @@ export interface components {
     };
     AssetDetail: {
       author: string;
+      /** @description The caller paid for it once: getting it back (after a Remove) costs nothing */
+      bought: boolean;
       /** @description Bytes of the CSV files behind the current rows */
       byte_count: number;
       category: string;
@@ -1403,6 +1405,8 @@ export interface components {
     };
     AssetSummary: {
       author: string;
+      /** @description The caller paid for it once: getting it back (after a Remove) costs nothing */
+      bought: boolean;
       category: string;
       /** Format: date-time */
       created_at: string;
