@@ -196,7 +196,9 @@ export class AssetDetail extends OmitType(AssetSummary, ['live'] as const) {
   })
   profile_pending: boolean;
 
-  @ApiProperty({ description: 'Bytes of the CSV files behind the current rows' })
+  @ApiProperty({
+    description: 'Bytes of the files behind the current rows; of a live dataset, of its rows as stored',
+  })
   byte_count: number;
 
   @ApiProperty({ type: () => [DatasetVersionView], description: 'Every load, newest first' })
