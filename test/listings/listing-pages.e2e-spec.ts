@@ -239,7 +239,9 @@ describe('listing pages: what crawlers and link previews read without running th
     });
     expect(runnableScripts(response.text)).toEqual(['/assets/index-abc123.js']);
     // Only the app's own read of the post counts as a view.
-    const [{ views }] = await testApp.dataSource.query(`SELECT views FROM blog_posts WHERE id = $1`, [post.id]);
+    const [{ views }] = await testApp.dataSource.query(`SELECT views FROM blog_posts WHERE id = $1`, [
+      post.id,
+    ]);
     expect(views).toBe(0);
   });
 

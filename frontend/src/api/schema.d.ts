@@ -1342,7 +1342,7 @@ export interface components {
       author: string;
       /** @description The caller paid for it once: getting it back (after a Remove) costs nothing */
       bought: boolean;
-      /** @description Bytes of the CSV files behind the current rows */
+      /** @description Bytes of the files behind the current rows; of a live dataset, of its rows as stored */
       byte_count: number;
       category: string;
       columns: components['schemas']['AssetColumn'][];

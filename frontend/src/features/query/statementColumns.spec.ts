@@ -31,11 +31,7 @@ describe('completing a bare column name', () => {
   it('offers the columns of the statement’s tables for a bare word, ranked before keywords and tables', () => {
     const completion = completeAtEnd('SELECT * FROM cities WHERE pop');
     expect(completion?.from).toBe('SELECT * FROM cities WHERE '.length);
-    expect(completion?.options.map((option) => option.label)).toEqual([
-      'name',
-      'population',
-      'country_code',
-    ]);
+    expect(completion?.options.map((option) => option.label)).toEqual(['name', 'population', 'country_code']);
     // lang-sql ranks table names at 0 and keywords at -1.
     expect(completion?.options.every((option) => option.boost > 0)).toBe(true);
   });
