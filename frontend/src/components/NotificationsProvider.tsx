@@ -19,6 +19,8 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   const shownAt = useRef(0);
   const earlyClose = useRef<ReturnType<typeof setTimeout>>(undefined);
   const current = queue[0];
+  // What the error on screen said no longer holds: it goes now, not after its minimum time.
+  const superseded = shownIsSuperseded(queue);
 
   const notify = useCallback<Notify>((text, severity = 'info') => {
     setQueue((waiting) => enqueueNotice(waiting, { key: Date.now() + Math.random(), text, severity }));
@@ -41,22 +43,13 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
 
   // A newer message waits: cut the current one short once it has been readable for a moment.
   useEffect(() => {
-    if (queue.length < 2 || !open || earlyClose.current) return;
+    if (queue.length < 2 || !open || superseded || earlyClose.current) return;
     const wait = Math.max(0, shownAt.current + MIN_VISIBLE_MS - Date.now());
     earlyClose.current = setTimeout(() => {
       earlyClose.current = undefined;
       setOpen(false);
     }, wait);
-  }, [queue.length, open]);
-
-  // What the error on screen said no longer holds: it goes now, not after its minimum time.
-  const superseded = shownIsSuperseded(queue);
-  useEffect(() => {
-    if (!superseded || !open) return;
-    clearTimeout(earlyClose.current);
-    earlyClose.current = undefined;
-    setOpen(false);
-  }, [superseded, open]);
+  }, [queue.length, open, superseded]);
 
   useEffect(() => () => clearTimeout(earlyClose.current), []);
 
@@ -70,7 +63,7 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
       {current && (
         <Snackbar
           key={current.key}
-          open={open}
+          open={open && !superseded}
           autoHideDuration={current.severity === 'error' ? 8000 : 5000}
           onClose={close}
           slotProps={{
