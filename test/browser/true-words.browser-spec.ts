@@ -1,10 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { expectEventually, expectTitle, horizontalOverflow, snapshot } from './support/accounts';
 import { baseUrl, launchBrowser, openPage, ViewportName } from './support/browser';
-import { card, expectNotice, logIn, registerAndVerify, uniqueEmail } from './support/journey';
+import { apiAs, card, expectNotice, logIn, registerAndVerify, uniqueEmail } from './support/journey';
 
 const PASSWORD = 'browser-words-2026';
 const FREE = 'Exoplanet Discoveries';
+const PAID = 'Global Stock Prices 2024';
 
 /** Uploads a private dataset through the API with the page's session; answers its readable name. */
 async function uploadCities(page: Page): Promise<string> {
@@ -78,6 +79,30 @@ describe('the workspace and the screens say what is true', () => {
       await context.close();
     },
   );
+
+  it('offers a bought and removed dataset back for free on a phone, without a price', async () => {
+    const { context, page, errors } = await openPage(browser, 'phone');
+    const email = uniqueEmail('words-again');
+    await registerAndVerify(page, 'Gus Again', email, PASSWORD);
+    await logIn(page, email, PASSWORD);
+    await page.goto('/datastore');
+    await page.getByLabel('Search datasets').fill('Stock Prices');
+    await card(page, PAID).getByRole('link').click();
+    await page.waitForURL('**/dataset_profile/**');
+    const id = new URL(page.url()).pathname.split('/').pop();
+    await apiAs(page, 'POST', 'access/grant', { assetId: id });
+    await apiAs(page, 'POST', 'access/remove', { assetId: id });
+    await page.reload();
+    await page.getByRole('button', { name: 'Get again — free', exact: true }).waitFor();
+    expect((await page.locator('main').textContent()) ?? '').not.toContain('$');
+    expect(await horizontalOverflow(page)).toBe(0);
+    await snapshot(page, 'dataset-get-again', 'phone');
+    await page.goto('/datastore?q=Stock%20Prices');
+    await expectEventually(() => card(page, PAID).getByRole('button').innerText(), 'Get again — free');
+    await snapshot(page, 'datastore-get-again', 'phone');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 
   it('replaces "Invalid email or password" with the success of the next try at once', async () => {
     const { context, page } = await openPage(browser);
