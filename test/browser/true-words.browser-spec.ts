@@ -178,6 +178,29 @@ describe('the workspace and the screens say what is true', () => {
     await context.close();
   });
 
+  it('lands on the new connector with its success, not the failed upload before it', async () => {
+    const { context, page } = await openPage(browser);
+    const email = uniqueEmail('words-connector');
+    await registerAndVerify(page, 'Cy Connector', email, PASSWORD);
+    await logIn(page, email, PASSWORD);
+    await page.goto('/upload?tab=connector');
+    const spec = page.getByLabel('Connector spec (JSON)');
+    const example = await spec.inputValue();
+    await page.getByLabel('Title').fill(`Words API ${Date.now()}`);
+    await spec.fill(JSON.stringify({ protocol: 'websocket', operations: [{ id: 'x' }] }));
+    await page.getByRole('button', { name: 'Upload Connector' }).click();
+    const failed = page.locator('.MuiSnackbar-root').filter({ hasText: 'Upload failed' });
+    await failed.waitFor();
+    await page.clock.install();
+    await spec.fill(example);
+    await page.getByRole('button', { name: 'Upload Connector' }).click();
+    await page.waitForURL('**/connector_profile/**');
+    await page.clock.runFor(1_000);
+    await failed.waitFor({ state: 'detached' });
+    await expectNotice(page, 'Connector uploaded.');
+    await context.close();
+  });
+
   it('shows a success notice for the good upload even when a failed one is still on screen', async () => {
     const { context, page } = await openPage(browser);
     const email = uniqueEmail('words-upload');
