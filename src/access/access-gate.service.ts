@@ -53,6 +53,15 @@ export function subscriberCount(asset: string, before?: string): string {
      WHERE subscriber.asset_id = ${asset}.id AND ${isSubscriber('subscriber.user_id', asset)}${older})`;
 }
 
+/**
+ * The caller (`caller`, an id or NULL) paid for the dataset `asset` once: getting it back after a
+ * Remove costs nothing (GrantsService.grant). An SQL condition.
+ */
+export function boughtOnce(asset: string, caller: string): string {
+  return `EXISTS (SELECT 1 FROM purchases bought WHERE bought.asset_id = ${asset}.id
+     AND bought.user_id = CAST(${caller} AS uuid) AND bought.status = 'paid')`;
+}
+
 /** What a caller without the flag an action needs is told. */
 export const FLAG_REFUSALS: Record<UserFlag, string> = {
   pro: 'Only pro users can set a refresh interval',

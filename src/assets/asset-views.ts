@@ -87,6 +87,11 @@ export class AssetSummary {
   @ApiProperty({ description: 'The caller may read all rows (owner, got or bought it)' })
   has_access: boolean;
 
+  @ApiProperty({
+    description: 'The caller paid for it once: getting it back (after a Remove) costs nothing',
+  })
+  bought: boolean;
+
   @ApiProperty({ description: 'Published from a connection and refreshed by its runs' })
   live: boolean;
 
@@ -191,7 +196,9 @@ export class AssetDetail extends OmitType(AssetSummary, ['live'] as const) {
   })
   profile_pending: boolean;
 
-  @ApiProperty({ description: 'Bytes of the CSV files behind the current rows' })
+  @ApiProperty({
+    description: 'Bytes of the files behind the current rows; of a live dataset, of its rows as stored',
+  })
   byte_count: number;
 
   @ApiProperty({ type: () => [DatasetVersionView], description: 'Every load, newest first' })

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ReadReplica } from '../database/read-replica.service';
-import { AccessGate, Caller, DatasetAccess } from '../access/access-gate.service';
+import { AccessGate, boughtOnce, Caller, DatasetAccess } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import type { AssetDetail, AssetSummary, CategoryFacet, DatasetVersionView } from './asset-views';
 import type { CatalogueSort, FacetsQueryDto, ListAssetsQueryDto } from './dto/list-assets-query.dto';
@@ -35,6 +35,7 @@ interface CatalogueRow {
   created_at: Date;
   owned: boolean;
   has_access: boolean;
+  bought: boolean;
   live: boolean;
   data_updated_at: Date;
   stale_since: Date | null;
@@ -50,7 +51,7 @@ function catalogueColumns(gate: AccessGate): string {
   asset.source, asset.author, asset.row_count::float8 AS row_count, asset.created_at,
   asset.data_updated_at, ${IS_LIVE} AS live, ${STALE_SINCE} AS stale_since,
   ${gate.datasetCondition('owned', 'asset', '$1')} AS owned,
-  ${gate.datasetCondition('held', 'asset', '$1')} AS has_access`;
+  ${gate.datasetCondition('held', 'asset', '$1')} AS has_access, ${boughtOnce('asset', '$1')} AS bought`;
 }
 
 function rowToSummary(row: CatalogueRow): AssetSummary {
@@ -74,6 +75,7 @@ function rowToSummary(row: CatalogueRow): AssetSummary {
     created_at: row.created_at.toISOString(),
     owned: row.owned,
     has_access: row.has_access,
+    bought: row.bought,
     live: row.live,
     data_updated_at: row.data_updated_at.toISOString(),
     stale_since: row.stale_since?.toISOString() ?? null,
@@ -81,7 +83,11 @@ function rowToSummary(row: CatalogueRow): AssetSummary {
 }
 
 /** The same summary from the gate's answer for one dataset. */
-function toSummary({ asset, owned, held }: DatasetAccess, live: LiveView | null): AssetSummary {
+function toSummary(
+  { asset, owned, held }: DatasetAccess,
+  live: LiveView | null,
+  bought: boolean,
+): AssetSummary {
   return rowToSummary({
     id: asset.id,
     title: asset.title,
@@ -100,6 +106,7 @@ function toSummary({ asset, owned, held }: DatasetAccess, live: LiveView | null)
     created_at: asset.createdAt,
     owned,
     has_access: held,
+    bought,
     live: live !== null,
     data_updated_at: asset.dataUpdatedAt,
     stale_since: live?.stale_since ? new Date(live.stale_since) : null,
@@ -276,7 +283,7 @@ export class AssetsService {
     );
     const live = await this.hooks.live(asset.id, access.owned);
     return {
-      ...toSummary(access, live),
+      ...toSummary(access, live, await this.boughtByCaller(caller, asset.id)),
       columns: asset.columns,
       licence: asset.licence,
       dictionary: asset.dictionary,
@@ -293,6 +300,16 @@ export class AssetsService {
       })),
       live,
     };
+  }
+
+  /** Read on the primary: right after their own purchase or Remove, the caller sees its outcome. */
+  private async boughtByCaller(caller: Caller, assetId: string): Promise<boolean> {
+    if (!caller) return false;
+    const [row]: Array<{ bought: boolean }> = await this.dataSource.query(
+      `SELECT ${boughtOnce('asset', '$2')} AS bought FROM assets asset WHERE asset.id = $1`,
+      [assetId, caller.id],
+    );
+    return !!row?.bought;
   }
 
   /** Publishes an uploaded CSV (already staged by the upload interceptor) as the user's dataset. */

@@ -6,8 +6,12 @@ export interface PageHead {
   description: string;
   canonicalUrl: string;
   image?: string;
+  /** Open Graph's kind of page: a listing is a website, a blog post an article. */
+  type?: 'website' | 'article';
   /** schema.org JSON-LD describing the listing. */
-  jsonLd: Record<string, unknown>;
+  jsonLd?: Record<string, unknown>;
+  /** Kept out of search results (`<meta name="robots" content="noindex">`), e.g. the imprint. */
+  noindex?: boolean;
 }
 
 /** Link previews cut descriptions short anyway; search engines show about 160 characters. */
@@ -46,7 +50,10 @@ export function summary(text: string): string {
   return `${lastSpace > MAX_DESCRIPTION / 2 ? cut.slice(0, lastSpace) : cut}…`;
 }
 
-/** The head elements of a listing page: title, description, canonical link, Open Graph, JSON-LD. */
+/**
+ * The head elements of a page: title, description, canonical link, Open Graph and Twitter card
+ * tags, JSON-LD, and robots noindex where asked.
+ */
 export function renderHead(head: PageHead): string {
   const title = `${head.title} · ${PRODUCT_NAME}`;
   const description = summary(head.description);
@@ -55,26 +62,31 @@ export function renderHead(head: PageHead): string {
   return [
     `<title>${escapeHtml(title)}</title>`,
     meta('name', 'description', description),
+    ...(head.noindex ? [meta('name', 'robots', 'noindex')] : []),
     `<link rel="canonical" href="${escapeHtml(head.canonicalUrl)}" />`,
-    meta('property', 'og:type', 'website'),
+    meta('property', 'og:type', head.type ?? 'website'),
     meta('property', 'og:site_name', PRODUCT_NAME),
     meta('property', 'og:title', head.title),
     meta('property', 'og:description', description),
     meta('property', 'og:url', head.canonicalUrl),
     ...(head.image ? [meta('property', 'og:image', head.image)] : []),
     meta('name', 'twitter:card', head.image ? 'summary_large_image' : 'summary'),
-    `<script type="application/ld+json">${scriptSafeJson(head.jsonLd)}</script>`,
+    meta('name', 'twitter:title', head.title),
+    meta('name', 'twitter:description', description),
+    ...(head.image ? [meta('name', 'twitter:image', head.image)] : []),
+    ...(head.jsonLd ? [`<script type="application/ld+json">${scriptSafeJson(head.jsonLd)}</script>`] : []),
   ].join('\n    ');
 }
 
 /**
- * index.html with the listing's head: the build's own title and description give way to the
- * listing's, everything else (scripts, styles, icons) stays as built.
+ * index.html with the page's head: the build's own title, description and robots line give way to
+ * the page's, everything else (scripts, styles, icons) stays as built.
  */
 export function withHead(indexHtml: string, head: PageHead): string {
   const withoutDefaults = indexHtml
     .replace(/<title>[\s\S]*?<\/title>\s*/i, '')
-    .replace(/<meta\s+name="description"[^>]*>\s*/i, '');
+    .replace(/<meta\s+name="description"[^>]*>\s*/i, '')
+    .replace(/<meta\s+name="robots"[^>]*>\s*/i, '');
   const closing = withoutDefaults.search(/<\/head>/i);
   if (closing < 0) {
     // A page without a head of its own gets one right after its doctype.

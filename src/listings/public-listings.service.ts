@@ -2,6 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessGate, Caller } from '../access/access-gate.service';
 import { Asset } from '../assets/entities/asset.entity';
+import { SLUG_PATTERN } from '../blog/dto/create-blog-post.dto';
 import { BlogPost } from '../blog/entities/blog-post.entity';
 import { Connector } from '../connectors/entities/connector.entity';
 import { MAX_SITEMAP_URLS } from './sitemap';
@@ -85,6 +86,20 @@ export class PublicListingsService {
       order: { createdAt: 'DESC' },
       take: MAX_SITEMAP_URLS,
     });
+  }
+
+  /** A published post for its page's head (not counted as a read), or undefined. */
+  async blogPost(
+    slug: string,
+  ): Promise<
+    Pick<BlogPost, 'slug' | 'title' | 'content' | 'coverImage' | 'createdAt' | 'updatedAt'> | undefined
+  > {
+    if (!SLUG_PATTERN.test(slug)) return undefined;
+    const post = await this.dataSource.getRepository(BlogPost).findOne({
+      select: { slug: true, title: true, content: true, coverImage: true, createdAt: true, updatedAt: true },
+      where: { slug },
+    });
+    return post ?? undefined;
   }
 
   private async orUndefined<T>(lookup: Promise<T>): Promise<T | undefined> {

@@ -1,4 +1,5 @@
 import type { Asset, AssetColumn } from '../assets/entities/asset.entity';
+import type { BlogPost } from '../blog/entities/blog-post.entity';
 import type { Connector } from '../connectors/entities/connector.entity';
 import { findLicence } from '../common/licences';
 import { PRODUCT_NAME } from '../common/product';
@@ -122,5 +123,26 @@ export function connectorJsonLd(connector: Connector, links: ListingLinks): Json
     documentation: links.page('/documentation'),
     isAccessibleForFree: Number(connector.price) === 0,
     offers: offer(Number(connector.price), 'USD', url),
+  });
+}
+
+/** A blog post as a schema.org BlogPosting: its headline, teaser, dates and cover image. */
+export function blogPostJsonLd(
+  post: Pick<BlogPost, 'slug' | 'title' | 'coverImage' | 'createdAt' | 'updatedAt'>,
+  description: string,
+  links: ListingLinks,
+): JsonLd {
+  const url = links.blogPost(post.slug);
+  return compact({
+    '@context': 'https://schema.org',
+    '@type': 'BlogPosting',
+    '@id': url,
+    url,
+    headline: post.title,
+    description: description || undefined,
+    datePublished: post.createdAt.toISOString(),
+    dateModified: post.updatedAt.toISOString(),
+    image: links.image(post.coverImage),
+    publisher: { '@type': 'Organization', name: PRODUCT_NAME },
   });
 }

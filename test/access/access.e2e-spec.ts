@@ -169,6 +169,24 @@ describe('access: my, grant, remove', () => {
       expect(orders.count).toBe(1);
     });
 
+    it('says on the dataset, in its details and the catalogue, that the buyer who removed it bought it once', async () => {
+      const returning = await createLoggedInUser(testApp);
+      const bought = async () => {
+        const detail = (await returning.agent.get(`/api/assets/${paidId}`).expect(200)).body;
+        const listed = (await returning.agent.get('/api/assets').query({ search: 'Paid data' }).expect(200))
+          .body;
+        const card = listed.find((item: { id: string }) => item.id === paidId);
+        return { detail: detail.bought, card: card.bought, access: detail.has_access };
+      };
+      await expect(bought()).resolves.toEqual({ detail: false, card: false, access: false });
+      await grant(returning.agent, paidId).expect(200);
+      await remove(returning.agent, paidId).expect(200);
+      await expect(bought()).resolves.toEqual({ detail: true, card: true, access: false });
+      // Visitors and other users were never told about anyone's purchases.
+      expect((await testApp.http.get(`/api/assets/${paidId}`).expect(200)).body.bought).toBe(false);
+      expect((await owner.agent.get(`/api/assets/${paidId}`).expect(200)).body.bought).toBe(false);
+    });
+
     it('tells the owner they already have access', async () => {
       const count = await subscriberCount(freeId);
       const response = await grant(owner.agent, freeId).expect(200);

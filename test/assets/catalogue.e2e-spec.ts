@@ -98,6 +98,8 @@ describe('GET assets and GET assets/{id}: what each caller sees', () => {
       created_at: expect.any(String),
       owned: true,
       has_access: true,
+      // The owner never bought their own dataset.
+      bought: false,
       live: false,
       data_updated_at: expect.any(String),
       stale_since: null,

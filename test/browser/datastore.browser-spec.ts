@@ -158,8 +158,28 @@ describe('DataStore and detail screens in a browser', () => {
     await confirm.getByRole('button', { name: 'Remove access' }).click();
     await expectNotice(page, 'Access removed.');
     await page.getByRole('heading', { name: 'Sample Data Preview' }).waitFor();
-    await page.getByRole('button', { name: 'Buy', exact: true }).waitFor();
     await expect(apiAs<string[]>(page, 'GET', 'access/my')).resolves.toHaveLength(1);
+
+    // Bought once: the page offers it back for nothing, with no price and no Buy, on the card too.
+    const getAgain = page.getByRole('button', { name: 'Get again — free', exact: true });
+    await getAgain.waitFor();
+    await expect(page.getByRole('button', { name: 'Buy', exact: true }).count()).resolves.toBe(0);
+    const factsAfter = (await page.locator('main').textContent()) ?? '';
+    expect(factsAfter).toContain('Bought — free for you');
+    expect(factsAfter).not.toContain('$19.99');
+    await screenshot(page, 'dataset-get-again', 'desktop');
+    await page.getByRole('link', { name: 'Back to DataStore' }).click();
+    // The catalogue shows its cached page at once and then what the server says now.
+    await expectEventually(() => cardButton(page, PAID).innerText(), 'Get again — free');
+    await expect(card(page, PAID).getByLabel('Price', { exact: true }).innerText()).resolves.toBe(
+      'Bought — free for you',
+    );
+    await card(page, PAID).getByRole('link').click();
+    await getAgain.click();
+    await expectNotice(page, 'Access granted!');
+    await page.getByRole('heading', { name: 'Data', exact: true }).waitFor();
+    const orders = await apiAs<{ orders: unknown[] }>(page, 'GET', 'access/purchases');
+    expect(orders.orders).toHaveLength(1);
     expect(errors).toEqual([]);
     await context.close();
   });

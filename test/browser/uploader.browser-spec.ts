@@ -53,12 +53,16 @@ describe('uploading a dataset and streaming it in a browser', () => {
     await page.getByLabel('Title').fill(title);
     await expect(formAlert.count()).resolves.toBe(0);
     await snackbar.waitFor({ state: 'detached', timeout: 2_000 });
+    // A file of the wrong kind is said as soon as it is chosen, and Upload's notice says the same
+    // (the title is there: 'Add title & CSV file.' would not be true).
+    const wrongKind =
+      '“levels.txt” is not a CSV, Excel or Parquet file: choose a file ending in .csv, .xlsx or .parquet.';
     await chooseFile(page, 'levels.txt', Buffer.from('a,b\n1,2\n'), 'text/plain');
+    await expect(formAlert.innerText()).resolves.toBe(wrongKind);
+    await screenshot(page, 'upload-wrong-file-kind', 'desktop');
     await submit.click();
-    await expectNotice(page, 'Add title & CSV file.');
-    await expect(formAlert.innerText()).resolves.toBe(
-      '“levels.txt” is not a CSV, Excel or Parquet file: choose a file ending in .csv, .xlsx or .parquet.',
-    );
+    await expectNotice(page, wrongKind);
+    await expect(formAlert.innerText()).resolves.toBe(wrongKind);
 
     // A file the server cannot read: 'Upload failed' with the server's reason beside the form.
     await chooseFile(page, 'empty.csv', Buffer.alloc(0));

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { uploadDataset } from '../factories/asset.factory';
+import { createPost } from '../factories/blog.factory';
 import { createConnector } from '../factories/connector.factory';
 import { createLoggedInUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
@@ -200,5 +201,54 @@ describe('listing pages: what crawlers and link previews read without running th
   it('leaves other app routes on the page as built', async () => {
     const response = await page('/datastore');
     expect(response.text).toBe(BUILT_INDEX);
+    expect((await page('/blog/new')).text).toBe(BUILT_INDEX);
+    expect((await page('/blog/no-such-post')).text).toBe(BUILT_INDEX);
+  });
+
+  it("writes a blog post's title, teaser, Open Graph and Twitter tags and a BlogPosting, without counting a read", async () => {
+    const post = await createPost(testApp.dataSource, {
+      title: 'Harbour levels & "tides"',
+      slug: `harbour-levels-${Date.now()}`,
+      content: '<h2>Why</h2><p>Seven harbours &amp; their <b>tides</b>, measured hourly.</p>',
+      coverImage: '/images/harbour.png',
+    });
+    const url = `${TEST_ORIGIN}/blog/${post.slug}`;
+    const response = await page(`/blog/${post.slug}`);
+    const head = readHead(response.text);
+    expect(head.title).toBe('Harbour levels & "tides" · Data Marketplace');
+    expect(head.meta.description).toBe('Why Seven harbours & their tides, measured hourly.');
+    expect(head.canonical).toBe(url);
+    expect(head.meta).toMatchObject({
+      'og:type': 'article',
+      'og:title': 'Harbour levels & "tides"',
+      'og:description': 'Why Seven harbours & their tides, measured hourly.',
+      'og:url': url,
+      'og:image': `${TEST_ORIGIN}/images/harbour.png`,
+      'twitter:card': 'summary_large_image',
+      'twitter:title': 'Harbour levels & "tides"',
+      'twitter:description': 'Why Seven harbours & their tides, measured hourly.',
+      'twitter:image': `${TEST_ORIGIN}/images/harbour.png`,
+    });
+    expect(response.text).not.toContain('<title>Data Marketplace</title>');
+    expect(head.meta.robots).toBeUndefined();
+    expect(JSON.parse(head.jsonLdBlocks[0])).toMatchObject({
+      '@type': 'BlogPosting',
+      url,
+      headline: 'Harbour levels & "tides"',
+      image: `${TEST_ORIGIN}/images/harbour.png`,
+    });
+    expect(runnableScripts(response.text)).toEqual(['/assets/index-abc123.js']);
+    // Only the app's own read of the post counts as a view.
+    const [{ views }] = await testApp.dataSource.query(`SELECT views FROM blog_posts WHERE id = $1`, [
+      post.id,
+    ]);
+    expect(views).toBe(0);
+  });
+
+  it('keeps the imprint out of search results from the server: noindex in the page it sends', async () => {
+    const head = readHead((await page('/imprint')).text);
+    expect(head.meta.robots).toBe('noindex');
+    expect(head.title).toBe('Imprint · Data Marketplace');
+    expect(head.jsonLdBlocks).toEqual([]);
   });
 });

@@ -76,6 +76,10 @@ describe('live products: publish, refresh, read through every path', () => {
 
     const refreshed = (await detail(subscriber.agent, id)).body;
     expect(refreshed.row_count).toBe(3);
+    // Size follows the rows (not the table's 8 KB pages, which read the same for 2 rows or 200).
+    expect(refreshed.byte_count).toBeGreaterThan(published.byte_count);
+    expect(refreshed.byte_count).toBeLessThan(8192);
+    expect(refreshed.versions[0].byte_count).toBe(refreshed.byte_count);
     expect(refreshed.versions.map((version: { mode: string }) => version.mode)).toEqual([
       'replace',
       'initial',

@@ -1356,7 +1356,9 @@ export interface components {
     };
     AssetDetail: {
       author: string;
-      /** @description Bytes of the CSV files behind the current rows */
+      /** @description The caller paid for it once: getting it back (after a Remove) costs nothing */
+      bought: boolean;
+      /** @description Bytes of the files behind the current rows; of a live dataset, of its rows as stored */
       byte_count: number;
       category: string;
       columns: components['schemas']['AssetColumn'][];
@@ -1419,6 +1421,8 @@ export interface components {
     };
     AssetSummary: {
       author: string;
+      /** @description The caller paid for it once: getting it back (after a Remove) costs nothing */
+      bought: boolean;
       category: string;
       /** Format: date-time */
       created_at: string;

@@ -1,13 +1,8 @@
 import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
 import { ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { DismissNotice, DismissNoticeContext, Notify, NotifyContext, NotifySeverity } from './notify-context';
-
-interface Message {
-  key: number;
-  text: string;
-  severity: NotifySeverity;
-}
+import { enqueueNotice, QueuedNotice as Message, shownIsSuperseded } from './noticeQueue';
+import { DismissNotice, DismissNoticeContext, Notify, NotifyContext } from './notify-context';
 
 /** How long a message stays up at least once a newer one is waiting (long enough to read a line). */
 const MIN_VISIBLE_MS = 1500;
@@ -15,7 +10,8 @@ const MIN_VISIBLE_MS = 1500;
 /**
  * Shows one snackbar at a time. A message stays its full time only while nothing newer waits;
  * once one does, the current one closes after MIN_VISIBLE_MS, so what the screen says always
- * catches up quickly with the latest action instead of lagging seconds behind it.
+ * catches up quickly with the latest action instead of lagging seconds behind it. A success
+ * replaces the errors before it at once (see noticeQueue).
  */
 export function NotificationsProvider({ children }: { children: ReactNode }) {
   const [queue, setQueue] = useState<Message[]>([]);
@@ -23,9 +19,11 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   const shownAt = useRef(0);
   const earlyClose = useRef<ReturnType<typeof setTimeout>>(undefined);
   const current = queue[0];
+  // What the error on screen said no longer holds: it goes now, not after its minimum time.
+  const superseded = shownIsSuperseded(queue);
 
   const notify = useCallback<Notify>((text, severity = 'info') => {
-    setQueue((waiting) => [...waiting, { key: Date.now() + Math.random(), text, severity }]);
+    setQueue((waiting) => enqueueNotice(waiting, { key: Date.now() + Math.random(), text, severity }));
   }, []);
 
   const shown = useRef(current);
@@ -45,13 +43,13 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
 
   // A newer message waits: cut the current one short once it has been readable for a moment.
   useEffect(() => {
-    if (queue.length < 2 || !open || earlyClose.current) return;
+    if (queue.length < 2 || !open || superseded || earlyClose.current) return;
     const wait = Math.max(0, shownAt.current + MIN_VISIBLE_MS - Date.now());
     earlyClose.current = setTimeout(() => {
       earlyClose.current = undefined;
       setOpen(false);
     }, wait);
-  }, [queue.length, open]);
+  }, [queue.length, open, superseded]);
 
   useEffect(() => () => clearTimeout(earlyClose.current), []);
 
@@ -65,7 +63,7 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
       {current && (
         <Snackbar
           key={current.key}
-          open={open}
+          open={open && !superseded}
           autoHideDuration={current.severity === 'error' ? 8000 : 5000}
           onClose={close}
           slotProps={{

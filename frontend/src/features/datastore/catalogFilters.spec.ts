@@ -1,4 +1,5 @@
 import {
+  sortLabel,
   ALL_CATEGORIES,
   categoryOptions,
   categorySelectValue,
@@ -59,5 +60,17 @@ describe('categoryOptions', () => {
       'Health',
       'Science',
     ]);
+  });
+});
+
+describe('sortLabel', () => {
+  it('shows the order the catalogue uses before one is chosen, never nothing', () => {
+    expect(sortLabel({ search: '' })).toBe('Newest');
+    expect(sortLabel({ search: 'exoplanet' })).toBe('Best match');
+  });
+
+  it('shows the chosen order by its label', () => {
+    expect(sortLabel({ search: '', sort: 'price_asc' })).toBe('Price: low to high');
+    expect(sortLabel({ search: 'exoplanet', sort: 'subscribers' })).toBe('Most subscribers');
   });
 });

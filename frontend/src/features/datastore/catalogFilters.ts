@@ -22,6 +22,15 @@ export const SORT_LABELS: Array<[NonNullable<CatalogFilters['sort']> | '', strin
   ['subscribers', 'Most subscribers'],
 ];
 
+/**
+ * What "Sort by" shows: the chosen order, or the one the catalogue uses without a choice (best
+ * match with a search, newest without), so the field never reads empty.
+ */
+export function sortLabel(filters: Pick<CatalogFilters, 'sort' | 'search'>): string {
+  if (!filters.sort) return filters.search.trim() ? 'Best match' : 'Newest';
+  return SORT_LABELS.find(([value]) => value === filters.sort)?.[1] ?? 'Newest';
+}
+
 export const DEFAULT_FILTERS: CatalogFilters = {
   search: '',
   kinds: { dataset: true, connector: true, app: true },

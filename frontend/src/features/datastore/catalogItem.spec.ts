@@ -1,4 +1,4 @@
-import { cardAction, profilePath, showsPrice } from './catalogItem';
+import { cardAction, priceNote, profilePath, showsPrice } from './catalogItem';
 
 const dataset = { kind: 'dataset' as const, price: '0', hasAccess: false, hasInstance: false };
 const connector = { kind: 'connector' as const, price: '0', hasAccess: false, hasInstance: false };
@@ -26,6 +26,14 @@ describe('cardAction', () => {
 
   it('reads Get for a free dataset without access', () => {
     expect(cardAction(dataset)).toBe('Get');
+  });
+
+  it('reads Get again — free, with no price, for a paid dataset the user bought once and removed', () => {
+    const removed = { ...dataset, price: '9.50', bought: true };
+    expect(cardAction(removed)).toBe('Get again — free');
+    expect(priceNote(removed)).toBe('Bought — free for you');
+    expect(priceNote({ ...removed, bought: false })).toBeNull();
+    expect(cardAction({ ...removed, hasAccess: true })).toBe('Remove');
   });
 
   it("offers nothing on the user's own dataset, which they hold and cannot remove", () => {

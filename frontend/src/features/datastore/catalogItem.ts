@@ -15,6 +15,8 @@ export interface CatalogItem {
   owned: boolean;
   /** Datasets: the user holds access (owners count). */
   hasAccess: boolean;
+  /** Datasets: the user paid for it once; getting it back after a Remove costs nothing. */
+  bought?: boolean;
   /** Datasets published from a connection and kept fresh: when their rows last changed, and since when they are overdue. */
   live?: { updatedAt: string | null; staleSince: string | null };
   /** Connectors: the user has an instance of it. */
@@ -25,7 +27,10 @@ export interface CatalogItem {
   needsSetup?: boolean;
 }
 
-export type CardAction = 'Connect' | 'Manage' | 'Remove' | 'Get' | 'Buy';
+/** A dataset bought once and removed: the server grants it again without charging. */
+export const GET_AGAIN = 'Get again — free';
+
+export type CardAction = 'Connect' | 'Manage' | 'Remove' | 'Get' | 'Buy' | typeof GET_AGAIN;
 
 /**
  * Card button: Connect or Manage for a connector; Remove, Buy or Get for a dataset. None on the
@@ -33,17 +38,26 @@ export type CardAction = 'Connect' | 'Manage' | 'Remove' | 'Get' | 'Buy';
  * Manage → Uploaded Data).
  */
 export function cardAction(
-  item: Pick<CatalogItem, 'kind' | 'price' | 'hasAccess' | 'hasInstance'> & { owned?: boolean },
+  item: Pick<CatalogItem, 'kind' | 'price' | 'hasAccess' | 'hasInstance' | 'bought'> & { owned?: boolean },
 ): CardAction | null {
   if (item.kind === 'connector') return item.hasInstance ? 'Manage' : 'Connect';
   if (item.owned) return null;
   if (item.hasAccess) return 'Remove';
-  return priceAmount(item.price) > 0 ? 'Buy' : 'Get';
+  if (priceAmount(item.price) <= 0) return 'Get';
+  return item.bought ? GET_AGAIN : 'Buy';
 }
 
 /** Only non-owned, non-connector items show a price. */
 export function showsPrice(item: Pick<CatalogItem, 'kind' | 'owned'>): boolean {
   return item.kind !== 'connector' && !item.owned;
+}
+
+/** In place of the price of a paid dataset the user bought once: it costs them nothing now. */
+export const BOUGHT_NOTE = 'Bought — free for you';
+
+/** The price line of a dataset for this user: its price, or that they already paid for it. */
+export function priceNote(item: Pick<CatalogItem, 'price' | 'bought'>): string | null {
+  return item.bought && priceAmount(item.price) > 0 ? BOUGHT_NOTE : null;
 }
 
 export function profilePath(item: Pick<CatalogItem, 'kind' | 'id'>): string {

@@ -5,7 +5,7 @@ import type { CatalogItem } from './catalogItem';
 
 /** The fields of a dataset a card reads. */
 type CardDataset = Pick<AssetSummary, 'id' | 'title' | 'description' | 'category' | 'price' | 'is_public'> &
-  Partial<Pick<AssetSummary, 'visibility' | 'image' | 'owned' | 'has_access'>> & {
+  Partial<Pick<AssetSummary, 'visibility' | 'image' | 'owned' | 'has_access' | 'bought'>> & {
     /** A flag in the catalogue, the live block on the detail page. */
     live?: unknown;
     data_updated_at?: string | null;
@@ -30,6 +30,7 @@ export function assetToItem(asset: CardDataset): CatalogItem {
     isPrivate: asset.visibility ? asset.visibility === 'private' : !asset.is_public,
     owned: !!asset.owned,
     hasAccess: !!asset.has_access || !!asset.owned,
+    bought: !!asset.bought,
     hasInstance: false,
     ...(asset.live
       ? { live: { updatedAt: asset.data_updated_at ?? null, staleSince: asset.stale_since ?? null } }

@@ -29,6 +29,12 @@ describe('detailAction', () => {
     expect(detailAction({ kind: 'dataset', hasAccess: false, price: '0.5' })).toBe('Buy');
     expect(detailAction({ kind: 'dataset', hasAccess: false, price: '0.00' })).toBe('Get');
   });
+
+  it('reads Get again — free for a paid dataset bought once and removed, never Buy', () => {
+    expect(detailAction({ kind: 'dataset', hasAccess: false, price: '9.50', bought: true })).toBe(
+      'Get again — free',
+    );
+  });
 });
 
 describe('detailCategory', () => {

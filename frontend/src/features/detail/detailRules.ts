@@ -1,22 +1,26 @@
+import { GET_AGAIN } from '../datastore/catalogItem';
 import { priceAmount } from '../datastore/price';
 
 export type DetailKind = 'dataset' | 'connector';
-export type DetailAction = 'Remove' | 'Connect' | 'Buy' | 'Get';
+export type DetailAction = 'Remove' | 'Connect' | 'Buy' | 'Get' | typeof GET_AGAIN;
 
 /**
  * Hero button of the Detail screen: Remove with access, Connect for a connector, Buy above 0,
- * otherwise Get; none on the user's own dataset (managed from Manage → Uploaded Data).
+ * otherwise Get; none on the user's own dataset (managed from Manage → Uploaded Data). A paid
+ * dataset the user bought once and removed is theirs again for nothing: Get again — free.
  */
 export function detailAction(item: {
   kind: DetailKind;
   hasAccess: boolean;
   price: number | string;
   owned?: boolean;
+  bought?: boolean;
 }): DetailAction | null {
   if (item.kind === 'dataset' && item.owned) return null;
   if (item.hasAccess) return 'Remove';
   if (item.kind === 'connector') return 'Connect';
-  return priceAmount(item.price) > 0 ? 'Buy' : 'Get';
+  if (priceAmount(item.price) <= 0) return 'Get';
+  return item.bought ? GET_AGAIN : 'Buy';
 }
 
 /** Connectors without a category read API. */

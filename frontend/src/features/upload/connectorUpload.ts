@@ -3,6 +3,8 @@ import type { UploadConnectorInput } from '../../api/connectors';
 /** Client-side checks of the Upload Connector form and reading of the server's validation problems. */
 
 export const INVALID_SPEC_JSON = 'Invalid JSON in connector spec.';
+/** Said on the new connector's page: it also takes the place of an earlier "Upload failed". */
+export const CONNECTOR_UPLOADED = 'Connector uploaded.';
 export const TITLE_REQUIRED = 'Title is required.';
 export const TITLE_FROM_SPEC = "Leave empty to use the spec's title.";
 export const DESCRIPTION_FROM_SPEC = "Leave empty to use the spec's description.";

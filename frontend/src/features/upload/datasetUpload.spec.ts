@@ -1,5 +1,6 @@
 import {
   checkDatasetUpload,
+  chosenFileProblem,
   DatasetUploadForm,
   PRICE_INVALID,
   TITLE_AND_FILE_REQUIRED,
@@ -26,12 +27,28 @@ describe('checkDatasetUpload', () => {
     expect(checkDatasetUpload({ ...form, file: null }).error).toBe(TITLE_AND_FILE_REQUIRED);
   });
 
-  it("says 'Add title & CSV file.' for a file that is of no kind the upload takes, and beside the form what is needed", () => {
+  it('says what is wrong with a file of no kind the upload takes when the title is there', () => {
     const checked = checkDatasetUpload({ ...form, file: { name: 'prices.ods' } as File });
+    expect(checked.error).toBe(
+      '“prices.ods” is not a CSV, Excel or Parquet file: choose a file ending in .csv, .xlsx or .parquet.',
+    );
+    expect(checked.detail).toBeUndefined();
+  });
+
+  it("says 'Add title & CSV file.' without a title and a wrong file, and beside the form what is needed", () => {
+    const checked = checkDatasetUpload({ ...form, title: '', file: { name: 'prices.ods' } as File });
     expect(checked.error).toBe(TITLE_AND_FILE_REQUIRED);
     expect(checked.detail).toBe(
       '“prices.ods” is not a CSV, Excel or Parquet file: choose a file ending in .csv, .xlsx or .parquet.',
     );
+  });
+
+  it('says what is wrong with a chosen file at once, and nothing for a file the upload takes', () => {
+    expect(chosenFileProblem({ name: 'prices.ods' } as File)).toBe(
+      '“prices.ods” is not a CSV, Excel or Parquet file: choose a file ending in .csv, .xlsx or .parquet.',
+    );
+    expect(chosenFileProblem({ name: 'prices.CSV' } as File)).toBeNull();
+    expect(chosenFileProblem(null)).toBeNull();
   });
 
   it.each(['Prices.XLSX', 'prices.parquet'])('takes %p like a CSV file', (name) => {

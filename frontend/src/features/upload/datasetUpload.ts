@@ -44,11 +44,23 @@ export function isParquetFileName(name: string): boolean {
   return /\.parquet$/i.test(name.trim());
 }
 
+/** A file the upload takes: CSV, Excel workbook or Parquet, by its name. */
+export function isUploadableFileName(name: string): boolean {
+  return isCsvFileName(name) || isWorkbookFileName(name) || isParquetFileName(name);
+}
+
+/** Beside the form as soon as a file is chosen: what is wrong with it, if anything. */
+export function chosenFileProblem(file: File | null): string | null {
+  return file && !isUploadableFileName(file.name) ? notCsvMessage(file.name) : null;
+}
+
 /** The text parts of the multipart form, or the message to show instead of uploading. */
 export function checkDatasetUpload(form: DatasetUploadForm): DatasetUploadCheck {
-  const name = form.file?.name ?? '';
-  if (form.file && !isCsvFileName(name) && !isWorkbookFileName(name) && !isParquetFileName(name))
-    return { error: TITLE_AND_FILE_REQUIRED, detail: notCsvMessage(form.file.name) };
+  const wrongType = chosenFileProblem(form.file);
+  // The spec's notice stands for a missing title or file; a title with a file of the wrong kind
+  // is told exactly that, in the notice too.
+  if (wrongType && form.title.trim()) return { error: wrongType };
+  if (wrongType) return { error: TITLE_AND_FILE_REQUIRED, detail: wrongType };
   if (!form.title.trim() || !form.file) return { error: TITLE_AND_FILE_REQUIRED };
   const price = form.price.trim();
   if (price !== '' && !/^\d{1,10}(\.\d{1,2})?$/.test(price)) return { error: PRICE_INVALID };

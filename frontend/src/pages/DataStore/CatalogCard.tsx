@@ -20,6 +20,7 @@ import {
   cardAction,
   CatalogItem,
   profilePath,
+  priceNote,
   showsPrice,
 } from '../../features/datastore/catalogItem';
 
@@ -82,7 +83,11 @@ export function CatalogCard({ item, busy, onAction }: Props) {
         </CardContent>
       </CardActionArea>
       <CardActions sx={{ justifyContent: 'space-between', px: 2, pb: 2 }}>
-        {showsPrice(item) ? (
+        {showsPrice(item) && priceNote(item) ? (
+          <Typography component="span" variant="body2" color="text.secondary" aria-label="Price">
+            {priceNote(item)}
+          </Typography>
+        ) : showsPrice(item) ? (
           <Price value={item.price} aria-label="Price" />
         ) : item.kind === 'connector' && item.owned ? (
           <OwnedNote linkLabel="Your uploads" />

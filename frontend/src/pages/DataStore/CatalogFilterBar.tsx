@@ -20,6 +20,7 @@ import {
   categorySelectValue,
   nextCategories,
   SORT_LABELS,
+  sortLabel,
 } from '../../features/datastore/catalogFilters';
 import type { ItemKind } from '../../features/datastore/catalogItem';
 
@@ -151,17 +152,22 @@ export function CatalogFilterBar({ searchText, onSearchText, filters, categories
         </Select>
       </FormControl>
       <FormControl size="small" sx={{ minWidth: 190 }}>
-        <InputLabel id="sort-label">Sort by</InputLabel>
+        <InputLabel id="sort-label" shrink>
+          Sort by
+        </InputLabel>
         <Select
           labelId="sort-label"
           value={filters.sort ?? ''}
+          // Without a choice the field says which order applies instead of standing empty.
+          displayEmpty
+          renderValue={() => sortLabel(filters)}
           onChange={(event) => {
             const sort = event.target.value as CatalogFilters['sort'] | '';
             const { sort: _previous, ...rest } = filters;
             void _previous;
             onChange(sort ? { ...rest, sort } : rest);
           }}
-          input={<OutlinedInput label="Sort by" />}
+          input={<OutlinedInput notched label="Sort by" />}
         >
           {SORT_LABELS.map(([value, label]) => (
             <MenuItem key={value || 'default'} value={value}>

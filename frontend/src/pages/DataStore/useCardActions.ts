@@ -3,13 +3,13 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { loginPath } from '../../auth/loginReturn';
 import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
-import { CardAction, CatalogItem } from '../../features/datastore/catalogItem';
+import { CardAction, CatalogItem, GET_AGAIN } from '../../features/datastore/catalogItem';
 import { useAccessChange } from '../../api/access';
 import { checkoutUrlOf } from '../../features/datastore/checkout';
 import { Confirmation, removeAccessConfirmation } from '../../features/manage/confirmTexts';
 
 /**
- * What the card buttons do: visitors go to /login; Get grants, Buy asks first, Remove takes access
+ * What the card buttons do: visitors go to /login; Get (and Get again) grants, Buy asks first, Remove takes access
  * away (asking first when it was paid for); Connect opens the connect flow, Manage the connector's setup.
  */
 export function useCardActions() {
@@ -45,7 +45,8 @@ export function useCardActions() {
       navigate(loginPath(location));
       return;
     }
-    if (action === 'Get') changeAccess(item, true);
+    // Bought once: the server grants it again without charging, so there is nothing to confirm.
+    if (action === 'Get' || action === GET_AGAIN) changeAccess(item, true);
     else if (action === 'Buy') setBuying(item);
     else if (action === 'Remove') {
       // A paid dataset would have to be bought again: ask first.

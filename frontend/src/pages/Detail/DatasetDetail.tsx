@@ -4,6 +4,7 @@ import Stack from '@mui/material/Stack';
 import { detailAction, detailCategory, loadErrorMessage } from '../../features/detail/detailRules';
 import { useAssetDetail } from '../../api/assets';
 import { liveOf } from '../../api/liveProducts';
+import { priceNote } from '../../features/datastore/catalogItem';
 import { assetToItem } from '../../features/datastore/toCatalogItems';
 import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
 import { BuyDialog } from '../DataStore/BuyDialog';
@@ -33,6 +34,7 @@ export function DatasetDetail({ id }: { id: string }) {
     hasAccess: item.hasAccess,
     price: item.price,
     owned: item.owned,
+    bought: item.bought,
   });
   return (
     <>
@@ -58,6 +60,7 @@ export function DatasetDetail({ id }: { id: string }) {
             author={asset.data.author}
             description={asset.data.description}
             price={asset.data.price}
+            priceNote={priceNote(item)}
           />
           {live && <LivePanel live={live} />}
           <DatasetProduct asset={asset.data} newColumns={live?.new_columns ?? []} />

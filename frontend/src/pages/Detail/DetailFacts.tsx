@@ -10,16 +10,18 @@ interface Props {
   author?: string;
   description: string;
   price: number | string;
+  /** Said instead of the price when it does not apply to this user (bought once already). */
+  priceNote?: string | null;
 }
 
 /** The details block of the Detail screen: Subscribers, Category, Source, Author, Description and price. */
-export function DetailFacts({ subscribers, category, source, author, description, price }: Props) {
+export function DetailFacts({ subscribers, category, source, author, description, price, priceNote }: Props) {
   const facts: Array<[string, string]> = [
     ['Subscribers', String(subscribers ?? 0)],
     ['Category', category || '—'],
     ['Source', source || '—'],
     ['Author', author || '—'],
-    ['Price', formatPrice(price)],
+    ['Price', priceNote ?? formatPrice(price)],
   ];
   return (
     <Paper

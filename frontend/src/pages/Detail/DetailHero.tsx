@@ -7,6 +7,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
+import { usePageTitle } from '../../app/usePageTitle';
 import { LiveBadge } from '../../components/LiveBadge';
 import { OwnedNote } from '../../components/OwnedNote';
 import type { DetailAction } from '../../features/detail/detailRules';
@@ -35,6 +36,8 @@ export function DetailHero({
   busy,
   onAction,
 }: Props) {
+  // The tab reads the item's name, as the server's page head of a public listing does.
+  usePageTitle(title);
   return (
     <Box
       component="header"

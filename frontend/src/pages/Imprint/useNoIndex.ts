@@ -1,12 +1,16 @@
 import { useEffect } from 'react';
 
-/** Adds <meta name="robots" content="noindex"> while the calling screen is shown. */
+/**
+ * <meta name="robots" content="noindex"> while the calling screen is shown. The server already
+ * writes it into the page it sends for the imprint; arriving from another screen, the app adds it.
+ * Leaving takes it away either way: the next screen is to be indexed.
+ */
 export function useNoIndex(): void {
   useEffect(() => {
-    const meta = document.createElement('meta');
-    meta.name = 'robots';
+    const meta =
+      document.head.querySelector<HTMLMetaElement>('meta[name="robots"]') ??
+      document.head.appendChild(Object.assign(document.createElement('meta'), { name: 'robots' }));
     meta.content = 'noindex';
-    document.head.appendChild(meta);
     return () => meta.remove();
   }, []);
 }

@@ -16,6 +16,7 @@ import {
   checkConnectorUpload,
   ConnectorUploadForm,
   DESCRIPTION_FROM_SPEC,
+  CONNECTOR_UPLOADED,
   EXAMPLE_SPEC,
   parseConnectorSpec,
   SpecProblem,
@@ -56,7 +57,10 @@ export function UploadConnectorTab() {
     }
     setError(null);
     upload.mutate(checked.payload, {
-      onSuccess: (answer) => navigate(afterUploadPath(answer, window.location.origin)),
+      onSuccess: (answer) => {
+        notify(CONNECTOR_UPLOADED, 'success');
+        navigate(afterUploadPath(answer, window.location.origin));
+      },
       onError: (failure) => {
         const found = failure instanceof ApiError ? specProblems(failure.body) : [];
         setProblems(found);

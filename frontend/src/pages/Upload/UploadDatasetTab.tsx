@@ -12,6 +12,7 @@ import { useDismissNotice, useNotify } from '../../components/useNotify';
 import { afterUploadPath } from '../../features/upload/connectorUpload';
 import {
   checkDatasetUpload,
+  chosenFileProblem,
   DatasetUploadForm,
   isWorkbookFileName,
   UPLOADED,
@@ -108,6 +109,8 @@ export function UploadDatasetTab() {
             onChange={(event) => {
               const file = event.target.files?.[0] ?? null;
               set({ file });
+              // A file of the wrong kind is said at once, not only at Upload.
+              setError(chosenFileProblem(file));
               csv.read(file);
             }}
           />
