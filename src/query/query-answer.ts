@@ -11,6 +11,7 @@ import { CsvLineSizes } from './run/csv-line-sizes';
 import { csvValue, jsonRow, ndjsonRow, uniqueNames } from './run/result-encoding';
 import type { QueryOutcome } from './history/query-history.service';
 import { AnswerWriter } from './answer-writer';
+import { PG_ANSWER_TIMEOUT } from './run/user-sql-errors';
 import { CANCELLED, QueryFailed } from './query.service';
 import type { StartedQuery } from './query.service';
 
@@ -36,11 +37,6 @@ const FILE_EXTENSIONS: Record<Exclude<QueryFormat, 'json'>, string> = {
 
 /** Described like PostgreSQL's own statement timeout, for an answer its deadline cut. */
 const TIMED_OUT = Object.assign(new Error('The answer outlived the query time limit'), { code: '57014' });
-/**
- * pg's own words when a statement outlives its limit while PostgreSQL waits to write to us (a
- * slow encoder holds the COPY back, and the statement limit does not fire in that wait).
- */
-const PG_ANSWER_TIMEOUT = 'Query read timeout';
 
 /** The time limit as the user knows it, whichever side noticed it first. */
 function timedOutAs(error: unknown): unknown {
@@ -80,6 +76,7 @@ export async function writeQueryAnswer(
   const writer = new AnswerWriter(response, answerBy, () => void query.close());
   const write = (text: string | Buffer) => writer.write(text);
   let count = 0;
+  let cutLogged = false;
   const start = async () => {
     response.status(200);
     response.setHeader('Content-Type', CONTENT_TYPES[format]);
@@ -168,6 +165,7 @@ export async function writeQueryAnswer(
       if (message !== UNWORDED_FAILURE) throw new QueryFailed(message);
       throw error;
     }
+    cutLogged = true;
     logFailure(format, message, error);
     if (format === 'json') {
       response.end(
@@ -177,7 +175,8 @@ export async function writeQueryAnswer(
       request.socket.destroy();
     }
   } finally {
-    if (writer.expired) {
+    // The deadline may pass while the failure above is recorded: one line for one cut answer.
+    if (writer.expired && !cutLogged) {
       logFailure(format, describe(TIMED_OUT));
       await record({ error: describe(TIMED_OUT) });
     }

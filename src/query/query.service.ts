@@ -13,7 +13,12 @@ import { QueryTable, substituteTables } from './check/table-substitution';
 import { QueryHistoryService, QueryOutcome } from './history/query-history.service';
 import { OpenQuery, QueryRunner, RunOptions } from './run/query-runner.service';
 import { QueryRoles } from './run/query-roles.service';
-import { NESTED_TOO_DEEPLY, nestedTooDeeply, userResourceFailure } from './run/user-sql-errors';
+import {
+  NESTED_TOO_DEEPLY,
+  nestedTooDeeply,
+  ranPastItsLimit,
+  userResourceFailure,
+} from './run/user-sql-errors';
 import { AuditService } from '../audit/audit.service';
 
 /** Queries per user and minute: plenty for a person at the editor or a notebook, not a loop. */
@@ -172,11 +177,11 @@ export class QueryService {
     const pgError = error as { code?: string; message?: string; position?: string };
     const resources = userResourceFailure(pgError);
     if (resources) return new QueryFailed(resources);
-    if (typeof pgError.code !== 'string' || /^(08|57P|53|58|XX)/.test(pgError.code)) return error;
-    if (pgError.code === '57014')
+    if (ranPastItsLimit(pgError))
       return new QueryFailed(
         `The query ran longer than ${this.config.query.timeoutMs / 1000} s and was stopped`,
       );
+    if (typeof pgError.code !== 'string' || /^(08|57P|53|58|XX)/.test(pgError.code)) return error;
     let message = pgError.message ?? 'The query failed';
     for (const table of tables) message = message.replaceAll(table.tableName, table.name);
     const position = pgError.position ? originalPosition(Number(pgError.position)) : undefined;

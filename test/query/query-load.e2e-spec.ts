@@ -181,6 +181,17 @@ describe('POST /api/query under load', () => {
       expect(answered.body.rows).toEqual([[42]]);
     });
 
+    it('first queries of many users in a process that has not readied their roles yet: no server error', async () => {
+      const users = await Promise.all([1, 2, 3, 4, 5, 6].map(() => createLoggedInUser(first)));
+      // Their roles exist (made through the first process), as after a restart of the app.
+      for (const user of users) await query(user.agent, { sql: 'SELECT 1' }).expect(200);
+      const agents = await Promise.all(users.map(({ user }) => loginOn(second, user)));
+      const answers = await Promise.all(
+        agents.flatMap((agent) => [sent(agent, { sql: 'SELECT 1' }), sent(agent, { sql: 'SELECT 2' })]),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(200));
+    }, 60_000);
+
     it('a statement that waited for a place longer than its time limit still answers whole', async () => {
       const five = await createLoggedInUser(second);
       const blocker = new Client({ connectionString: database.url });

@@ -126,11 +126,14 @@ export class QueryRoles {
    * the password of the current ENCRYPTION_KEY (set again after a restart, so a changed key holds).
    */
   private async readyUserRole(sql: Sql, role: string): Promise<void> {
-    const { rows } = await sql<{ database: string }>(`SELECT current_database() AS database`);
-    if (!(await this.roleExists(sql, role))) {
-      // Once per user: GRANT on the schema changes the one catalogue row of the schema, which
-      // concurrent grants for other new users would change at the same time.
-      await sql(`SELECT pg_advisory_xact_lock(hashtext('query roles'))`);
+    const exists = await this.roleExists(sql, role);
+    if (exists && this.readyRoles.has(role)) return;
+    // Once per role and process, first uses take turns: GRANT on the schema changes its one
+    // catalogue row, and ALTER ROLE the role's, which first queries of other users (or two of the
+    // same user) would change at the same time ("tuple concurrently updated").
+    await sql(`SELECT pg_advisory_xact_lock(hashtext('query roles'))`);
+    if (!exists) {
+      const { rows } = await sql<{ database: string }>(`SELECT current_database() AS database`);
       await sql(`CREATE ROLE ${quoteIdentifier(role)} LOGIN INHERIT`);
       await sql(
         `COMMENT ON ROLE ${quoteIdentifier(role)} IS ${literal(`query role in ${rows[0].database}`)}`,

@@ -1,4 +1,6 @@
 import {
+  PG_ANSWER_TIMEOUT,
+  ranPastItsLimit,
   NEEDED_MORE_DISK,
   NEEDED_MORE_MEMORY,
   NESTED_TOO_DEEPLY,
@@ -37,5 +39,18 @@ describe('userResourceFailure', () => {
     expect(nestedTooDeeply(new RangeError('Maximum call stack size exceeded'))).toBe(true);
     expect(nestedTooDeeply(new Error('Maximum call stack size exceeded'))).toBe(true);
     expect(nestedTooDeeply(new Error('syntax error at or near "FROM"'))).toBe(false);
+  });
+});
+
+describe('a statement stopped by its time limit', () => {
+  it('is told by PostgreSQL (57014) or by the connection’s own answer limit alike', () => {
+    expect(ranPastItsLimit({ code: '57014', message: 'canceling statement due to statement timeout' })).toBe(
+      true,
+    );
+    // A backend building one huge value may notice the statement limit late: pg's answer limit then
+    // ends the wait first, and that is the user's time limit too, not the database being down.
+    expect(ranPastItsLimit(new Error(PG_ANSWER_TIMEOUT))).toBe(true);
+    expect(ranPastItsLimit(new Error('Connection terminated unexpectedly'))).toBe(false);
+    expect(ranPastItsLimit({ code: '57P01' })).toBe(false);
   });
 });

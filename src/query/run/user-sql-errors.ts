@@ -12,6 +12,19 @@ export const NEEDED_MORE_DISK =
 export const NESTED_TOO_DEEPLY = 'The query is nested too deeply to run: write it with fewer levels';
 
 /**
+ * pg's own words when a statement outlives its connection's answer limit: PostgreSQL's statement
+ * limit did not stop it in time (a backend busy building one huge value notices it late), or
+ * PostgreSQL waited to write to us.
+ */
+export const PG_ANSWER_TIMEOUT = 'Query read timeout';
+
+/** Whether the statement was stopped by the time limit, on the server's side or on ours. */
+export function ranPastItsLimit(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  return code === '57014' || message === PG_ANSWER_TIMEOUT;
+}
+
+/**
  * Whether checking or running the statement went past a stack: this process's while parsing or
  * walking it (which the parser reports in its own words), or the database server's (54001).
  */
