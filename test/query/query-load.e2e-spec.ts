@@ -85,6 +85,26 @@ describe('POST /api/query under load', () => {
       }
     });
 
+    it('a role sync that waits its turn longer than a request’s statement limit still answers', async () => {
+      const caller = await holder();
+      const blocker = new Client({ connectionString: testDatabaseUrl() });
+      await blocker.connect();
+      try {
+        // The turn of this user's role changes, held past the pool's own answer limit (5 s + 1 s).
+        await blocker.query(`SELECT pg_advisory_lock(hashtext('query role of a user'), hashtext($1))`, [
+          await roles.userRole(caller.user.id),
+        ]);
+        const answer = sent(caller.agent, { sql: 'SELECT 7 AS n' });
+        await new Promise((resolve) => setTimeout(resolve, 8_000));
+        await blocker.query('SELECT pg_advisory_unlock_all()');
+        const answered = await answer;
+        expect(answered.status).toBe(200);
+        expect(answered.body.rows).toEqual([[7]]);
+      } finally {
+        await blocker.end();
+      }
+    }, 60_000);
+
     it('answer twenty users’ queries at once, round after round, without a server error', async () => {
       const callers = await Promise.all(Array.from({ length: 20 }, () => holder()));
       const statuses: number[] = [];

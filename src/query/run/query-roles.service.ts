@@ -4,7 +4,7 @@ import type { PoolConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { quoteIdentifier } from '../../database/data-tables/data-table-names';
-import { pgPool, Sql, sqlOn } from '../../database/sql';
+import { pgPool, Sql, sqlOn, transactionOn } from '../../database/sql';
 import { queryServerUrl } from './query-server';
 
 /** Longest a user's role may take to come in step with their holdings, waits for turns included. */
@@ -173,38 +173,57 @@ export class QueryRoles {
     for (const tableName of used) usedReaders.set(await this.readerRole(tableName), tableName);
     if (this.readyRoles.has(user) && (await this.inStep(user, [...readers.keys()], usedReaders)))
       return this.connectionAs(user);
-    await this.dataSource.transaction(async (manager) => {
-      const sql = sqlOn(manager);
-      // Users reading one table for the first time take turns on its reader role: a burst of them
-      // (twenty new holders of a public dataset) waits longer than a request's statement limit.
-      await sql(`SET LOCAL statement_timeout = ${ROLE_SYNC_LIMIT_MS}`);
-      await sql(`SELECT pg_advisory_xact_lock(hashtext('query role of a user'), hashtext($1))`, [user]);
-      // In one order for everyone (by lock key), so two users' changes never wait on each other in a circle.
-      await sql(
-        `SELECT pg_advisory_xact_lock(hashtext('reader role of a table'), key)
-           FROM (SELECT DISTINCT hashtext(name) AS key FROM unnest($1::text[]) AS name ORDER BY key) AS keys`,
-        [[...usedReaders.values()]],
-      );
-      await this.readyUserRole(sql, user);
-      const { rows: memberships } = await sql<{ role: string }>(
-        `SELECT granted.rolname AS role FROM pg_auth_members member
-           JOIN pg_roles granted ON granted.oid = member.roleid
-           JOIN pg_roles grantee ON grantee.oid = member.member
-          WHERE grantee.rolname = $1`,
-        [user],
-      );
-      const current = new Set(memberships.map((row) => row.role));
-      for (const role of current) {
-        if (!readers.has(role)) await sql(`REVOKE ${quoteIdentifier(role)} FROM ${quoteIdentifier(user)}`);
-      }
-      for (const [reader, tableName] of usedReaders) {
-        await this.ensureReader(sql, reader, tableName);
-        if (!current.has(reader)) await sql(`GRANT ${quoteIdentifier(reader)} TO ${quoteIdentifier(user)}`);
-      }
-    });
+    // Users reading one table for the first time take turns on its reader role: a burst of them
+    // (twenty new holders of a public dataset) waits longer than a request's statement limit, so
+    // the sync has a limit of its own, which the driver's answer timer follows too.
+    const client = await pgPool(this.dataSource).connect();
+    let broken: Error | undefined;
+    try {
+      await transactionOn(client, () => this.bringInStep(sqlOn(client), user, readers, usedReaders), {
+        statementLimitMs: ROLE_SYNC_LIMIT_MS,
+      });
+    } catch (error) {
+      broken = error as Error;
+      throw error;
+    } finally {
+      // A connection whose answer timer fired may still be busy: it is not given back to the pool.
+      client.release(broken);
+    }
     // Only once its transaction committed: a rolled-back sync leaves the role to be readied again.
     this.readyRoles.add(user);
     return this.connectionAs(user);
+  }
+
+  /** Grants and revokes of the user's role, in the sync's transaction, taking turns where they collide. */
+  private async bringInStep(
+    sql: Sql,
+    user: string,
+    readers: Map<string, string>,
+    usedReaders: Map<string, string>,
+  ): Promise<void> {
+    await sql(`SELECT pg_advisory_xact_lock(hashtext('query role of a user'), hashtext($1))`, [user]);
+    // In one order for everyone (by lock key), so two users' changes never wait on each other in a circle.
+    await sql(
+      `SELECT pg_advisory_xact_lock(hashtext('reader role of a table'), key)
+         FROM (SELECT DISTINCT hashtext(name) AS key FROM unnest($1::text[]) AS name ORDER BY key) AS keys`,
+      [[...usedReaders.values()]],
+    );
+    await this.readyUserRole(sql, user);
+    const { rows: memberships } = await sql<{ role: string }>(
+      `SELECT granted.rolname AS role FROM pg_auth_members member
+         JOIN pg_roles granted ON granted.oid = member.roleid
+         JOIN pg_roles grantee ON grantee.oid = member.member
+        WHERE grantee.rolname = $1`,
+      [user],
+    );
+    const current = new Set(memberships.map((row) => row.role));
+    for (const role of current) {
+      if (!readers.has(role)) await sql(`REVOKE ${quoteIdentifier(role)} FROM ${quoteIdentifier(user)}`);
+    }
+    for (const [reader, tableName] of usedReaders) {
+      await this.ensureReader(sql, reader, tableName);
+      if (!current.has(reader)) await sql(`GRANT ${quoteIdentifier(reader)} TO ${quoteIdentifier(user)}`);
+    }
   }
 
   /**
