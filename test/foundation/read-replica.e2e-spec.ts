@@ -55,6 +55,18 @@ describe('database: reads from a streaming replica', () => {
     await cluster?.destroy();
   });
 
+  /** Waits until the replica has replayed everything the primary has written so far. */
+  async function replayedUpToPrimary(): Promise<void> {
+    const [{ lsn }] = await patient.dataSource.query(`SELECT pg_current_wal_lsn()::text AS lsn`);
+    await eventually('the replica replaying up to the primary', async () => {
+      const { rows } = await replicaControl.query(
+        `SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS caught_up`,
+        [lsn],
+      );
+      return rows[0].caught_up ? true : undefined;
+    });
+  }
+
   async function titleSeenBy(agent: ReturnType<TestApp['agent']>, id: string): Promise<string> {
     return (await agent.get(`/api/assets/${id}`).expect(200)).body.title;
   }
@@ -66,6 +78,9 @@ describe('database: reads from a streaming replica', () => {
     await eventually('the upload reaching the replica', async () =>
       (await visitor.get(`/api/assets/${id}`)).status === 200 ? true : undefined,
     );
+    // The visitor may have read something on the primary (their read position): the replica must
+    // hold all of it before it stops, or serving them from it would take them back in time.
+    await replayedUpToPrimary();
 
     await replicaControl.query('SELECT pg_wal_replay_pause()');
     const updated = await agent
