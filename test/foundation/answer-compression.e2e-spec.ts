@@ -84,13 +84,25 @@ describe('API answers compressed for clients that accept it', () => {
     async (_name, path) => {
       const url = `${app.origin}${path()}`;
       const key = { 'X-API-Key': apiKey };
-      const identity = await rawAnswer(url, key);
+      /**
+       * The answer with `encoding`, and the plain answer as it was both just before and just after
+       * it: the catalogue is shared with the suites running beside this one, which may change it.
+       */
+      const between = async (encoding: string) => {
+        for (let attempt = 0; attempt < 5; attempt++) {
+          const before = await rawAnswer(url, key);
+          const encoded = await rawAnswer(url, { ...key, 'Accept-Encoding': encoding });
+          const after = await rawAnswer(url, key);
+          if (before.body.equals(after.body)) return { identity: before, encoded };
+        }
+        throw new Error(`${url} changed on every attempt`);
+      };
+      const { identity, encoded: gzip } = await between('gzip, deflate');
       expect(identity.status).toBe(200);
       expect(identity.headers['content-encoding']).toBeUndefined();
       expect(identity.headers.vary).toMatch(/Accept-Encoding/i);
       expect(identity.body.length).toBeGreaterThan(1024);
 
-      const gzip = await rawAnswer(url, { ...key, 'Accept-Encoding': 'gzip, deflate' });
       expect(gzip.status).toBe(200);
       expect(gzip.headers['content-encoding']).toBe('gzip');
       expect(gzip.headers.vary).toMatch(/Accept-Encoding/i);
@@ -100,9 +112,9 @@ describe('API answers compressed for clients that accept it', () => {
       // The gzip header's XFL byte: 4 is zlib's mark for its fastest level (1), the level of `gzip -1`.
       expect(gzip.body[GZIP_XFL_BYTE]).toBe(GZIP_XFL_FASTEST);
 
-      const brotli = await rawAnswer(url, { ...key, 'Accept-Encoding': 'br' });
+      const { identity: plain, encoded: brotli } = await between('br');
       expect(brotli.headers['content-encoding']).toBe('br');
-      expect(brotliDecompressSync(brotli.body).equals(identity.body)).toBe(true);
+      expect(brotliDecompressSync(brotli.body).equals(plain.body)).toBe(true);
     },
   );
 
