@@ -73,7 +73,12 @@ describe(`reliability: ${CLIENTS} clients mixing reads and writes for ${LOAD_SEC
       });
       if (answer.status !== 201)
         throw new Error(`Catalogue upload answered ${answer.status}: ${answer.text}`);
-      datasets.push({ id: answer.body.id, paid, rows: CATALOGUE_ROWS });
+      const { readable_name: table } = await client.expect<{ readable_name: string }>(
+        'GET',
+        `/api/assets/${answer.body.id}`,
+        200,
+      );
+      datasets.push({ id: answer.body.id, paid, rows: CATALOGUE_ROWS, table });
     }
     return datasets;
   }
@@ -101,7 +106,10 @@ describe(`reliability: ${CLIENTS} clients mixing reads and writes for ${LOAD_SEC
         const { api_key: apiKey } = await http.expect<{ api_key: string }>('POST', '/api/dev/apikey', 200, {
           json: { email: user.email },
         });
-        return new WorkloadClient(http, user.id, apiKey, { datasets, postSlugs }, `c${index}`);
+        return new WorkloadClient(http, user.id, apiKey, { datasets, postSlugs }, `c${index}`, {
+          email: user.email,
+          password,
+        });
       });
       clients.push(...(await Promise.all(batch)));
     }
@@ -125,7 +133,8 @@ describe(`reliability: ${CLIENTS} clients mixing reads and writes for ${LOAD_SEC
     const deadline = Date.now() + LOAD_SECONDS * 1000;
     await Promise.all(clients.map((client) => client.run(deadline)));
     const records = clients.map((client) => client.record);
-    console.log(`set-up ${setUpMs} ms\n${summary(records)}`);
+    const queuedOut = records.reduce((sum, record) => sum + record.queriesQueuedOut, 0);
+    console.log(`set-up ${setUpMs} ms\n${summary(records)}\nqueries refused at the cap (429): ${queuedOut}`);
 
     // The contract under load: every answer was one the API promises (no 5xx, no hang, no reset).
     expect(records.flatMap((record) => record.failures)).toEqual([]);

@@ -30,7 +30,7 @@ export class HttpClient {
   constructor(
     readonly baseUrl: string,
     /** Sent as X-Forwarded-For: a client address of its own when the app trusts the proxy header. */
-    private readonly clientAddress?: string,
+    readonly clientAddress?: string,
   ) {}
 
   async send<T = unknown>(method: string, path: string, options: SendOptions = {}): Promise<Answer<T>> {

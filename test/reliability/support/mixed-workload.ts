@@ -4,6 +4,8 @@ export interface CatalogueDataset {
   id: string;
   paid: boolean;
   rows: number;
+  /** The name a user's SQL reads the dataset by. */
+  table: string;
 }
 
 export interface WorkloadTargets {
@@ -24,9 +26,11 @@ export interface ClientRecord {
   /** Answers that break the contract: any 5xx, network error, timeout or unexpected status. */
   failures: string[];
   latencies: Map<string, number[]>;
+  /** Queries refused with 429 because the statements running at once were at their cap. */
+  queriesQueuedOut: number;
 }
 
-type Operation = 'catalogue' | 'preview' | 'grant' | 'upload' | 'stream' | 'like' | 'blog';
+type Operation = 'catalogue' | 'preview' | 'grant' | 'upload' | 'stream' | 'like' | 'blog' | 'query' | 'login';
 
 /** Relative weights of the operations a client picks from. */
 const MIX: Array<[Operation, number]> = [
@@ -37,6 +41,8 @@ const MIX: Array<[Operation, number]> = [
   ['blog', 8],
   ['like', 8],
   ['upload', 4],
+  ['query', 10],
+  ['login', 2],
 ];
 const TOTAL_WEIGHT = MIX.reduce((sum, [, weight]) => sum + weight, 0);
 const UPLOAD_ROWS = 20;
@@ -75,6 +81,7 @@ export class WorkloadClient {
     private readonly apiKey: string,
     private readonly targets: WorkloadTargets,
     private readonly name: string,
+    private readonly credentials: { email: string; password: string },
   ) {
     this.record = {
       userId,
@@ -85,6 +92,7 @@ export class WorkloadClient {
       views: new Map(),
       failures: [],
       latencies: new Map(),
+      queriesQueuedOut: 0,
     };
   }
 
@@ -211,5 +219,36 @@ export class WorkloadClient {
     const seen = this.record.likes.get(slug) ?? [];
     seen.push(answer.body.likes);
     this.record.likes.set(slug, seen);
+  }
+
+  /**
+   * A GROUP BY over a held catalogue dataset in the query workspace. The answer must hold every
+   * row; 429 (the statements running at once across the app are at their cap) is allowed.
+   */
+  private async query(): Promise<void> {
+    const held = this.targets.datasets.filter((dataset) => this.record.held.has(dataset.id));
+    if (held.length === 0) return this.grant();
+    const dataset = pick(held);
+    const answer = await this.http.send<{ rows: Array<[string, number]> }>(
+      'POST',
+      '/api/query',
+      { json: { sql: `SELECT region, count(*) AS n FROM ${dataset.table} GROUP BY region` } },
+    );
+    if (!this.check('query', answer, 200, 429)) return;
+    if (answer.status === 429) {
+      this.record.queriesQueuedOut += 1;
+      return;
+    }
+    const counted = answer.body.rows.reduce((sum, [, n]) => sum + n, 0);
+    if (counted !== dataset.rows) this.record.failures.push(`query: counted ${counted} rows of ${dataset.rows}`);
+  }
+
+  /** A second browser of the same user signs in (a CPU-heavy password check); 429 is the login limit. */
+  private async login(): Promise<void> {
+    const browser = new HttpClient(this.http.baseUrl, this.http.clientAddress);
+    const answer = await browser.send('POST', '/api/users/login', {
+      json: this.credentials,
+    });
+    this.check('login', answer, 200, 429);
   }
 }
