@@ -3,6 +3,7 @@ import { ListeningApp, startListeningApp } from '../odata/odata.support';
 import { createDataset, createUserWithApiKey, TestColumn } from './stream.factory';
 import { readParquet } from './support/read-parquet';
 import { readParquetWithArrowRs } from './support/read-parquet-arrow';
+import { readWithDuckDb } from './support/read-with-duckdb';
 
 /**
  * The values analysts lose first when a reader guesses: a code with leading zeros, an empty text
@@ -72,6 +73,23 @@ describe('answers that analyst clients read without losing a value', () => {
     expect(await answer.text()).toBe(
       'code,big\n00123,1234567890123456789\n"",-9223372036854775808\n,\n0,9007199254740993\n',
     );
+  });
+
+  it('reads back every value in DuckDB with the read_csv call the guide gives', async () => {
+    const answer = await get(`/api/stream/data/${datasetId}?format=csv`);
+    const rows = await readWithDuckDb(
+      Buffer.from(await answer.arrayBuffer()),
+      'table.csv',
+      `SELECT * FROM read_csv($file, header = true,
+                              types = {'code': 'VARCHAR', 'big': 'BIGINT'},
+                              allow_quoted_nulls = false)`,
+    );
+    expect(rows).toEqual([
+      { code: '00123', big: 1234567890123456789n },
+      { code: '', big: -9223372036854775808n },
+      { code: null, big: null },
+      { code: '0', big: 9007199254740993n },
+    ]);
   });
 
   it('pages OData by following each @odata.nextLink as given, every digit kept as text', async () => {
