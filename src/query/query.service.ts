@@ -17,6 +17,7 @@ import {
   NESTED_TOO_DEEPLY,
   nestedTooDeeply,
   ranPastItsLimit,
+  TableTakenUnderQuery,
   userResourceFailure,
 } from './run/user-sql-errors';
 import { AuditService } from '../audit/audit.service';
@@ -162,7 +163,7 @@ export class QueryService {
             )
           : refusal;
       if (hungUp?.aborted) await this.history.record(caller.id, sql, startedAt, { error: CANCELLED });
-      else if (failed instanceof QueryFailed)
+      else if (failed instanceof QueryFailed || failed instanceof TableTakenUnderQuery)
         await this.history.record(caller.id, sql, startedAt, { error: failed.message });
       throw failed;
     }

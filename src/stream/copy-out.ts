@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { CopyToStreamQuery } from 'pg-copy-streams';
-import { beginReading } from '../database/data-tables/read-lock';
+import { beginReading, STREAM_READER_NAME } from '../database/data-tables/read-lock';
 import { cancelServerBackend, SERVER_BACKEND_SQL, serverBackendOf } from '../database/server-backend';
 import { answerLimitMs, LONG_WORK_LIMITS_MS, localStatementLimit, Sql, sqlOn } from '../database/sql';
 import { cutWhenStalled, STALLED_CLIENT } from './stalled-client';
@@ -24,6 +24,7 @@ export const STREAM_SETTINGS = [
   `SET LOCAL IntervalStyle = 'iso_8601'`,
   `SET LOCAL synchronize_seqscans = off`,
   `SET LOCAL max_parallel_workers_per_gather = 0`,
+  `SET LOCAL application_name = '${STREAM_READER_NAME}'`,
 ].join('; ');
 
 export interface CopyOutOptions {

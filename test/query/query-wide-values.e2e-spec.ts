@@ -53,9 +53,16 @@ describe('POST /api/query: wide values', () => {
     expect(response.body.message).toContain('16 MB');
   });
 
-  it.each(['csv', 'xlsx', 'parquet'])(
-    'format=%s: a row past the cap cuts the file begun, and the log says why',
-    async (format) => {
+  it.each([
+    ['csv', 'identity'],
+    ['xlsx', 'identity'],
+    ['parquet', 'identity'],
+    ['csv', 'gzip'],
+    ['xlsx', 'gzip'],
+    ['parquet', 'gzip'],
+  ])(
+    'format=%s (encoding %s): a row past the cap cuts the file begun, and the log says why',
+    async (format, encoding) => {
       const warnings = jest.spyOn(Logger.prototype, 'warn');
       try {
         const answer = await new Promise<{ status: number; complete: boolean }>((done, failed) => {
@@ -65,7 +72,7 @@ describe('POST /api/query: wide values', () => {
             port,
             method: 'POST',
             path: '/api/query',
-            headers: { 'content-type': 'application/json', 'x-api-key': key },
+            headers: { 'content-type': 'application/json', 'x-api-key': key, 'accept-encoding': encoding },
           });
           request.on('error', failed);
           request.on('response', (response) => {

@@ -1,6 +1,13 @@
 import { dataTable } from './data-table-names';
 
 /**
+ * The application name a stream's transaction goes by (SET LOCAL, so its pooled connection is
+ * itself again after): an owner's replace or delete ends such a reader after a short wait, as it
+ * ends users' queries (see takeTable), and finds it by this name.
+ */
+export const STREAM_READER_NAME = 'dataset-stream';
+
+/**
  * The statement that must open every transaction reading data tables in a snapshot of its own
  * (REPEATABLE READ, or several statements that must agree): their ACCESS SHARE locks, taken
  * before anything takes the snapshot.

@@ -1,5 +1,6 @@
 import { isLockTimeout, type Sql } from '../sql';
 import { dataTable } from './data-table-names';
+import { STREAM_READER_NAME } from './read-lock';
 
 /** How long an owner's replace or delete waits on readers before users' SQL holding the table is ended. */
 const READER_WAIT_MS = 2_000;
@@ -9,8 +10,10 @@ const READER_WAIT_MS = 2_000;
  * An owner's replace, refresh or delete must not wait on a user's SQL that reads the table (one
  * query may run for minutes): after a short wait, the sessions of users' query roles holding a
  * lock on it are ended, and the lock is taken. Those sessions are a query's own connection,
- * closed when it ends anyway. The app's own readers (downloads, streams, OData pages) are waited
- * for: they take their lock before their snapshot and give whole rows.
+ * closed when it ends anyway. So are streams and downloads (marked by STREAM_READER_NAME): a
+ * client reading slowly, but never stalling, would hold the table for the stream's hour, and
+ * every other reader would queue behind the owner's waiting lock. Their pooled connection is
+ * dropped, and the client sees its answer cut. Other work of the app is waited for.
  */
 export async function takeTable(sql: Sql, tableName: string): Promise<void> {
   const table = dataTable(tableName);
@@ -32,12 +35,15 @@ export async function takeTable(sql: Sql, tableName: string): Promise<void> {
     await sql('ROLLBACK TO SAVEPOINT take_table');
     await sql('RELEASE SAVEPOINT take_table');
   }
-  await endUserQueriesOn(sql, table);
+  await endReadersOn(sql, table);
   await sql(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
 }
 
-/** Ends the sessions of users' query roles (marked by their comment) that hold a lock on `table`. */
-async function endUserQueriesOn(sql: Sql, table: string): Promise<void> {
+/**
+ * Ends the sessions holding a lock on `table` that are users' query roles' (marked by their
+ * comment) or streams' (by their application name).
+ */
+async function endReadersOn(sql: Sql, table: string): Promise<void> {
   await sql(
     `SELECT pg_terminate_backend(activity.pid)
        FROM pg_locks lock
@@ -45,7 +51,9 @@ async function endUserQueriesOn(sql: Sql, table: string): Promise<void> {
        JOIN pg_roles role ON role.oid = activity.usesysid
       WHERE lock.locktype = 'relation' AND lock.relation = to_regclass($1) AND lock.granted
         AND lock.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-        AND shobj_description(role.oid, 'pg_authid') = 'query role in ' || current_database()`,
-    [table],
+        AND activity.pid <> pg_backend_pid()
+        AND (shobj_description(role.oid, 'pg_authid') = 'query role in ' || current_database()
+             OR activity.application_name = $2)`,
+    [table, STREAM_READER_NAME],
   );
 }

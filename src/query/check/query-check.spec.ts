@@ -24,6 +24,7 @@ describe('checkQuery: only reads, with allowed parts, reach the database', () =>
     'SELECT (SELECT max(amount) FROM sales) AS top, EXISTS (SELECT 1 FROM stores)',
     'EXPLAIN SELECT * FROM sales',
     'EXPLAIN (FORMAT JSON, COSTS OFF) SELECT * FROM sales',
+    'EXPLAIN (SUMMARY, COSTS false) SELECT * FROM sales',
   ])('accepts %s', async (sql) => {
     await expect(checkQuery(sql)).resolves.toBeDefined();
   });
@@ -106,6 +107,14 @@ describe('checkQuery: only reads, with allowed parts, reach the database', () =>
       'EXPLAIN ANALYZE runs the statement: use EXPLAIN without ANALYZE',
     ],
     ['EXPLAIN DELETE FROM sales', 'Delete is not allowed: only reading queries (SELECT) run here'],
+    [
+      'EXPLAIN (SETTINGS) SELECT * FROM sales',
+      "EXPLAIN (SETTINGS) shows the server's own settings or names: use FORMAT, COSTS or SUMMARY",
+    ],
+    [
+      'EXPLAIN (COSTS OFF, VERBOSE on) SELECT * FROM sales',
+      "EXPLAIN (VERBOSE) shows the server's own settings or names: use FORMAT, COSTS or SUMMARY",
+    ],
     [
       'WITH gone AS (DELETE FROM sales RETURNING *) SELECT * FROM gone',
       'Only SELECT may stand in a WITH clause: only reading queries are allowed',

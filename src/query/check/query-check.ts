@@ -274,6 +274,13 @@ function statementText(sql: string, statement: { stmt_location?: number; stmt_le
 }
 
 /**
+ * The EXPLAIN options that show only the plan of the user's own statement. SETTINGS lists the
+ * server's changed settings (work_mem, the search path naming the app's schemas), VERBOSE the
+ * schemas of tables and functions, BUFFERS the server's cache: none of those is the user's.
+ */
+const PLAN_OPTIONS = new Set(['format', 'costs', 'summary']);
+
+/**
  * Parses with PostgreSQL's own parser and walks the whole tree: exactly one statement, a SELECT
  * (also VALUES, TABLE and WITH … SELECT) or an EXPLAIN of one without ANALYZE; every node of an
  * allowed kind, every function on the allow-list, tables named without a schema.
@@ -302,6 +309,11 @@ export async function checkQuery(sql: string): Promise<CheckedQuery> {
     const options = (explain.options as Array<{ DefElem: { defname: string } }> | undefined) ?? [];
     if (options.some((option) => option.DefElem.defname === 'analyze'))
       throw new QueryRefusal('EXPLAIN ANALYZE runs the statement: use EXPLAIN without ANALYZE');
+    const shown = options.find((option) => !PLAN_OPTIONS.has(option.DefElem.defname));
+    if (shown)
+      throw new QueryRefusal(
+        `EXPLAIN (${shown.DefElem.defname.toUpperCase()}) shows the server's own settings or names: use FORMAT, COSTS or SUMMARY`,
+      );
     statement = explain.query as Node;
     kind = 'explain';
   }

@@ -11,6 +11,7 @@ import { binaryExpression, ExportColumn } from '../../formats/binary-columns';
 import { CopyTextRows, Row } from './copy-text-rows';
 import { claimQuerySlot, QuerySlots } from './query-slots';
 import { csvRow, uniqueNames } from './result-encoding';
+import { sessionEnded, TableTakenUnderQuery } from './user-sql-errors';
 
 /** Values exactly as PostgreSQL writes them: the writers decide how each type goes out. */
 const RAW_TEXT = { getTypeParser: () => (value: string) => value };
@@ -186,7 +187,7 @@ export class QueryRunner {
       return { output: 'csv', columns, read, close };
     } catch (error) {
       await end();
-      throw error;
+      throw await this.endedBy(error);
     } finally {
       hungUp?.removeEventListener('abort', cancel);
     }
@@ -282,8 +283,24 @@ export class QueryRunner {
       return await read;
     } catch (error) {
       await end();
-      throw error;
+      throw await this.endedBy(error);
     }
+  }
+
+  /**
+   * A session ended under the query while the server still answers the app was ended by an owner
+   * taking a table it read (the only place the app ends users' sessions); otherwise (a shutdown)
+   * the error stays the server's own.
+   */
+  private async endedBy(error: unknown): Promise<unknown> {
+    if (!sessionEnded(error)) return error;
+    const answering = await pgPool(this.dataSource)
+      .query('SELECT 1')
+      .then(
+        () => true,
+        () => false,
+      );
+    return answering ? new TableTakenUnderQuery() : error;
   }
 
   /** Column names and type names (pg_type.typname, looked up once per type). */

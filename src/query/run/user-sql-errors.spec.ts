@@ -5,6 +5,8 @@ import {
   NEEDED_MORE_MEMORY,
   NESTED_TOO_DEEPLY,
   nestedTooDeeply,
+  sessionEnded,
+  TableTakenUnderQuery,
   userResourceFailure,
 } from './user-sql-errors';
 
@@ -52,5 +54,22 @@ describe('a statement stopped by its time limit', () => {
     expect(ranPastItsLimit(new Error(PG_ANSWER_TIMEOUT))).toBe(true);
     expect(ranPastItsLimit(new Error('Connection terminated unexpectedly'))).toBe(false);
     expect(ranPastItsLimit({ code: '57P01' })).toBe(false);
+  });
+});
+
+describe('sessionEnded', () => {
+  it('is the error of a session another one ended, and nothing else', () => {
+    expect(
+      sessionEnded({ code: '57P01', message: 'terminating connection due to administrator command' }),
+    ).toBe(true);
+    expect(sessionEnded({ code: '57014', message: 'canceling statement due to user request' })).toBe(false);
+    expect(sessionEnded(new Error('Connection terminated unexpectedly'))).toBe(false);
+    expect(sessionEnded(undefined)).toBe(false);
+  });
+
+  it('is answered as a conflict of the reader’s, in plain words', () => {
+    const taken = new TableTakenUnderQuery();
+    expect(taken.getStatus()).toBe(409);
+    expect(taken.message).toMatch(/^This dataset was deleted or replaced while your query ran/);
   });
 });

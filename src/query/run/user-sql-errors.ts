@@ -1,3 +1,5 @@
+import { ConflictException } from '@nestjs/common';
+
 /**
  * PostgreSQL errors that a user's statement causes by what it asks for (too much memory, too
  * much temporary disk, too deep, too wide), and that the server reports in the classes it also
@@ -17,6 +19,26 @@ export const NESTED_TOO_DEEPLY = 'The query is nested too deeply to run: write i
  * PostgreSQL waited to write to us.
  */
 export const PG_ANSWER_TIMEOUT = 'Query read timeout';
+
+/** How PostgreSQL ends a session on pg_terminate_backend, and on a fast shutdown alike. */
+const SESSION_ENDED = '57P01';
+
+/**
+ * Whether the query's session was ended by another one (admin_shutdown). With the server still
+ * answering, that is an owner's replace, refresh or delete taking the table it read (see takeTable).
+ */
+export function sessionEnded(error: unknown): boolean {
+  return (error as { code?: string } | undefined)?.code === SESSION_ENDED;
+}
+
+/** The query read a table its owner replaced or deleted meanwhile: the reader's to run again. */
+export class TableTakenUnderQuery extends ConflictException {
+  constructor() {
+    const message =
+      'This dataset was deleted or replaced while your query ran: run the query again to read it as it is now';
+    super({ error: message, message, statusCode: 409 });
+  }
+}
 
 /** Whether the statement was stopped by the time limit, on the server's side or on ours. */
 export function ranPastItsLimit(error: unknown): boolean {

@@ -1,0 +1,60 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** The tables that get a readable name, with the text it is made from (as in ReadableTableNames1796000000000). */
+const NAMED_TABLES = [
+  { table: 'assets', title: 'NEW.title' },
+  { table: 'connector_instances', title: 'NEW.title' },
+  {
+    table: 'connector_instance_tables',
+    title: `(SELECT instance.title FROM connector_instances instance WHERE instance.id = NEW.instance_id) || ' ' || NEW.operation_id`,
+  },
+];
+
+/**
+ * A new readable name no longer depends on other tenants' names. Names are unique across everyone,
+ * and a clash took the next suffix (`_2`): a user could tell whether someone else already had a
+ * table of a given title (a private dataset's or connection's). A new name is now the title's base
+ * followed by hex digits of the row's own id: eight, and more of them only if those were taken,
+ * which happens by chance alone. Names already given stay as they are: links and saved queries
+ * use them.
+ */
+export class ReadableNamesOfTheirOwn1796100000021 implements MigrationInterface {
+  name = 'ReadableNamesOfTheirOwn1796100000021';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+      CREATE FUNCTION readable_name_claim(title text, id uuid) RETURNS text LANGUAGE plpgsql AS $$
+      DECLARE
+        base text := readable_name_base(title);
+        digits text := replace(id::text, '-', '');
+        candidate text;
+      BEGIN
+        FOR width IN 8..32 BY 4 LOOP
+          candidate := rtrim(left(base, 47 - width), '_') || '_' || left(digits, width);
+          INSERT INTO readable_names (name) VALUES (candidate) ON CONFLICT DO NOTHING;
+          IF FOUND THEN RETURN candidate; END IF;
+        END LOOP;
+        RAISE EXCEPTION 'No readable name is free for %', id USING ERRCODE = 'unique_violation';
+      END $$`);
+    for (const { table, title } of NAMED_TABLES) await this.trigger(queryRunner, table, `${title}, NEW.id`);
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    for (const { table, title } of NAMED_TABLES) await this.trigger(queryRunner, table, title);
+    await queryRunner.query(`DROP FUNCTION readable_name_claim(text, uuid)`);
+  }
+
+  /** The table's trigger function, claiming with `claimArguments` (the trigger itself stays). */
+  private async trigger(queryRunner: QueryRunner, table: string, claimArguments: string): Promise<void> {
+    await queryRunner.query(`
+      CREATE OR REPLACE FUNCTION ${table}_readable_name() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          NEW.readable_name := readable_name_claim(${claimArguments});
+        ELSIF NEW.readable_name IS DISTINCT FROM OLD.readable_name THEN
+          RAISE EXCEPTION 'A readable table name never changes' USING ERRCODE = 'check_violation';
+        END IF;
+        RETURN NEW;
+      END $$`);
+  }
+}
