@@ -20,6 +20,12 @@ describe('userResourceFailure', () => {
     // A StringInfo past 1 GB ("Cannot enlarge string buffer …" in the detail).
     expect(userResourceFailure({ code: '54000', message: 'out of memory' })).toBe(NEEDED_MORE_MEMORY);
     expect(
+      userResourceFailure({
+        code: '54000',
+        message: 'string buffer exceeds maximum allowed length (1073741823 bytes)',
+      }),
+    ).toBe(NEEDED_MORE_MEMORY);
+    expect(
       userResourceFailure({ code: '54000', message: 'target lists can have at most 1664 entries' }),
     ).toBe(undefined);
     expect(userResourceFailure({ code: '53100', message: 'could not write to file' })).toBe(NEEDED_MORE_DISK);
