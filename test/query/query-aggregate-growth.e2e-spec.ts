@@ -89,6 +89,15 @@ describe('POST /api/query: values built by aggregates', () => {
     ["SELECT json_object_agg('k' || g, g) FROM generate_series(1, 2) g", [[{ k1: 1, k2: 2 }]]],
     ["SELECT array_agg(NULL), json_agg('x')", [['{NULL}', ['x']]]],
     [
+      "SELECT json_agg(t.*), jsonb_agg(t) FROM (VALUES (1, 'a')) AS t(n, s)",
+      [[[{ n: 1, s: 'a' }], [{ n: 1, s: 'a' }]]],
+    ],
+    [
+      "SELECT k, array_agg(ARRAY[k, k]) FROM (VALUES (1), (1), (2)) AS t(k) GROUP BY k HAVING length(string_agg(k::text, '')) > 1 ORDER BY array_agg(k)",
+      [[1, '{{1,1},{1,1}}']],
+    ],
+    ["SELECT string_agg('\\x00ff'::bytea, '\\x2c'::bytea) FROM generate_series(1, 2)", [['\\x00ff2c00ff']]],
+    [
       "SELECT cardinality(array_agg(g)), length(json_agg(json_build_object('id', g, 'name', 'item ' || g))::text), length(jsonb_agg(g)::text) FROM generate_series(1, 100000) g",
       [[100000, 3877790, 688895]],
     ],
