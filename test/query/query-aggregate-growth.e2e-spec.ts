@@ -119,6 +119,15 @@ describe('POST /api/query: values built by aggregates', () => {
     60_000,
   );
 
+  it('keeps statements with the guard out of parallel plans', async () => {
+    // A setting cannot change while a parallel plan runs, in its leader either ("cannot be set
+    // during a parallel operation"): restricted would still put the aggregate above a Gather.
+    const guards: Array<{ proparallel: string }> = await testApp.dataSource.query(
+      `SELECT proparallel FROM pg_proc WHERE pronamespace = 'query_guard'::regnamespace AND proname = 'aggregated'`,
+    );
+    expect(guards.map((guard) => guard.proparallel)).toEqual(['u', 'u']);
+  });
+
   it('points an error after an aggregate at the place in the text the user wrote', async () => {
     const sql = "SELECT string_agg(g::text, ','), no_such_column FROM generate_series(1, 3) g";
     const answer = await query(sql);

@@ -33,8 +33,9 @@ const AGGREGATES_TOO_LARGE =
  * DISTINCT, and over every group: a bound on the whole statement, which is what hash aggregation
  * with many groups would otherwise hold at once.
  *
- * VOLATILE, so the planner never computes it once for a constant argument; PARALLEL RESTRICTED,
- * since a parallel worker may not set a setting and would keep a total of its own.
+ * VOLATILE, so the planner never computes it once for a constant argument. PARALLEL UNSAFE: no
+ * setting may change while a parallel plan runs, not even in its leader (PARALLEL RESTRICTED
+ * failed so under a Gather), so a statement with these aggregates runs without workers.
  */
 export class QueryAggregateGuard1796100000001 implements MigrationInterface {
   name = 'QueryAggregateGuard1796100000001';
@@ -47,7 +48,7 @@ export class QueryAggregateGuard1796100000001 implements MigrationInterface {
     ])
       await queryRunner.query(`
         CREATE FUNCTION query_guard.aggregated(value ${type}, overhead integer) RETURNS ${type}
-          LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED AS $$
+          LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
           DECLARE
             bytes bigint := coalesce(${bytes}, 0) + overhead;
             total bigint;
