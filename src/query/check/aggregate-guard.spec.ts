@@ -47,6 +47,12 @@ describe('checkQuery: every argument of a value-building aggregate is counted by
     );
   });
 
+  it('refuses a call whose arguments it cannot read rather than run it unguarded', async () => {
+    await expect(checkQuery(`SELECT U&"string_agg"(x, ',') FROM t`)).rejects.toThrow(
+      new QueryRefusal('write this call of string_agg more plainly'),
+    );
+  });
+
   it('leaves a statement without them as written', async () => {
     const sql = 'SELECT count(*), max(name) FROM t GROUP BY 1';
     expect(await guarded(sql)).toBe(sql);
