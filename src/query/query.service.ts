@@ -126,7 +126,7 @@ export class QueryService {
         sql: statement,
         tables,
         originalPosition,
-      } = substituteTables(checked.text, checked.tables, held);
+      } = substituteTables(checked.text, checked.tables, held, checked.originalPosition);
       await this.audit.recordPaidQuery(caller, sql, tables);
       for (const table of tables)
         if (table.source.kind === 'asset') this.activity.countStreamRequest(table.source.id);

@@ -34,11 +34,22 @@ describe('POST /api/query: a statement past the server’s limits', () => {
     expect(answer.body.error).toBe(NEEDED_MORE_DISK);
   }, 90_000);
 
-  it('answers an array past PostgreSQL’s 1 GB allocation limit as needing more memory', async () => {
-    // "invalid memory alloc request size", an internal error (XX000) to PostgreSQL; no temporary
-    // file on the way (the inner series is small and rescanned).
+  it('stops an aggregate of a hundred million small values at the value cap', async () => {
+    // Before the aggregate guard this reached PostgreSQL's 1 GB allocation limit ("invalid memory
+    // alloc request size", an internal error XX000, answered as needing more memory).
     const answer = await query({
       sql: 'SELECT array_agg(1) FROM generate_series(1, 14000) a, generate_series(1, 10000) b',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatch(/builds a value larger than 16 MB/);
+  }, 90_000);
+
+  it('answers a text built past PostgreSQL’s 1 GB limit as needing more memory', async () => {
+    // Seventy values of 16 MB, each under the value cap, joined in one call: "out of memory"
+    // (program_limit_exceeded), "Cannot enlarge string buffer" in its detail.
+    const parts = Array.from({ length: 70 }, () => 'r').join(', ');
+    const answer = await query({
+      sql: `SELECT length(concat(${parts})) FROM (SELECT repeat('x', 16000000) AS r) AS s`,
     });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe(NEEDED_MORE_MEMORY);

@@ -1,4 +1,11 @@
 import { parse } from 'libpg-query';
+import {
+  AGGREGATE_GUARD,
+  constantBytes,
+  guardAggregates,
+  VALUE_AGGREGATES,
+  ValueAggregateCall,
+} from './aggregate-guard';
 import { ALLOWED_FUNCTIONS, GUARDED_FUNCTIONS } from './allowed-functions';
 import { checkFormatCall } from './format-widths';
 import { QueryRefusal } from './query-refusal';
@@ -15,9 +22,14 @@ export interface TableReference {
 
 export interface CheckedQuery {
   kind: 'select' | 'explain';
-  /** The statement alone: the query without a closing semicolon and what follows it. */
+  /**
+   * The statement alone: the query without a closing semicolon and what follows it, with the
+   * arguments of value-building aggregates wrapped in their guard (aggregate-guard.ts).
+   */
   text: string;
   tables: TableReference[];
+  /** A position (1-based, in characters) in `text`, back in the query the user wrote. */
+  originalPosition: (position: number) => number;
 }
 
 type Node = Record<string, unknown>;
@@ -110,8 +122,13 @@ const TOP: Scope = { inTableStatement: false, ctes: new Set() };
 
 class TreeCheck {
   readonly tables: TableReference[] = [];
+  readonly valueAggregates: ValueAggregateCall[] = [];
 
-  constructor(private readonly sql: string) {}
+  /** `guarded`: the statement as rewritten by guardAggregates, whose guard calls are ours. */
+  constructor(
+    private readonly sql: string,
+    private readonly guarded: boolean,
+  ) {}
 
   refuse(message: string, location?: unknown): never {
     throw new QueryRefusal(message, positionOf(this.sql, location));
@@ -219,6 +236,11 @@ class TreeCheck {
   private functionCall(fields: Node): void {
     const name = stringsOf(fields.funcname);
     const [schema, functionName] = name.length === 2 ? name : [undefined, name[0]];
+    if (name.join('.') === AGGREGATE_GUARD.join('.')) {
+      // The user's own call could count negative bytes.
+      if (!this.guarded) this.refuse(`function ${name.join('.')} is not allowed in a query`, fields.location);
+      return;
+    }
     if (
       name.length > 2 ||
       (schema !== undefined && schema !== 'pg_catalog') ||
@@ -228,6 +250,23 @@ class TreeCheck {
     if (schema !== undefined && GUARDED_FUNCTIONS.has(functionName))
       this.refuse(`call ${functionName} without a schema`, fields.location);
     if (functionName === 'format') checkFormatCall(fields.args, positionOf(this.sql, fields.location));
+    if (VALUE_AGGREGATES.has(functionName)) this.valueAggregate(functionName, fields);
+  }
+
+  /** A value aggregate: noted to be guarded, or (once guarded) seen to have every computed argument counted. */
+  private valueAggregate(name: string, fields: Node): void {
+    const args = (fields.args as Node[] | undefined) ?? [];
+    if (!this.guarded) {
+      this.valueAggregates.push({ name, byteOffset: fields.location as number, args });
+      return;
+    }
+    const isGuard = (argument: Node) =>
+      stringsOf((argument.FuncCall as Node | undefined)?.funcname).join('.') === AGGREGATE_GUARD.join('.');
+    if (
+      !args.some(isGuard) ||
+      !args.every((argument) => isGuard(argument) || constantBytes(argument) !== undefined)
+    )
+      this.refuse(`write this call of ${name} more plainly`, fields.location);
   }
 
   /** Unqualified operators resolve in pg_catalog only; `OPERATOR(schema.op)` could reach any other. */
@@ -285,7 +324,7 @@ const PLAN_OPTIONS = new Set(['format', 'costs', 'summary']);
  * (also VALUES, TABLE and WITH … SELECT) or an EXPLAIN of one without ANALYZE; every node of an
  * allowed kind, every function on the allow-list, tables named without a schema.
  */
-export async function checkQuery(sql: string): Promise<CheckedQuery> {
+export async function checkQuery(sql: string, guarded = false): Promise<CheckedQuery> {
   if (!sql.trim()) throw new QueryRefusal('The query is empty');
   let tree: { stmts?: Array<{ stmt: Node; stmt_location?: number; stmt_len?: number }> };
   try {
@@ -301,7 +340,7 @@ export async function checkQuery(sql: string): Promise<CheckedQuery> {
   const statements = tree.stmts ?? [];
   if (statements.length === 0) throw new QueryRefusal('The query is empty');
   if (statements.length > 1) throw new QueryRefusal('Run one statement at a time');
-  const check = new TreeCheck(sql);
+  const check = new TreeCheck(sql, guarded);
   let statement = statements[0].stmt;
   let kind: CheckedQuery['kind'] = 'select';
   if ('ExplainStmt' in statement) {
@@ -322,9 +361,27 @@ export async function checkQuery(sql: string): Promise<CheckedQuery> {
       `${Object.keys(statement)[0].replace(/Stmt$/, '')} is not allowed: only reading queries (SELECT) run here`,
     );
   check.walk(statement, TOP);
+  const text = statementText(sql, statements[0]);
+  if (check.valueAggregates.length > 0) return checkGuarded(text, check.valueAggregates);
   return {
     kind,
-    text: statementText(sql, statements[0]),
+    text,
     tables: check.tables.sort((first, second) => first.byteOffset - second.byteOffset),
+    originalPosition: (position) => position,
   };
+}
+
+/**
+ * The statement with its value aggregates guarded, checked again as a whole: the guard's
+ * insertions must leave a statement that passes every rule, with each aggregate's arguments counted.
+ */
+async function checkGuarded(text: string, calls: ValueAggregateCall[]): Promise<CheckedQuery> {
+  const { sql, originalPosition } = guardAggregates(text, calls);
+  try {
+    return { ...(await checkQuery(sql, true)), originalPosition };
+  } catch (error) {
+    if (error instanceof QueryRefusal && error.position !== undefined)
+      throw new QueryRefusal(error.message, originalPosition(error.position));
+    throw error;
+  }
 }

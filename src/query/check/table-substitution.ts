@@ -36,12 +36,14 @@ function tokenAt(bytes: Buffer, start: number): { text: string; end: number; nam
  * The statement PostgreSQL runs: each readable name replaced, where it stands, by a subquery of
  * that table's visible columns (internal ones such as the row id stay out of `SELECT *`), named
  * as the user wrote it so `name.column` still resolves. A name the caller does not hold fails
- * exactly like one that does not exist.
+ * exactly like one that does not exist. `userPosition` takes a position in `sql` back to the text
+ * the user wrote (the check may have added to it: see aggregate-guard.ts).
  */
 export function substituteTables<Table extends QueryTable>(
   sql: string,
   references: TableReference[],
   held: ReadonlyMap<string, Table>,
+  userPosition: (position: number) => number = (position) => position,
 ): { sql: string; tables: Table[]; originalPosition: (position: number) => number } {
   const bytes = Buffer.from(sql, 'utf8');
   const characterPosition = (byteOffset: number) => bytes.subarray(0, byteOffset).toString('utf8').length + 1;
@@ -53,7 +55,7 @@ export function substituteTables<Table extends QueryTable>(
   let copied = 0;
   for (const reference of references) {
     const table = held.get(reference.name);
-    if (!table) throw missingRelation(reference.name, characterPosition(reference.byteOffset));
+    if (!table) throw missingRelation(reference.name, userPosition(characterPosition(reference.byteOffset)));
     if (reference.inTableStatement)
       throw new QueryRefusal(`Write SELECT * FROM ${reference.name} instead of TABLE ${reference.name}`);
     const token = tokenAt(bytes, reference.byteOffset);
@@ -77,10 +79,10 @@ export function substituteTables<Table extends QueryTable>(
     let shiftBefore = 0;
     for (const { start, end, originalStart, shiftAfter } of replaced) {
       if (position < start) break;
-      if (position < end) return originalStart;
+      if (position < end) return userPosition(originalStart);
       shiftBefore = shiftAfter;
     }
-    return position - shiftBefore;
+    return userPosition(position - shiftBefore);
   };
   return { sql: Buffer.concat(parts).toString('utf8'), tables: [...used.values()], originalPosition };
 }

@@ -19,6 +19,14 @@ describe('userResourceFailure', () => {
     expect(
       userResourceFailure({ code: '54000', message: 'array size exceeds the maximum allowed (1073741823)' }),
     ).toBe(NEEDED_MORE_MEMORY);
+    // A StringInfo past 1 GB ("Cannot enlarge string buffer …" in the detail).
+    expect(userResourceFailure({ code: '54000', message: 'out of memory' })).toBe(NEEDED_MORE_MEMORY);
+    expect(
+      userResourceFailure({
+        code: '54000',
+        message: 'string buffer exceeds maximum allowed length (1073741823 bytes)',
+      }),
+    ).toBe(NEEDED_MORE_MEMORY);
     expect(
       userResourceFailure({ code: '54000', message: 'target lists can have at most 1664 entries' }),
     ).toBe(undefined);

@@ -68,9 +68,13 @@ export function userResourceFailure(error: { code?: string; message?: string }):
     case '53400':
       return NEEDED_MORE_DISK;
     // program_limit_exceeded: an array past PostgreSQL's 1 GB limit is reported so from
-    // PostgreSQL 18 on (earlier as an allocation failure, below); other limits keep their words.
+    // PostgreSQL 18 on (earlier as an allocation failure, below), a text built past it (concat)
+    // as "out of memory" (18: "string buffer exceeds maximum allowed length"); other limits (our
+    // value cap too) keep their words.
     case '54000':
-      return /array size exceeds the maximum allowed/.test(error.message ?? '')
+      return /^out of memory$|(array size|string buffer) exceeds (the )?maximum allowed/.test(
+        error.message ?? '',
+      )
         ? NEEDED_MORE_MEMORY
         : undefined;
     // Internal errors are the server's, except a single value past PostgreSQL's 1 GB allocation limit.
