@@ -16,7 +16,8 @@ const NAMED_TABLES = [
  * table of a given title (a private dataset's or connection's). A new name is now the title's base
  * followed by hex digits of the row's own id: eight, and more of them only if those were taken,
  * which happens by chance alone. Names already given stay as they are: links and saved queries
- * use them.
+ * use them. The platform's own demo content, inserted with its title as the name, keeps the plain
+ * form (`global_stock_prices_2024`), which the README's examples use.
  */
 export class ReadableNamesOfTheirOwn1796100000021 implements MigrationInterface {
   name = 'ReadableNamesOfTheirOwn1796100000021';
@@ -49,7 +50,10 @@ export class ReadableNamesOfTheirOwn1796100000021 implements MigrationInterface 
     await queryRunner.query(`
       CREATE OR REPLACE FUNCTION ${table}_readable_name() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF TG_OP = 'INSERT' THEN
+        IF TG_OP = 'INSERT' AND NEW.readable_name IS NOT NULL THEN
+          -- The platform's own content (the demo seed) asks for its title's plain name.
+          NEW.readable_name := readable_name_claim(NEW.readable_name);
+        ELSIF TG_OP = 'INSERT' THEN
           NEW.readable_name := readable_name_claim(${claimArguments});
         ELSIF NEW.readable_name IS DISTINCT FROM OLD.readable_name THEN
           RAISE EXCEPTION 'A readable table name never changes' USING ERRCODE = 'check_violation';
