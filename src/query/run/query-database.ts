@@ -1,9 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  OnApplicationShutdown,
-  ServiceUnavailableException,
-} from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, ServiceUnavailableException } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
