@@ -126,14 +126,17 @@ export class ReplicatedPostgres {
   }
 
   /**
-   * Gives the replica's backends started from now on only the CPU nothing else wants (SCHED_IDLE,
-   * nice 19), so the replica plays a server on a host of its own: on one test machine its work
-   * would otherwise take the primary's cores. WAL replay, already running, keeps its priority.
+   * Gives the replica's backends started from now on one core and only the time nothing else
+   * wants of it (SCHED_IDLE, nice 19), so the replica plays a server on a host of its own: on one
+   * test machine its work would otherwise take the primary's cores. WAL replay, already running,
+   * keeps its priority.
    */
   async lowerReplicaPriority(): Promise<void> {
     const pid = readFileSync(join(this.dataDir('replica'), 'postmaster.pid'), 'utf8').split('\n')[0];
     await run('renice', ['-n', '19', '-p', pid]);
     await run('chrt', ['--idle', '-p', '0', pid]);
+    const { stdout: cores } = await run('nproc');
+    if (Number(cores) > 1) await run('taskset', ['-p', '-c', String(Number(cores) - 1), pid]);
     // pg_ctl starts the server in a session of its own, which Linux may schedule as a group
     // (autogroup) as heavy as any other, whatever its processes' priority: that group is lowered too.
     const autogroup = `/proc/${pid}/autogroup`;
