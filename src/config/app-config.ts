@@ -76,7 +76,17 @@ export interface AppConfig {
    * running at once on the database server (all processes together), and how long one more waits
    * for a free place before it is refused.
    */
-  query: { timeoutMs: number; maxRows: number; maxConcurrent: number; queueMs: number };
+  query: {
+    timeoutMs: number;
+    maxRows: number;
+    maxConcurrent: number;
+    queueMs: number;
+    /**
+     * A streaming replica that runs user SQL instead of the primary (QUERY_DATABASE_URL), so a
+     * flood of heavy queries never takes the primary's CPU, memory or disk from the catalogue.
+     */
+    databaseUrl?: string;
+  };
   /** Which provider checks out paid datasets (test or Stripe) and its settings. */
   payments: PaymentsConfig;
 }
@@ -189,6 +199,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
       maxRows: env.QUERY_MAX_ROWS ?? 1_000_000,
       maxConcurrent: env.QUERY_MAX_CONCURRENT ?? 2 * availableParallelism(),
       queueMs: env.QUERY_QUEUE_MS ?? 2_000,
+      databaseUrl: env.QUERY_DATABASE_URL,
     },
     payments: settlePayments(env, isProduction),
   };

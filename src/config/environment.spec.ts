@@ -35,6 +35,7 @@ describe('configuration', () => {
     ['DATABASE_READ_URL', 'mysql://replica/db'],
     ['DATABASE_READ_MAX_LAG_MS', '10'],
     ['RUN_QUEUE_POLL_MS', 'often'],
+    ['QUERY_DATABASE_URL', 'replica:5432/marketplace'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => parseEnvironment({ [name]: value })).toThrow(ConfigError);
     expect(() => parseEnvironment({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));
@@ -46,12 +47,21 @@ describe('configuration', () => {
     ['DATABASE_URL', 'mysql://admin:hunter2@db/marketplace'],
     ['DATABASE_READ_URL', 'mysql://admin:hunter2@replica/marketplace'],
     ['DATABASE_DIRECT_URL', 'mysql://admin:hunter2@db/marketplace'],
+    ['QUERY_DATABASE_URL', 'mysql://admin:hunter2@query-replica/marketplace'],
     ['SMTP_URL', 'http://mailer:hunter2@mail.example.com'],
   ])('names %s but never repeats its rejected value', (name, value) => {
     const attempt = () => parseEnvironment({ [name]: value });
     expect(attempt).toThrow(`${name}: `);
     expect(attempt).toThrow(`(got a value of ${value.length} characters, not shown)`);
     expect(attempt).not.toThrow(/hunter2|secret/);
+  });
+
+  it('runs user SQL on the primary unless QUERY_DATABASE_URL names a replica', () => {
+    expect(loadConfig({ NODE_ENV: 'test', DATA_DIR: freshDataDir() }).query.databaseUrl).toBeUndefined();
+    const url = 'postgres://app:secret@query-replica:5432/marketplace';
+    expect(
+      loadConfig({ NODE_ENV: 'test', DATA_DIR: freshDataDir(), QUERY_DATABASE_URL: url }).query.databaseUrl,
+    ).toBe(url);
   });
 
   it('shows the rejected value of an ordinary variable', () => {

@@ -211,6 +211,10 @@ export class EnvironmentVariables {
   RUN_NOW_WAIT_SECONDS?: number;
 
   @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'QUERY_DATABASE_URL must be a postgres:// connection URL' })
+  QUERY_DATABASE_URL?: string;
+
+  @IsOptional()
   @Transform(toInteger)
   @IsInt({ message: 'QUERY_TIMEOUT_MS must be a whole number of milliseconds' })
   @Min(100)
@@ -284,6 +288,7 @@ const SECRET_VARIABLES = new Set([
   'DATABASE_URL',
   'DATABASE_READ_URL',
   'DATABASE_DIRECT_URL',
+  'QUERY_DATABASE_URL',
   'SMTP_URL',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',

@@ -19,7 +19,7 @@ export const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Where reads go. With DATABASE_READ_URL set, reads that may be a moment stale (catalogue,
- * details, previews, streams, OData, user queries) ask `forReads()` and get the replica while it is
+ * details, previews, streams, OData) ask `forReads()` and get the replica while it is
  * at most DATABASE_READ_MAX_LAG_MS behind and has replayed the caller's read position; otherwise,
  * and for everything that writes, the primary. Without a replica it is always the primary.
  *

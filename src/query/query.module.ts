@@ -12,6 +12,7 @@ import { UnheldPublicTables } from './check/unheld-public-table';
 import { QueryService } from './query.service';
 import { QueryRoles } from './run/query-roles.service';
 import { QueryRunner } from './run/query-runner.service';
+import { QueryDatabase } from './run/query-database';
 import { SavedQuery } from './saved/entities/saved-query.entity';
 import { SavedQueriesController } from './saved/saved-queries.controller';
 import { SavedQueriesService } from './saved/saved-queries.service';
@@ -33,6 +34,7 @@ import { SavedQueriesService } from './saved/saved-queries.service';
     UnheldPublicTables,
     QueryRoles,
     QueryRunner,
+    QueryDatabase,
     QueryCallerGuard,
     QueryHistoryService,
     SavedQueriesService,

@@ -13,6 +13,7 @@ import { QueryTable, substituteTables } from './check/table-substitution';
 import { QueryHistoryService, QueryOutcome } from './history/query-history.service';
 import { OpenQuery, QueryRunner, RunOptions } from './run/query-runner.service';
 import { QueryRoles } from './run/query-roles.service';
+import { QueryDatabase } from './run/query-database';
 import {
   NESTED_TOO_DEEPLY,
   nestedTooDeeply,
@@ -67,6 +68,7 @@ export class QueryService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly access: StreamAccessService,
     private readonly roles: QueryRoles,
+    private readonly queryDatabase: QueryDatabase,
     private readonly runner: QueryRunner,
     private readonly rateLimiter: RateLimiterService,
     private readonly activity: DatasetActivityService,
@@ -122,6 +124,8 @@ export class QueryService {
         [...held.values()].map((table) => table.tableName),
         named,
       );
+      // On a query replica, the role as just brought in step must have arrived there first.
+      await this.queryDatabase.awaitAccess();
       const {
         sql: statement,
         tables,

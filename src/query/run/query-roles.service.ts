@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { quoteIdentifier } from '../../database/data-tables/data-table-names';
 import { pgPool, Sql, sqlOn, transactionOn } from '../../database/sql';
-import { queryServerUrl } from './query-server';
+import { QueryDatabase } from './query-database';
 
 /** Longest a user's role may take to come in step with their holdings, waits for turns included. */
 const ROLE_SYNC_LIMIT_MS = 30_000;
@@ -51,6 +51,7 @@ export class QueryRoles {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly queryDatabase: QueryDatabase,
   ) {}
 
   private get sql(): Sql {
@@ -107,11 +108,15 @@ export class QueryRoles {
     return createHmac('sha256', this.config.encryptionKey).update(role).digest('hex');
   }
 
-  /** How a connection logs in as the user's role: the app's own connection settings, another user. */
+  /**
+   * How a connection logs in as the user's role: the app's own connection settings, another user,
+   * on the server that runs user SQL (the primary, or the query replica, where the role and its
+   * password hash arrive by replication).
+   */
   connectionAs(role: string): PoolConfig {
     const password = this.passwordOf(role);
     const options = pgPool(this.dataSource).options as PoolConfig;
-    const server = queryServerUrl(this.dataSource) ?? options.connectionString;
+    const server = this.queryDatabase.loginUrl() ?? options.connectionString;
     const url = server ? new URL(server) : undefined;
     if (url) {
       url.username = role;

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Client, PoolConfig } from 'pg';
-import { DataSource } from 'typeorm';
 import { to as copyTo } from 'pg-copy-streams';
 import type { CopyToStreamQuery } from 'pg-copy-streams';
 import { NO_ANSWER_GRACE_MS } from '../../database/data-source-options';
 import { cancelServerBackend, SERVER_BACKEND_SQL, serverBackendOf } from '../../database/server-backend';
-import { pgPool } from '../../database/sql';
 import { settleAnswerTimer } from '../../stream/copy-out';
 import { binaryExpression, ExportColumn } from '../../formats/binary-columns';
 import { CopyTextRows, Row } from './copy-text-rows';
+import { QueryDatabase } from './query-database';
 import { claimQuerySlot, QuerySlots } from './query-slots';
 import { csvRow, uniqueNames } from './result-encoding';
 import { sessionEnded, TableTakenUnderQuery } from './user-sql-errors';
@@ -132,7 +131,7 @@ interface Connection {
 export class QueryRunner {
   private readonly typeNames = new Map<number, string>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly queryDatabase: QueryDatabase) {}
 
   /** Runs `sql` on a connection of its own, logged in as the user's role (`login`). */
   async open(login: PoolConfig, sql: string, options: RunOptions): Promise<OpenQuery> {
@@ -142,7 +141,8 @@ export class QueryRunner {
       if (connection.ended()) return;
       // A query still producing rows is cancelled in the database before the connection goes
       // (where the app may signal it; otherwise closing the connection stops it within a second).
-      await cancelServerBackend(pgPool(this.dataSource), connection.backend);
+      // On the server that runs it: a backend id means nothing on another server.
+      await cancelServerBackend(this.queryDatabase.cancelPool(), connection.backend);
       await end();
     };
     // Without this, a query whose first row takes long would run on to the statement limit
