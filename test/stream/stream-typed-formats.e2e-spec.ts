@@ -4,6 +4,7 @@ import { createTestApp, TestApp } from '../support/test-app';
 import { createConnectorInstance, createDataset, createUserWithApiKey, TestColumn } from './stream.factory';
 import { readParquet } from './support/read-parquet';
 import { readParquetWithArrowRs } from './support/read-parquet-arrow';
+import { readParquetWithDuckDb } from './support/read-parquet-duckdb';
 
 const UNICODE = 'ünïcödé 😀 "quoted", comma\nnew line';
 
@@ -162,16 +163,18 @@ describe('stream links as Parquet and Excel files', () => {
 
     it.each([
       ['snappy', 'SNAPPY'],
+      ['zstd', 'ZSTD'],
       ['gzip', 'GZIP'],
       ['none', 'UNCOMPRESSED'],
     ])(
-      'compresses the pages as compression=%s asks, and both readers get back every value',
+      'compresses the pages as compression=%s asks, and every reader gets back every value',
       async (asked, codec) => {
         const response = await download(tableName, 'parquet', apiKey, { compression: asked }).expect(200);
         const parquet = await readParquet(response.body as Buffer);
         expect(new Set(parquet.codecs)).toEqual(new Set([codec]));
         expect(parquet.rows).toEqual(EXPECTED_PARQUET_ROWS);
         expect(readParquetWithArrowRs(response.body as Buffer)).toEqual(EXPECTED_PARQUET_ROWS);
+        expect(await readParquetWithDuckDb(response.body as Buffer)).toEqual(EXPECTED_PARQUET_ROWS);
       },
     );
 
@@ -181,8 +184,8 @@ describe('stream links as Parquet and Excel files', () => {
     });
 
     it('refuses a compression it does not write, and compression for any format but Parquet', async () => {
-      const unknown = await download(tableName, 'parquet', apiKey, { compression: 'zstd' }).expect(400);
-      expect(JSON.parse(unknown.body.toString()).message).toBe('compression must be snappy, gzip or none');
+      const unknown = await download(tableName, 'parquet', apiKey, { compression: 'brotli' }).expect(400);
+      expect(JSON.parse(unknown.body.toString()).message).toBe('compression must be snappy, zstd, gzip or none');
       const notParquet = await download(tableName, 'csv', apiKey, { compression: 'gzip' }).expect(400);
       expect(JSON.parse(notParquet.body.toString()).message).toBe(
         'compression applies to format=parquet; other formats are compressed for a client that sends Accept-Encoding: gzip',

@@ -1,9 +1,11 @@
-import { parquetReadObjects } from 'hyparquet';
+import { decompress as zstdDecompress } from '@bokuweb/zstd-wasm';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { gunzipSync } from 'node:zlib';
 import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Worker } from 'node:worker_threads';
-import type { ParquetCompression } from './parquet-compression';
+import { codecReady, type ParquetCompression } from './parquet-compression';
 import { ROWS_PER_GROUP } from './parquet-file';
 import { parquetEncoder } from './parquet-writer';
 
@@ -48,14 +50,56 @@ async function encode(copy: Buffer, compression?: ParquetCompression): Promise<B
   return Buffer.concat(chunks);
 }
 
+/** hyparquet reads Snappy itself; zstd and gzip pages go through the codecs it leaves to the caller. */
+const COMPRESSORS = {
+  ZSTD: (input: Uint8Array) => zstdDecompress(input),
+  GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)),
+};
+
 async function notes(file: Buffer): Promise<unknown[]> {
   const bytes = file.buffer.slice(file.byteOffset, file.byteOffset + file.length) as ArrayBuffer;
-  const rows = await parquetReadObjects({ file: bytes });
+  const rows = await parquetReadObjects({ file: bytes, compressors: COMPRESSORS });
   return rows.map((row) => row.note);
+}
+
+/** Each column chunk's codec, as the footer names it. */
+function codecs(file: Buffer): string[] {
+  const bytes = file.buffer.slice(file.byteOffset, file.byteOffset + file.length) as ArrayBuffer;
+  return parquetMetadata(bytes).row_groups.flatMap((group) =>
+    group.columns.map((chunk) => chunk.meta_data!.codec),
+  );
 }
 
 describe('parquetEncoder', () => {
   const values = Array.from({ length: ROWS_PER_GROUP * 2 + 5 }, (_, index) => `note ${index}`);
+
+  // zstd's module is loaded once per thread, by the writer's own call (a second load would break it).
+  beforeAll(() => codecReady('zstd'));
+
+  it.each([
+    ['snappy', 'SNAPPY'],
+    ['zstd', 'ZSTD'],
+    ['gzip', 'GZIP'],
+    ['none', 'UNCOMPRESSED'],
+  ] as const)(
+    'writes pages compressed as %s, every row of several groups read back',
+    async (compression, codec) => {
+      const file = await encode(binaryCopy(values), compression);
+      expect(new Set(codecs(file))).toEqual(new Set([codec]));
+      expect(await notes(file)).toEqual(values);
+    },
+  );
+
+  it('writes zstd pages on this thread too, when every encoder thread is busy', async () => {
+    // One more file than cores: the last is encoded on this thread, which loads zstd for it.
+    const files = availableParallelism() + 1;
+    const copies = Array.from({ length: files }, (_, file) => values.map((value) => `${value} of ${file}`));
+    const written = await Promise.all(copies.map((copy) => encode(binaryCopy(copy), 'zstd')));
+    for (const [file, copy] of copies.entries()) {
+      expect(new Set(codecs(written[file]))).toEqual(new Set(['ZSTD']));
+      expect(await notes(written[file])).toEqual(copy);
+    }
+  });
 
   it('makes a Snappy file of repetitive rows several times smaller than the uncompressed one, rows alike', async () => {
     const statuses = Array.from(
