@@ -92,6 +92,9 @@ const EXPECTED_PARQUET_ROWS = [
   { Big: null, Small: null, Amount: null, OK: null, Day: null, Seen: null, At: null, Note: null },
 ];
 
+/** JSON of a row with its BigInts as text, to compare rows in one step. */
+const big = (_key: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value);
+
 function binary(response: Response, callback: (error: Error | null, body: Buffer) => void): void {
   const chunks: Buffer[] = [];
   response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -178,6 +181,90 @@ describe('stream links as Parquet and Excel files', () => {
       },
     );
 
+    describe('values that repeat, as dictionary pages', () => {
+      /** ROWS again and again: every column but the booleans (a bit each already) takes a dictionary. */
+      const REPEATS = 250;
+      let repeatedName: string;
+      beforeAll(async () => {
+        const dataset = await createDataset(testApp.dataSource, {
+          ownerId,
+          columns: COLUMNS,
+          rows: Array.from({ length: ROWS.length * REPEATS }, (_, index) => ROWS[index % ROWS.length]),
+        });
+        repeatedName = await readableNameOf('assets', dataset.id);
+      });
+
+      it.each(['snappy', 'zstd', 'gzip', 'none'])(
+        'writes a dictionary page per column (compression=%s), and every reader gets back every value',
+        async (compression) => {
+          const response = await download(repeatedName, 'parquet', apiKey, { compression }).expect(200);
+          const body = response.body as Buffer;
+          const expected = Array.from(
+            { length: ROWS.length * REPEATS },
+            (_, index) => EXPECTED_PARQUET_ROWS[index % ROWS.length],
+          );
+          const parquet = await readParquet(body);
+          for (const [name, groups] of Object.entries(parquet.encodings))
+            expect([name, groups]).toEqual([
+              name,
+              [name === 'OK' ? ['PLAIN', 'RLE'] : ['PLAIN', 'RLE', 'RLE_DICTIONARY']],
+            ]);
+          expect(parquet.rows).toEqual(expected);
+          expect(readParquetWithArrowRs(body)).toEqual(expected);
+          expect(await readParquetWithDuckDb(body)).toEqual(expected);
+        },
+      );
+    });
+
+    it('falls back to PLAIN for mostly distinct values, column by column and group by group', async () => {
+      // Two row groups: codes (leading zeros kept) and days repeat, labels and numbers do not.
+      const rows = 70_000;
+      const dataset = await createDataset(testApp.dataSource, {
+        ownerId,
+        columns: [
+          { name: 'n', label: 'N', sqlType: 'bigint', type: 'integer' },
+          { name: 'code', label: 'Code', sqlType: 'text', type: 'text' },
+          { name: 'label', label: 'Label', sqlType: 'text', type: 'text' },
+          { name: 'day', label: 'Day', sqlType: 'date', type: 'date' },
+        ],
+        rowsSql: `SELECT i, CASE WHEN i % 11 = 0 THEN NULL ELSE lpad((i % 7)::text, 5, '0') END,
+                         'row ' || i, DATE '2024-01-01' + (i % 30)
+                  FROM generate_series(1, ${rows}) i`,
+      });
+      const response = await download(await readableNameOf('assets', dataset.id), 'parquet').expect(200);
+      const body = response.body as Buffer;
+      const parquet = await readParquet(body);
+      const dictionary = ['PLAIN', 'RLE', 'RLE_DICTIONARY'];
+      const plain = ['PLAIN', 'RLE'];
+      expect(parquet.encodings).toEqual({
+        N: [plain, plain],
+        Code: [dictionary, dictionary],
+        Label: [plain, plain],
+        Day: [dictionary, dictionary],
+      });
+      const firstDay = Date.UTC(2024, 0, 1) / DAY_MS;
+      const expected = (index: number) => {
+        const i = index + 1;
+        return {
+          N: BigInt(i),
+          Code: i % 11 === 0 ? null : String(i % 7).padStart(5, '0'),
+          Label: `row ${i}`,
+          Day: firstDay + (i % 30),
+        };
+      };
+      // One comparison per row, reported as the first row that differs (70,000 expect calls are slow).
+      const firstWrong = (read: Array<Record<string, unknown>>) => {
+        if (read.length !== rows) return `${read.length} rows`;
+        const index = read.findIndex(
+          (row, at) => JSON.stringify(row, big) !== JSON.stringify(expected(at), big),
+        );
+        return index === -1 ? 'all rows match' : read[index];
+      };
+      expect(firstWrong(parquet.rows)).toBe('all rows match');
+      expect(firstWrong(readParquetWithArrowRs(body))).toBe('all rows match');
+      expect(firstWrong(await readParquetWithDuckDb(body))).toBe('all rows match');
+    });
+
     it('compresses the pages with Snappy when no compression is asked', async () => {
       const response = await download(tableName, 'parquet').expect(200);
       expect(new Set((await readParquet(response.body as Buffer)).codecs)).toEqual(new Set(['SNAPPY']));
@@ -185,7 +272,9 @@ describe('stream links as Parquet and Excel files', () => {
 
     it('refuses a compression it does not write, and compression for any format but Parquet', async () => {
       const unknown = await download(tableName, 'parquet', apiKey, { compression: 'brotli' }).expect(400);
-      expect(JSON.parse(unknown.body.toString()).message).toBe('compression must be snappy, zstd, gzip or none');
+      expect(JSON.parse(unknown.body.toString()).message).toBe(
+        'compression must be snappy, zstd, gzip or none',
+      );
       const notParquet = await download(tableName, 'csv', apiKey, { compression: 'gzip' }).expect(400);
       expect(JSON.parse(notParquet.body.toString()).message).toBe(
         'compression applies to format=parquet; other formats are compressed for a client that sends Accept-Encoding: gzip',

@@ -12,6 +12,7 @@ import {
   PG_EPOCH_DAYS,
   writeScaledDecimal,
 } from '../pg-binary-values';
+import { DictionaryEncoder, varint } from './parquet-dictionary';
 
 /** The file metadata the writer library serialises, and a column's entry in its schema. */
 export type FileMetaData = Parameters<typeof writeMetadata>[1];
@@ -84,13 +85,19 @@ function layout(column: ExportColumn, kind: ValueKind): { element: SchemaElement
   }
 }
 
-/** One row group's part of a column: its definition levels and PLAIN values, ready for a data page. */
+/**
+ * One row group's part of a column: its definition levels and values, ready for a data page, and
+ * when its values are dictionary-encoded, the dictionary page that goes before it.
+ */
 export interface ColumnPage {
   rows: number;
   nullCount: number;
   /** The page's body (levels, then values), in parts to send as they are. */
   body: Uint8Array[];
   byteLength: number;
+  /** The values' encoding: PLAIN, or indices into `dictionary` (RLE_DICTIONARY). */
+  encoding: 'PLAIN' | 'RLE_DICTIONARY';
+  dictionary?: { entries: number; body: Uint8Array };
 }
 
 /**
@@ -118,6 +125,8 @@ export class ParquetColumn {
   private sourceView?: DataView;
   /** A decimal's four 32-bit words before they are laid out. */
   private readonly decimalWords = new Uint32Array(4);
+  /** Every kind but booleans (a bit each already) tries a dictionary per chunk. */
+  private readonly dictionary?: DictionaryEncoder;
 
   constructor(
     private readonly column: ExportColumn,
@@ -125,6 +134,7 @@ export class ParquetColumn {
   ) {
     this.kind = valueKind(column);
     ({ element: this.element, valueBytes: this.valueBytes } = layout(column, this.kind));
+    if (this.kind !== 'boolean') this.dictionary = new DictionaryEncoder();
     this.allocate();
   }
 
@@ -177,15 +187,22 @@ export class ParquetColumn {
     this.validity[row >> 3] |= 1 << (row & 7);
   }
 
-  /** The group's page body so far; the column starts over empty. */
+  /**
+   * The group's page body so far, its values as indices into a dictionary when one is worth it
+   * (see DictionaryEncoder), else PLAIN; the column starts over empty.
+   */
   page(): ColumnPage {
     const levels = this.definitionLevels();
-    const values = this.bytes.subarray(0, this.valueLength());
+    const plain = this.bytes.subarray(0, this.valueLength());
+    const chunk = this.dictionary?.encode(plain, this.values, this.valueBytes);
+    const values = chunk ? chunk.indices : plain;
     const page: ColumnPage = {
       rows: this.rows,
       nullCount: this.nullCount,
       body: [levels, values],
       byteLength: levels.length + values.length,
+      encoding: chunk ? 'RLE_DICTIONARY' : 'PLAIN',
+      dictionary: chunk && { entries: chunk.entries, body: chunk.dictionary },
     };
     this.allocate();
     return page;
@@ -300,15 +317,4 @@ export class ParquetColumn {
     this.floats = new Float64Array(buffer, 0, buffer.byteLength >> 3);
     this.view = new DataView(buffer);
   }
-}
-
-/** An unsigned LEB128 integer, as the hybrid encoding's run headers are written. */
-function varint(value: number): number[] {
-  const bytes: number[] = [];
-  while (value >= 0x80) {
-    bytes.push((value & 0x7f) | 0x80);
-    value >>>= 7;
-  }
-  bytes.push(value);
-  return bytes;
 }

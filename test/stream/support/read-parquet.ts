@@ -27,6 +27,8 @@ export interface ParquetContent {
   rowGroups: number;
   /** Each column chunk's codec, as the footer names it (SNAPPY, ZSTD, GZIP, UNCOMPRESSED). */
   codecs: string[];
+  /** Each column's encodings in each row group, by column name: RLE_DICTIONARY when a dictionary page came first. */
+  encodings: Record<string, string[][]>;
   rows: Array<Record<string, unknown>>;
 }
 
@@ -98,6 +100,12 @@ export async function readParquet(body: Buffer): Promise<ParquetContent> {
     })),
     rowGroups: metadata.row_groups.length,
     codecs: metadata.row_groups.flatMap((group) => group.columns.map((chunk) => chunk.meta_data!.codec)),
+    encodings: Object.fromEntries(
+      leaves.map((element: SchemaElement, index: number) => [
+        element.name,
+        metadata.row_groups.map((group) => group.columns[index].meta_data!.encodings as string[]),
+      ]),
+    ),
     rows,
   };
 }
