@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Worker } from 'node:worker_threads';
+import { readParquetWithDuckDb } from '../../../test/stream/support/read-parquet-duckdb';
 import { codecReady, type ParquetCompression } from './parquet-compression';
 import { ROWS_PER_GROUP } from './parquet-file';
 import { parquetEncoder } from './parquet-writer';
@@ -25,14 +26,15 @@ jest.mock('./parquet-encoder-threads', () => {
 
 const COLUMNS = [{ name: 'note', label: 'note', pgType: 'text' }];
 
-/** The header of a binary COPY answer, then one text field per row, then (if `complete`) the trailer. */
-function binaryCopy(values: string[], complete = true): Buffer {
+/** The header of a binary COPY answer, then one text field per row (null: none), then (if `complete`) the trailer. */
+function binaryCopy(values: Array<string | null>, complete = true): Buffer {
   const parts = [Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)];
   for (const value of values) {
     const field = Buffer.alloc(6);
     field.writeInt16BE(1, 0);
-    field.writeInt32BE(Buffer.byteLength(value), 2);
-    parts.push(field, Buffer.from(value));
+    field.writeInt32BE(value === null ? -1 : Buffer.byteLength(value), 2);
+    parts.push(field);
+    if (value !== null) parts.push(Buffer.from(value));
   }
   if (complete) parts.push(Buffer.from([0xff, 0xff]));
   return Buffer.concat(parts);
@@ -60,6 +62,12 @@ async function notes(file: Buffer): Promise<unknown[]> {
   const bytes = file.buffer.slice(file.byteOffset, file.byteOffset + file.length) as ArrayBuffer;
   const rows = await parquetReadObjects({ file: bytes, compressors: COMPRESSORS });
   return rows.map((row) => row.note);
+}
+
+/** Each column chunk's encodings, as the footer names them. */
+function encodings(file: Buffer): string[][] {
+  const bytes = file.buffer.slice(file.byteOffset, file.byteOffset + file.length) as ArrayBuffer;
+  return parquetMetadata(bytes).row_groups.map((group) => group.columns[0].meta_data!.encodings as string[]);
 }
 
 /** Each column chunk's codec, as the footer names it. */
@@ -99,6 +107,46 @@ describe('parquetEncoder', () => {
       expect(new Set(codecs(written[file]))).toEqual(new Set(['ZSTD']));
       expect(await notes(written[file])).toEqual(copy);
     }
+  });
+
+  describe('dictionary pages', () => {
+    const DICTIONARY = ['PLAIN', 'RLE', 'RLE_DICTIONARY'];
+    const PLAIN = ['PLAIN', 'RLE'];
+
+    it.each(['snappy', 'zstd', 'gzip', 'none'] as const)(
+      'writes indices of 9 bits across byte boundaries, nulls between them (%s), read back by hyparquet and DuckDB',
+      async (compression) => {
+        // 300 values, first seen in a shuffled order; every 13th row null, "" one of the values.
+        const texts = Array.from({ length: 5000 }, (_, index) =>
+          index % 13 === 0 ? null : index % 300 === 7 ? '' : `status ${(index * 7) % 300} é😀`,
+        );
+        const file = await encode(binaryCopy(texts), compression);
+        expect(encodings(file)).toEqual([DICTIONARY]);
+        expect(await notes(file)).toEqual(texts);
+        expect((await readParquetWithDuckDb(file)).map((row) => row.note)).toEqual(texts);
+      },
+    );
+
+    it('keeps PLAIN for a chunk whose dictionary would pass 1 MB, and for one of mostly distinct values', async () => {
+      const long = Array.from({ length: 2400 }, (_, index) => `${index % 600} `.padEnd(2000, 'x'));
+      const longFile = await encode(binaryCopy(long), 'snappy');
+      expect(encodings(longFile)).toEqual([PLAIN]);
+      expect(await notes(longFile)).toEqual(long);
+      const distinct = await encode(binaryCopy(values), 'snappy');
+      expect(encodings(distinct)).toEqual([PLAIN, PLAIN, PLAIN]);
+      expect((await readParquetWithDuckDb(distinct)).map((row) => row.note)).toEqual(values);
+    });
+
+    it('decides group by group: a dictionary for the repeating group, PLAIN for the distinct one', async () => {
+      const mixed = [
+        ...Array.from({ length: ROWS_PER_GROUP }, (_, index) => `code ${index % 5}`),
+        ...Array.from({ length: 10_000 }, (_, index) => `id ${index}`),
+      ];
+      const file = await encode(binaryCopy(mixed));
+      expect(encodings(file)).toEqual([DICTIONARY, PLAIN]);
+      expect(await notes(file)).toEqual(mixed);
+      expect((await readParquetWithDuckDb(file)).map((row) => row.note)).toEqual(mixed);
+    });
   });
 
   it('makes a Snappy file of repetitive rows several times smaller than the uncompressed one, rows alike', async () => {
