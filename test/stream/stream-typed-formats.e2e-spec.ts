@@ -2,7 +2,7 @@ import * as ExcelJS from 'exceljs';
 import type { Response } from 'supertest';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createConnectorInstance, createDataset, createUserWithApiKey, TestColumn } from './stream.factory';
-import { readParquet } from './support/read-parquet';
+import { decimalText, readParquet } from './support/read-parquet';
 import { readParquetWithArrowRs } from './support/read-parquet-arrow';
 import { readParquetWithDuckDb } from './support/read-parquet-duckdb';
 
@@ -216,8 +216,9 @@ describe('stream links as Parquet and Excel files', () => {
       );
     });
 
-    it('falls back to PLAIN for mostly distinct values, column by column and group by group', async () => {
-      // Two row groups: codes (leading zeros kept) and days repeat, labels and numbers do not.
+    it('writes a dictionary only for repeating values, column by column and group by group', async () => {
+      // Two row groups: codes (leading zeros kept) and days repeat, labels and numbers do not
+      // (numbers then go as their differences).
       const rows = 70_000;
       const dataset = await createDataset(testApp.dataSource, {
         ownerId,
@@ -236,8 +237,9 @@ describe('stream links as Parquet and Excel files', () => {
       const parquet = await readParquet(body);
       const dictionary = ['PLAIN', 'RLE', 'RLE_DICTIONARY'];
       const plain = ['PLAIN', 'RLE'];
+      const delta = ['DELTA_BINARY_PACKED', 'RLE'];
       expect(parquet.encodings).toEqual({
-        N: [plain, plain],
+        N: [delta, delta],
         Code: [dictionary, dictionary],
         Label: [plain, plain],
         Day: [dictionary, dictionary],
@@ -264,6 +266,63 @@ describe('stream links as Parquet and Excel files', () => {
       expect(firstWrong(parquet.rows)).toBe('all rows match');
       expect(firstWrong(await readParquetWithDuckDb(body))).toBe('all rows match');
     });
+
+    it.each(['snappy', 'none'])(
+      'writes distinct integers, decimals and dates as differences where they fit 32 bits (compression=%s), PLAIN where not',
+      async (compression) => {
+        // 3,000 rows: 23 whole blocks of 128 differences and a last one cut within a miniblock.
+        const dataset = await createDataset(testApp.dataSource, {
+          ownerId,
+          columns: [
+            { name: 'up', label: 'Up', sqlType: 'bigint', type: 'integer' },
+            { name: 'down', label: 'Down', sqlType: 'integer', type: 'integer' },
+            { name: 'scattered', label: 'Scattered', sqlType: 'bigint', type: 'integer' },
+            { name: 'wide', label: 'Wide', sqlType: 'bigint', type: 'integer' },
+            { name: 'spread', label: 'Spread', sqlType: 'bigint', type: 'integer' },
+            { name: 'amount', label: 'Amount', sqlType: 'numeric', type: 'numeric' },
+            { name: 'day', label: 'Day', sqlType: 'date', type: 'date' },
+          ],
+          rowsSql: `SELECT i, 1000000 - i * 37,
+                           CASE WHEN i % 9 = 0 THEN NULL ELSE (i * 7919) % 100000 - 50000 END,
+                           i * 1000000000000, (i::bigint * 2654435761) % 4294967296 - 2147483648,
+                           (((i * 104729) % 99991) * 0.01)::numeric(12, 2), DATE '1900-01-01' + i * 3
+                    FROM generate_series(1, 3000) i`,
+        });
+        const response = await download(await readableNameOf('assets', dataset.id), 'parquet', apiKey, {
+          compression,
+        }).expect(200);
+        const body = response.body as Buffer;
+        const parquet = await readParquet(body);
+        const delta = [['DELTA_BINARY_PACKED', 'RLE']];
+        const plain = [['PLAIN', 'RLE']];
+        expect(parquet.encodings).toEqual({
+          Up: delta,
+          Down: delta,
+          Scattered: delta,
+          Wide: plain,
+          Spread: plain,
+          Amount: delta,
+          Day: delta,
+        });
+        const firstDay = Date.UTC(1900, 0, 1) / DAY_MS;
+        const expected = Array.from({ length: 3000 }, (_, index) => {
+          const i = index + 1;
+          const cents = (i * 104729) % 99991;
+          return {
+            Up: BigInt(i),
+            Down: BigInt(1000000 - i * 37),
+            Scattered: i % 9 === 0 ? null : BigInt(((i * 7919) % 100000) - 50000),
+            Wide: BigInt(i) * 1000000000000n,
+            Spread: ((BigInt(i) * 2654435761n) % 4294967296n) - 2147483648n,
+            Amount: decimalText(BigInt(cents), 2),
+            Day: firstDay + i * 3,
+          };
+        });
+        expect(parquet.rows).toEqual(expected);
+        expect(readParquetWithArrowRs(body)).toEqual(expected);
+        expect(await readParquetWithDuckDb(body)).toEqual(expected);
+      },
+    );
 
     it('compresses the pages with Snappy when no compression is asked', async () => {
       const response = await download(tableName, 'parquet').expect(200);

@@ -12,6 +12,7 @@ import {
   PG_EPOCH_DAYS,
   writeScaledDecimal,
 } from '../pg-binary-values';
+import { DeltaEncoder } from './parquet-delta';
 import { DictionaryEncoder, varint } from './parquet-dictionary';
 
 /** The file metadata the writer library serialises, and a column's entry in its schema. */
@@ -85,6 +86,8 @@ function layout(column: ExportColumn, kind: ValueKind): { element: SchemaElement
   }
 }
 
+export type ValuesEncoding = 'PLAIN' | 'RLE_DICTIONARY' | 'DELTA_BINARY_PACKED';
+
 /**
  * One row group's part of a column: its definition levels and values, ready for a data page, and
  * when its values are dictionary-encoded, the dictionary page that goes before it.
@@ -95,8 +98,8 @@ export interface ColumnPage {
   /** The page's body (levels, then values), in parts to send as they are. */
   body: Uint8Array[];
   byteLength: number;
-  /** The values' encoding: PLAIN, or indices into `dictionary` (RLE_DICTIONARY). */
-  encoding: 'PLAIN' | 'RLE_DICTIONARY';
+  /** The values' encoding: PLAIN, indices into `dictionary` (RLE_DICTIONARY), or DELTA_BINARY_PACKED. */
+  encoding: ValuesEncoding;
   dictionary?: { entries: number; body: Uint8Array };
 }
 
@@ -127,6 +130,8 @@ export class ParquetColumn {
   private readonly decimalWords = new Uint32Array(4);
   /** Every kind but booleans (a bit each already) tries a dictionary per chunk. */
   private readonly dictionary?: DictionaryEncoder;
+  /** Integers, INT64 decimals and dates without a dictionary try DELTA_BINARY_PACKED. */
+  private readonly delta?: DeltaEncoder;
 
   constructor(
     private readonly column: ExportColumn,
@@ -135,6 +140,8 @@ export class ParquetColumn {
     this.kind = valueKind(column);
     ({ element: this.element, valueBytes: this.valueBytes } = layout(column, this.kind));
     if (this.kind !== 'boolean') this.dictionary = new DictionaryEncoder();
+    const int64 = this.kind === 'integer' || (this.kind === 'decimal' && this.valueBytes === 8);
+    if (int64 || this.kind === 'date') this.delta = new DeltaEncoder();
     this.allocate();
   }
 
@@ -189,19 +196,22 @@ export class ParquetColumn {
 
   /**
    * The group's page body so far, its values as indices into a dictionary when one is worth it
-   * (see DictionaryEncoder), else PLAIN; the column starts over empty.
+   * (see DictionaryEncoder), else as differences when they are smaller (see DeltaEncoder), else
+   * PLAIN; the column starts over empty.
    */
   page(): ColumnPage {
     const levels = this.definitionLevels();
     const plain = this.bytes.subarray(0, this.valueLength());
     const chunk = this.dictionary?.encode(plain, this.values, this.valueBytes);
-    const values = chunk ? chunk.indices : plain;
+    const deltas = chunk ? undefined : this.delta?.encode(this.words, this.values, this.valueBytes === 8);
+    const values = chunk?.indices ?? deltas ?? plain;
+    const encoding: ValuesEncoding = chunk ? 'RLE_DICTIONARY' : deltas ? 'DELTA_BINARY_PACKED' : 'PLAIN';
     const page: ColumnPage = {
       rows: this.rows,
       nullCount: this.nullCount,
       body: [levels, values],
       byteLength: levels.length + values.length,
-      encoding: chunk ? 'RLE_DICTIONARY' : 'PLAIN',
+      encoding,
       dictionary: chunk && { entries: chunk.entries, body: chunk.dictionary },
     };
     this.allocate();

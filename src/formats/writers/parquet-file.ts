@@ -3,7 +3,7 @@ import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import { serializeTCompactProtocol } from 'hyparquet-writer/src/thrift.js';
 import { ExportColumn } from '../binary-columns';
 import { BinaryCopyRows } from '../binary-copy-rows';
-import { ColumnPage, FileMetaData, ParquetColumn } from './parquet-column';
+import { ColumnPage, FileMetaData, ParquetColumn, ValuesEncoding } from './parquet-column';
 import { PageCodec, pageCodec, ParquetCompression } from './parquet-compression';
 
 type RowGroup = FileMetaData['row_groups'][number];
@@ -23,7 +23,9 @@ const DATA_PAGE = 0;
 const DICTIONARY_PAGE = 2;
 const PLAIN = 0;
 const RLE = 3;
+const DELTA_BINARY_PACKED = 5;
 const RLE_DICTIONARY = 8;
+const VALUES_ENCODING: Record<ValuesEncoding, number> = { PLAIN, RLE_DICTIONARY, DELTA_BINARY_PACKED };
 
 /**
  * The body of one Parquet file (everything after its opening magic) made from the bytes of a
@@ -133,7 +135,7 @@ class ParquetFileLayout {
         file_offset: BigInt(start),
         meta_data: {
           type: element.type!,
-          encodings: page.dictionary ? ['PLAIN', 'RLE', 'RLE_DICTIONARY'] : ['PLAIN', 'RLE'],
+          encodings: chunkEncodings(page),
           path_in_schema: [element.name],
           codec: this.codec?.name ?? 'UNCOMPRESSED',
           num_values: BigInt(page.rows),
@@ -199,13 +201,13 @@ class ParquetFileLayout {
 }
 
 /**
- * A v1 data page's header: its values (PLAIN, or dictionary indices) after RLE definition
+ * A v1 data page's header: its values (PLAIN, dictionary indices or deltas) after RLE definition
  * levels, both compressed together into `storedLength` bytes (the page's own length when
  * uncompressed).
  */
 function dataPageHeader(page: ColumnPage, storedLength: number): Uint8Array {
   const writer = new ByteWriter(64);
-  const encoding = page.encoding === 'RLE_DICTIONARY' ? RLE_DICTIONARY : PLAIN;
+  const encoding = VALUES_ENCODING[page.encoding];
   serializeTCompactProtocol(writer, {
     field_1: DATA_PAGE,
     field_2: page.byteLength,
@@ -225,4 +227,10 @@ function dictionaryPageHeader(entries: number, byteLength: number, storedLength:
     field_7: { field_1: entries, field_2: PLAIN },
   });
   return writer.getBytes();
+}
+
+/** The encodings a column chunk uses, for its metadata: the dictionary page's PLAIN, the levels' RLE, the values'. */
+function chunkEncodings(page: ColumnPage): NonNullable<ColumnChunk['meta_data']>['encodings'] {
+  if (page.dictionary) return ['PLAIN', 'RLE', 'RLE_DICTIONARY'];
+  return page.encoding === 'PLAIN' ? ['PLAIN', 'RLE'] : [page.encoding, 'RLE'];
 }
