@@ -47,6 +47,12 @@ export class DictionaryEncoder {
     const mask = slots.length - 1;
     slots.fill(0);
     const view = new DataView(values.buffer, values.byteOffset, values.length);
+    // INT32 and INT64 values (dates, counts, decimals) are hashed and compared as whole words:
+    // a few times faster than byte by byte, and most dictionaries are theirs.
+    const words =
+      (valueBytes === 4 || valueBytes === 8) && values.byteOffset % 4 === 0
+        ? new Int32Array(values.buffer, values.byteOffset, (count * valueBytes) >> 2)
+        : undefined;
     let entries = 0;
     let dictionaryBytes = 0;
     let at = 0;
@@ -55,13 +61,23 @@ export class DictionaryEncoder {
       const end = valueBytes > 0 ? start + valueBytes : start + 4 + view.getInt32(start, true);
       at = end;
       let hash = FNV_OFFSET;
-      for (let byte = start; byte < end; byte++) hash = Math.imul(hash ^ values[byte], FNV_PRIME);
+      if (words) {
+        const word = start >> 2;
+        hash = Math.imul(hash ^ words[word], FNV_PRIME);
+        if (valueBytes === 8) hash = Math.imul(hash ^ words[word + 1], FNV_PRIME);
+        hash ^= hash >>> 15;
+      } else for (let byte = start; byte < end; byte++) hash = Math.imul(hash ^ values[byte], FNV_PRIME);
       let slot = hash & mask;
       let entry = -1;
       for (;;) {
         const held = slots[slot];
         if (held === 0) break;
-        if (sameBytes(values, this.entryStart[held - 1], this.entryEnd[held - 1], start, end)) {
+        const heldStart = this.entryStart[held - 1];
+        const same = words
+          ? words[heldStart >> 2] === words[start >> 2] &&
+            (valueBytes === 4 || words[(heldStart >> 2) + 1] === words[(start >> 2) + 1])
+          : sameBytes(values, heldStart, this.entryEnd[held - 1], start, end);
+        if (same) {
           entry = held - 1;
           break;
         }
