@@ -19,6 +19,14 @@ import { DictionaryEncoder, varint } from './parquet-dictionary';
 export type FileMetaData = Parameters<typeof writeMetadata>[1];
 export type SchemaElement = FileMetaData['schema'][number];
 
+/**
+ * The encoders' scratch arrays (a hash table and three arrays of a group's size: about 1.3 MB),
+ * one set per thread rather than per column and file: a thread encodes one page at a time, and
+ * what they answer is in buffers of its own.
+ */
+const sharedDictionaryEncoder = new DictionaryEncoder();
+const sharedDeltaEncoder = new DeltaEncoder();
+
 /** Widest decimal kept in an INT64 (Parquet allows it up to 18 digits); wider ones take 16 bytes. */
 const INT64_DECIMAL_DIGITS = 18;
 const WIDE_DECIMAL_BYTES = 16;
@@ -139,9 +147,9 @@ export class ParquetColumn {
   ) {
     this.kind = valueKind(column);
     ({ element: this.element, valueBytes: this.valueBytes } = layout(column, this.kind));
-    if (this.kind !== 'boolean') this.dictionary = new DictionaryEncoder();
+    if (this.kind !== 'boolean') this.dictionary = sharedDictionaryEncoder;
     const int64 = this.kind === 'integer' || (this.kind === 'decimal' && this.valueBytes === 8);
-    if (int64 || this.kind === 'date') this.delta = new DeltaEncoder();
+    if (int64 || this.kind === 'date') this.delta = sharedDeltaEncoder;
     this.allocate();
   }
 
