@@ -3,6 +3,7 @@ import { ListeningApp, startListeningApp } from '../odata/odata.support';
 import { createDataset, createUserWithApiKey, TestColumn } from './stream.factory';
 import { readParquet } from './support/read-parquet';
 import { readParquetWithArrowRs } from './support/read-parquet-arrow';
+import { readParquetWithDuckDb } from './support/read-parquet-duckdb';
 import { readWithDuckDb } from './support/read-with-duckdb';
 
 /**
@@ -45,8 +46,8 @@ describe('answers that analyst clients read without losing a value', () => {
   const get = (path: string, headers: Record<string, string> = {}) =>
     fetch(`${app.origin}${path}`, { headers: { 'X-API-Key': apiKey, ...headers } });
 
-  it.each(['snappy', 'gzip', 'none'])(
-    'keeps codes as text, "" apart from null and 19-digit integers in Parquet (compression=%s), for both readers',
+  it.each(['snappy', 'zstd', 'gzip', 'none'])(
+    'keeps codes as text, "" apart from null and 19-digit integers in Parquet (compression=%s), for every reader',
     async (compression) => {
       const answer = await get(`/api/stream/data/${datasetId}?format=parquet&compression=${compression}`);
       expect(answer.status).toBe(200);
@@ -64,6 +65,7 @@ describe('answers that analyst clients read without losing a value', () => {
         ['big', 'INT64'],
       ]);
       expect(readParquetWithArrowRs(body)).toEqual(expected);
+      expect(await readParquetWithDuckDb(body)).toEqual(expected);
     },
   );
 

@@ -76,7 +76,7 @@ describe('GET downloads/{assetId}: downloads through the session, no API key nee
       .get(`/api/downloads/${id}`)
       .query({ format: 'parquet', compression: 'brotli' })
       .expect(400);
-    expect(unknown.body.message).toBe('compression must be snappy, gzip or none');
+    expect(unknown.body.message).toBe('compression must be snappy, zstd, gzip or none');
     const xlsx = await owner.agent.get(`/api/downloads/${id}`).query({ format: 'xlsx' }).expect(200);
     expect(xlsx.headers['content-type']).toBe(
       'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

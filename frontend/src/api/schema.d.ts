@@ -2096,10 +2096,10 @@ export interface components {
     };
     RunQueryDto: {
       /**
-       * @description For format=parquet: how the pages are compressed, snappy (default), gzip or none
+       * @description For format=parquet: how the pages are compressed, snappy (default), zstd, gzip or none
        * @enum {string}
        */
-      compression?: 'snappy' | 'gzip' | 'none';
+      compression?: 'snappy' | 'zstd' | 'gzip' | 'none';
       /**
        * @default json
        * @enum {string}
@@ -3575,8 +3575,8 @@ export interface operations {
     parameters: {
       query?: {
         format?: 'csv' | 'json' | 'parquet' | 'xlsx';
-        /** @description For format=parquet: how the pages are compressed, snappy (default), gzip or none */
-        compression?: 'snappy' | 'gzip' | 'none';
+        /** @description For format=parquet: how the pages are compressed, snappy (default), zstd, gzip or none */
+        compression?: 'snappy' | 'zstd' | 'gzip' | 'none';
       };
       header?: never;
       path: {
@@ -3971,8 +3971,8 @@ export interface operations {
         api_key?: string;
         /** @description parquet and xlsx (at most 1,048,575 rows) for the link of one dataset or table */
         format?: 'json' | 'ndjson' | 'csv' | 'parquet' | 'xlsx';
-        /** @description For format=parquet: how the pages are compressed, snappy (default), gzip or none */
-        compression?: 'snappy' | 'gzip' | 'none';
+        /** @description For format=parquet: how the pages are compressed, snappy (default), zstd, gzip or none */
+        compression?: 'snappy' | 'zstd' | 'gzip' | 'none';
         /** @description Rows to return at most (every row when left out) */
         limit?: number;
         /** @description Rows to skip first */
@@ -4002,8 +4002,8 @@ export interface operations {
         api_key?: string;
         /** @description parquet and xlsx (at most 1,048,575 rows) for the link of one dataset or table */
         format?: 'json' | 'ndjson' | 'csv' | 'parquet' | 'xlsx';
-        /** @description For format=parquet: how the pages are compressed, snappy (default), gzip or none */
-        compression?: 'snappy' | 'gzip' | 'none';
+        /** @description For format=parquet: how the pages are compressed, snappy (default), zstd, gzip or none */
+        compression?: 'snappy' | 'zstd' | 'gzip' | 'none';
         /** @description Rows to return at most (every row when left out) */
         limit?: number;
         /** @description Rows to skip first */

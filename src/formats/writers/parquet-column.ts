@@ -12,10 +12,20 @@ import {
   PG_EPOCH_DAYS,
   writeScaledDecimal,
 } from '../pg-binary-values';
+import { DeltaEncoder } from './parquet-delta';
+import { DictionaryEncoder, varint } from './parquet-dictionary';
 
 /** The file metadata the writer library serialises, and a column's entry in its schema. */
 export type FileMetaData = Parameters<typeof writeMetadata>[1];
 export type SchemaElement = FileMetaData['schema'][number];
+
+/**
+ * The encoders' scratch arrays (a hash table and three arrays of a group's size: about 1.3 MB),
+ * one set per thread rather than per column and file: a thread encodes one page at a time, and
+ * what they answer is in buffers of its own.
+ */
+const sharedDictionaryEncoder = new DictionaryEncoder();
+const sharedDeltaEncoder = new DeltaEncoder();
 
 /** Widest decimal kept in an INT64 (Parquet allows it up to 18 digits); wider ones take 16 bytes. */
 const INT64_DECIMAL_DIGITS = 18;
@@ -84,13 +94,21 @@ function layout(column: ExportColumn, kind: ValueKind): { element: SchemaElement
   }
 }
 
-/** One row group's part of a column: its definition levels and PLAIN values, ready for a data page. */
+export type ValuesEncoding = 'PLAIN' | 'RLE_DICTIONARY' | 'DELTA_BINARY_PACKED';
+
+/**
+ * One row group's part of a column: its definition levels and values, ready for a data page, and
+ * when its values are dictionary-encoded, the dictionary page that goes before it.
+ */
 export interface ColumnPage {
   rows: number;
   nullCount: number;
   /** The page's body (levels, then values), in parts to send as they are. */
   body: Uint8Array[];
   byteLength: number;
+  /** The values' encoding: PLAIN, indices into `dictionary` (RLE_DICTIONARY), or DELTA_BINARY_PACKED. */
+  encoding: ValuesEncoding;
+  dictionary?: { entries: number; body: Uint8Array };
 }
 
 /**
@@ -118,6 +136,10 @@ export class ParquetColumn {
   private sourceView?: DataView;
   /** A decimal's four 32-bit words before they are laid out. */
   private readonly decimalWords = new Uint32Array(4);
+  /** Every kind but booleans (a bit each already) tries a dictionary per chunk. */
+  private readonly dictionary?: DictionaryEncoder;
+  /** Integers, INT64 decimals and dates without a dictionary try DELTA_BINARY_PACKED. */
+  private readonly delta?: DeltaEncoder;
 
   constructor(
     private readonly column: ExportColumn,
@@ -125,6 +147,9 @@ export class ParquetColumn {
   ) {
     this.kind = valueKind(column);
     ({ element: this.element, valueBytes: this.valueBytes } = layout(column, this.kind));
+    if (this.kind !== 'boolean') this.dictionary = sharedDictionaryEncoder;
+    const int64 = this.kind === 'integer' || (this.kind === 'decimal' && this.valueBytes === 8);
+    if (int64 || this.kind === 'date') this.delta = sharedDeltaEncoder;
     this.allocate();
   }
 
@@ -177,15 +202,25 @@ export class ParquetColumn {
     this.validity[row >> 3] |= 1 << (row & 7);
   }
 
-  /** The group's page body so far; the column starts over empty. */
+  /**
+   * The group's page body so far, its values as indices into a dictionary when one is worth it
+   * (see DictionaryEncoder), else as differences when they are smaller (see DeltaEncoder), else
+   * PLAIN; the column starts over empty.
+   */
   page(): ColumnPage {
     const levels = this.definitionLevels();
-    const values = this.bytes.subarray(0, this.valueLength());
+    const plain = this.bytes.subarray(0, this.valueLength());
+    const chunk = this.dictionary?.encode(plain, this.values, this.valueBytes);
+    const deltas = chunk ? undefined : this.delta?.encode(this.words, this.values, this.valueBytes === 8);
+    const values = chunk?.indices ?? deltas ?? plain;
+    const encoding: ValuesEncoding = chunk ? 'RLE_DICTIONARY' : deltas ? 'DELTA_BINARY_PACKED' : 'PLAIN';
     const page: ColumnPage = {
       rows: this.rows,
       nullCount: this.nullCount,
       body: [levels, values],
       byteLength: levels.length + values.length,
+      encoding,
+      dictionary: chunk && { entries: chunk.entries, body: chunk.dictionary },
     };
     this.allocate();
     return page;
@@ -300,15 +335,4 @@ export class ParquetColumn {
     this.floats = new Float64Array(buffer, 0, buffer.byteLength >> 3);
     this.view = new DataView(buffer);
   }
-}
-
-/** An unsigned LEB128 integer, as the hybrid encoding's run headers are written. */
-function varint(value: number): number[] {
-  const bytes: number[] = [];
-  while (value >= 0x80) {
-    bytes.push((value & 0x7f) | 0x80);
-    value >>>= 7;
-  }
-  bytes.push(value);
-  return bytes;
 }

@@ -3,7 +3,7 @@ import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import { serializeTCompactProtocol } from 'hyparquet-writer/src/thrift.js';
 import { ExportColumn } from '../binary-columns';
 import { BinaryCopyRows } from '../binary-copy-rows';
-import { ColumnPage, FileMetaData, ParquetColumn } from './parquet-column';
+import { ColumnPage, FileMetaData, ParquetColumn, ValuesEncoding } from './parquet-column';
 import { PageCodec, pageCodec, ParquetCompression } from './parquet-compression';
 
 type RowGroup = FileMetaData['row_groups'][number];
@@ -20,14 +20,18 @@ export const PARQUET_MAGIC = Buffer.from('PAR1');
 const CREATED_BY = 'Data Marketplace';
 /** Thrift enum values of the Parquet format (parquet.thrift). */
 const DATA_PAGE = 0;
+const DICTIONARY_PAGE = 2;
 const PLAIN = 0;
 const RLE = 3;
+const DELTA_BINARY_PACKED = 5;
+const RLE_DICTIONARY = 8;
+const VALUES_ENCODING: Record<ValuesEncoding, number> = { PLAIN, RLE_DICTIONARY, DELTA_BINARY_PACKED };
 
 /**
  * The body of one Parquet file (everything after its opening magic) made from the bytes of a
  * binary COPY of `columns`, whose shapes (a numeric's digits) are complete: each row group is one
- * PLAIN-encoded data page per column, filled straight from the COPY's fields and compressed as
- * `compression` says, and is handed out as soon as it is full; the footer (schema and where each
+ * data page per column (PLAIN, or dictionary indices after a dictionary page), filled straight
+ * from the COPY's fields and compressed as `compression` says, and is handed out as soon as it is full; the footer (schema and where each
  * page is) ends the file.
  * Synchronous, so it runs the same on an encoder thread or on the caller's; every part handed out
  * lies in a buffer of its own, so a thread can move it to another without a copy.
@@ -101,32 +105,44 @@ class ParquetFileLayout {
     this.columns = exportColumns.map((column) => new ParquetColumn(column, ROWS_PER_GROUP));
   }
 
-  /** One row group of `rows` rows (counted apart: a result may have no columns): per column, a data page header and its body. */
+  /**
+   * One row group of `rows` rows (counted apart: a result may have no columns): per column, its
+   * dictionary page when it has one, then its data page, each a header and its (compressed) body.
+   */
   rowGroup(pages: ColumnPage[], rows: number): Uint8Array[] {
     const parts: Uint8Array[] = [];
     const chunks: ColumnChunk[] = [];
     const groupStart = this.offset;
     let groupUncompressed = 0;
     pages.forEach((page, index) => {
-      const body = this.codec ? [this.codec.compress(page.body, page.byteLength)] : page.body;
-      const bodyLength = this.codec ? body[0].length : page.byteLength;
-      const header = pageHeader(page, bodyLength);
-      const start = BigInt(this.offset);
-      parts.push(header, ...body);
-      this.offset += header.length + bodyLength;
-      groupUncompressed += header.length + page.byteLength;
+      const start = this.offset;
+      let uncompressed = 0;
+      let dictionaryOffset: bigint | undefined;
+      if (page.dictionary) {
+        dictionaryOffset = BigInt(this.offset);
+        const { entries, body } = page.dictionary;
+        uncompressed += this.writePage(parts, [body], body.length, (stored) =>
+          dictionaryPageHeader(entries, body.length, stored),
+        );
+      }
+      const dataOffset = BigInt(this.offset);
+      uncompressed += this.writePage(parts, page.body, page.byteLength, (stored) =>
+        dataPageHeader(page, stored),
+      );
+      groupUncompressed += uncompressed;
       const element = this.columns[index].element;
       chunks.push({
-        file_offset: start,
+        file_offset: BigInt(start),
         meta_data: {
           type: element.type!,
-          encodings: ['PLAIN', 'RLE'],
+          encodings: chunkEncodings(page),
           path_in_schema: [element.name],
           codec: this.codec?.name ?? 'UNCOMPRESSED',
           num_values: BigInt(page.rows),
-          total_uncompressed_size: BigInt(header.length + page.byteLength),
-          total_compressed_size: BigInt(header.length + bodyLength),
-          data_page_offset: start,
+          total_uncompressed_size: BigInt(uncompressed),
+          total_compressed_size: BigInt(this.offset - start),
+          data_page_offset: dataOffset,
+          dictionary_page_offset: dictionaryOffset,
           statistics: { null_count: BigInt(page.nullCount) },
         },
       });
@@ -140,6 +156,24 @@ class ParquetFileLayout {
     });
     this.rows += BigInt(rows);
     return parts;
+  }
+
+  /**
+   * A page's header and its body, compressed when the file's pages are, added to `parts`; answers
+   * the page's uncompressed size (header included), as the column chunk's metadata counts it.
+   */
+  private writePage(
+    parts: Uint8Array[],
+    body: Uint8Array[],
+    byteLength: number,
+    header: (storedLength: number) => Uint8Array,
+  ): number {
+    const stored = this.codec ? [this.codec.compress(body, byteLength)] : body;
+    const storedLength = this.codec ? stored[0].length : byteLength;
+    const head = header(storedLength);
+    parts.push(head, ...stored);
+    this.offset += head.length + storedLength;
+    return head.length + byteLength;
   }
 
   /** The file's metadata, its length and the closing magic. */
@@ -167,16 +201,36 @@ class ParquetFileLayout {
 }
 
 /**
- * A v1 data page's header: PLAIN values after RLE definition levels, both compressed together
- * into `storedLength` bytes (the page's own length when uncompressed).
+ * A v1 data page's header: its values (PLAIN, dictionary indices or deltas) after RLE definition
+ * levels, both compressed together into `storedLength` bytes (the page's own length when
+ * uncompressed).
  */
-function pageHeader(page: ColumnPage, storedLength: number): Uint8Array {
+function dataPageHeader(page: ColumnPage, storedLength: number): Uint8Array {
   const writer = new ByteWriter(64);
+  const encoding = VALUES_ENCODING[page.encoding];
   serializeTCompactProtocol(writer, {
     field_1: DATA_PAGE,
     field_2: page.byteLength,
     field_3: storedLength,
-    field_5: { field_1: page.rows, field_2: PLAIN, field_3: RLE, field_4: RLE },
+    field_5: { field_1: page.rows, field_2: encoding, field_3: RLE, field_4: RLE },
   });
   return writer.getBytes();
+}
+
+/** A dictionary page's header: `entries` values, PLAIN (as the format asks of current files). */
+function dictionaryPageHeader(entries: number, byteLength: number, storedLength: number): Uint8Array {
+  const writer = new ByteWriter(64);
+  serializeTCompactProtocol(writer, {
+    field_1: DICTIONARY_PAGE,
+    field_2: byteLength,
+    field_3: storedLength,
+    field_7: { field_1: entries, field_2: PLAIN },
+  });
+  return writer.getBytes();
+}
+
+/** The encodings a column chunk uses, for its metadata: the dictionary page's PLAIN, the levels' RLE, the values'. */
+function chunkEncodings(page: ColumnPage): NonNullable<ColumnChunk['meta_data']>['encodings'] {
+  if (page.dictionary) return ['PLAIN', 'RLE', 'RLE_DICTIONARY'];
+  return page.encoding === 'PLAIN' ? ['PLAIN', 'RLE'] : [page.encoding, 'RLE'];
 }

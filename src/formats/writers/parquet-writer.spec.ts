@@ -1,9 +1,12 @@
-import { parquetReadObjects } from 'hyparquet';
+import { decompress as zstdDecompress } from '@bokuweb/zstd-wasm';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { gunzipSync } from 'node:zlib';
 import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Worker } from 'node:worker_threads';
-import type { ParquetCompression } from './parquet-compression';
+import { readParquetWithDuckDb } from '../../../test/stream/support/read-parquet-duckdb';
+import { codecReady, type ParquetCompression } from './parquet-compression';
 import { ROWS_PER_GROUP } from './parquet-file';
 import { parquetEncoder } from './parquet-writer';
 
@@ -23,14 +26,15 @@ jest.mock('./parquet-encoder-threads', () => {
 
 const COLUMNS = [{ name: 'note', label: 'note', pgType: 'text' }];
 
-/** The header of a binary COPY answer, then one text field per row, then (if `complete`) the trailer. */
-function binaryCopy(values: string[], complete = true): Buffer {
+/** The header of a binary COPY answer, then one text field per row (null: none), then (if `complete`) the trailer. */
+function binaryCopy(values: Array<string | null>, complete = true): Buffer {
   const parts = [Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)];
   for (const value of values) {
     const field = Buffer.alloc(6);
     field.writeInt16BE(1, 0);
-    field.writeInt32BE(Buffer.byteLength(value), 2);
-    parts.push(field, Buffer.from(value));
+    field.writeInt32BE(value === null ? -1 : Buffer.byteLength(value), 2);
+    parts.push(field);
+    if (value !== null) parts.push(Buffer.from(value));
   }
   if (complete) parts.push(Buffer.from([0xff, 0xff]));
   return Buffer.concat(parts);
@@ -48,14 +52,102 @@ async function encode(copy: Buffer, compression?: ParquetCompression): Promise<B
   return Buffer.concat(chunks);
 }
 
+/** hyparquet reads Snappy itself; zstd and gzip pages go through the codecs it leaves to the caller. */
+const COMPRESSORS = {
+  ZSTD: (input: Uint8Array) => zstdDecompress(input),
+  GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)),
+};
+
 async function notes(file: Buffer): Promise<unknown[]> {
   const bytes = file.buffer.slice(file.byteOffset, file.byteOffset + file.length) as ArrayBuffer;
-  const rows = await parquetReadObjects({ file: bytes });
+  const rows = await parquetReadObjects({ file: bytes, compressors: COMPRESSORS });
   return rows.map((row) => row.note);
+}
+
+/** Each column chunk's encodings, as the footer names them. */
+function encodings(file: Buffer): string[][] {
+  const bytes = file.buffer.slice(file.byteOffset, file.byteOffset + file.length) as ArrayBuffer;
+  return parquetMetadata(bytes).row_groups.map((group) => group.columns[0].meta_data!.encodings as string[]);
+}
+
+/** Each column chunk's codec, as the footer names it. */
+function codecs(file: Buffer): string[] {
+  const bytes = file.buffer.slice(file.byteOffset, file.byteOffset + file.length) as ArrayBuffer;
+  return parquetMetadata(bytes).row_groups.flatMap((group) =>
+    group.columns.map((chunk) => chunk.meta_data!.codec),
+  );
 }
 
 describe('parquetEncoder', () => {
   const values = Array.from({ length: ROWS_PER_GROUP * 2 + 5 }, (_, index) => `note ${index}`);
+
+  // zstd's module is loaded once per thread, by the writer's own call (a second load would break it).
+  beforeAll(() => codecReady('zstd'));
+
+  it.each([
+    ['snappy', 'SNAPPY'],
+    ['zstd', 'ZSTD'],
+    ['gzip', 'GZIP'],
+    ['none', 'UNCOMPRESSED'],
+  ] as const)(
+    'writes pages compressed as %s, every row of several groups read back',
+    async (compression, codec) => {
+      const file = await encode(binaryCopy(values), compression);
+      expect(new Set(codecs(file))).toEqual(new Set([codec]));
+      expect(await notes(file)).toEqual(values);
+    },
+  );
+
+  it('writes zstd pages on this thread too, when every encoder thread is busy', async () => {
+    // One more file than cores: the last is encoded on this thread, which loads zstd for it.
+    const files = availableParallelism() + 1;
+    const copies = Array.from({ length: files }, (_, file) => values.map((value) => `${value} of ${file}`));
+    const written = await Promise.all(copies.map((copy) => encode(binaryCopy(copy), 'zstd')));
+    for (const [file, copy] of copies.entries()) {
+      expect(new Set(codecs(written[file]))).toEqual(new Set(['ZSTD']));
+      expect(await notes(written[file])).toEqual(copy);
+    }
+  });
+
+  describe('dictionary pages', () => {
+    const DICTIONARY = ['PLAIN', 'RLE', 'RLE_DICTIONARY'];
+    const PLAIN = ['PLAIN', 'RLE'];
+
+    it.each(['snappy', 'zstd', 'gzip', 'none'] as const)(
+      'writes indices of 9 bits across byte boundaries, nulls between them (%s), read back by hyparquet and DuckDB',
+      async (compression) => {
+        // 300 values, first seen in a shuffled order; every 13th row null, "" one of the values.
+        const texts = Array.from({ length: 5000 }, (_, index) =>
+          index % 13 === 0 ? null : index % 300 === 7 ? '' : `status ${(index * 7) % 300} é😀`,
+        );
+        const file = await encode(binaryCopy(texts), compression);
+        expect(encodings(file)).toEqual([DICTIONARY]);
+        expect(await notes(file)).toEqual(texts);
+        expect((await readParquetWithDuckDb(file)).map((row) => row.note)).toEqual(texts);
+      },
+    );
+
+    it('keeps PLAIN for a chunk whose dictionary would pass 1 MB, and for one of mostly distinct values', async () => {
+      const long = Array.from({ length: 2400 }, (_, index) => `${index % 600} `.padEnd(2000, 'x'));
+      const longFile = await encode(binaryCopy(long), 'snappy');
+      expect(encodings(longFile)).toEqual([PLAIN]);
+      expect(await notes(longFile)).toEqual(long);
+      const distinct = await encode(binaryCopy(values), 'snappy');
+      expect(encodings(distinct)).toEqual([PLAIN, PLAIN, PLAIN]);
+      expect((await readParquetWithDuckDb(distinct)).map((row) => row.note)).toEqual(values);
+    });
+
+    it('decides group by group: a dictionary for the repeating group, PLAIN for the distinct one', async () => {
+      const mixed = [
+        ...Array.from({ length: ROWS_PER_GROUP }, (_, index) => `code ${index % 5}`),
+        ...Array.from({ length: 10_000 }, (_, index) => `id ${index}`),
+      ];
+      const file = await encode(binaryCopy(mixed));
+      expect(encodings(file)).toEqual([DICTIONARY, PLAIN]);
+      expect(await notes(file)).toEqual(mixed);
+      expect((await readParquetWithDuckDb(file)).map((row) => row.note)).toEqual(mixed);
+    });
+  });
 
   it('makes a Snappy file of repetitive rows several times smaller than the uncompressed one, rows alike', async () => {
     const statuses = Array.from(

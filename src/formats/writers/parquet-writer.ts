@@ -1,7 +1,7 @@
 import { Transform, TransformCallback } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import { ExportColumn } from '../binary-columns';
-import { DEFAULT_PARQUET_COMPRESSION, ParquetCompression } from './parquet-compression';
+import { codecReady, DEFAULT_PARQUET_COMPRESSION, ParquetCompression } from './parquet-compression';
 import { encoderSession, FromEncoder, ToEncoder } from './parquet-encoder-session';
 import { endEncoderThread, returnEncoderThread, takeEncoderThread } from './parquet-encoder-threads';
 import { PARQUET_MAGIC } from './parquet-file';
@@ -73,6 +73,8 @@ class ParquetEncoder extends Transform {
       };
     } else {
       this.send = encoderSession((message) => this.answered(message));
+      // Encoded on this thread: the codec must be loaded here before the first page.
+      ready = Promise.all([ready, codecReady(compression)]).then(() => undefined);
     }
     ready.then(() => {
       if (this.failed || this.destroyed) return;

@@ -294,7 +294,9 @@ export class QueryRunner {
    */
   private async endedBy(error: unknown): Promise<unknown> {
     if (!sessionEnded(error)) return error;
-    const answering = await pgPool(this.dataSource)
+    // The server the query ran on: the replica's pool when user SQL runs there.
+    const answering = await this.queryDatabase
+      .cancelPool()
       .query('SELECT 1')
       .then(
         () => true,

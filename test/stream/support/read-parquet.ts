@@ -1,9 +1,17 @@
 import { parquetMetadata, parquetRead } from 'hyparquet';
 import type { Compressors, FileMetaData, SchemaElement } from 'hyparquet';
+import { decompress as zstdDecompress } from '@bokuweb/zstd-wasm';
 import { gunzipSync } from 'node:zlib';
+import { codecReady } from '../../../src/formats/writers/parquet-compression';
 
-/** hyparquet reads Snappy itself; gzip pages go through Node's zlib, as its documentation suggests. */
-const COMPRESSORS: Compressors = { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
+/**
+ * hyparquet reads Snappy itself; gzip pages go through Node's zlib and zstd pages through zstd's
+ * WebAssembly build, as its documentation suggests for codecs it leaves to the caller.
+ */
+const COMPRESSORS: Compressors = {
+  GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)),
+  ZSTD: (input: Uint8Array) => zstdDecompress(input),
+};
 
 /** A column as the file declares it, for checking logical types. */
 export interface DeclaredColumn {
@@ -17,8 +25,10 @@ export interface DeclaredColumn {
 export interface ParquetContent {
   columns: DeclaredColumn[];
   rowGroups: number;
-  /** Each column chunk's codec, as the footer names it (SNAPPY, GZIP, UNCOMPRESSED). */
+  /** Each column chunk's codec, as the footer names it (SNAPPY, ZSTD, GZIP, UNCOMPRESSED). */
   codecs: string[];
+  /** Each column's encodings in each row group, by column name: RLE_DICTIONARY when a dictionary page came first. */
+  encodings: Record<string, string[][]>;
   rows: Array<Record<string, unknown>>;
 }
 
@@ -41,6 +51,8 @@ export function decimalText(unscaled: bigint, scale: number): string {
  * timestamps as microseconds, dates as day numbers, decimals as their exact text.
  */
 export async function readParquet(body: Buffer): Promise<ParquetContent> {
+  // Loaded by the writer's own call: the app may run in this process, and a second load breaks it.
+  await codecReady('zstd');
   const file = body.buffer.slice(body.byteOffset, body.byteOffset + body.length) as ArrayBuffer;
   const metadata = parquetMetadata(file);
   const leaves = metadata.schema.slice(1);
@@ -88,6 +100,12 @@ export async function readParquet(body: Buffer): Promise<ParquetContent> {
     })),
     rowGroups: metadata.row_groups.length,
     codecs: metadata.row_groups.flatMap((group) => group.columns.map((chunk) => chunk.meta_data!.codec)),
+    encodings: Object.fromEntries(
+      leaves.map((element: SchemaElement, index: number) => [
+        element.name,
+        metadata.row_groups.map((group) => group.columns[index].meta_data!.encodings as string[]),
+      ]),
+    ),
     rows,
   };
 }
