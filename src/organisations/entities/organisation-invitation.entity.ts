@@ -1,4 +1,5 @@
 import {
+  Check,
   Column,
   CreateDateColumn,
   Entity,
@@ -19,6 +20,8 @@ export type InvitationState = 'pending' | 'accepted' | 'declined' | 'revoked';
  * after it is answered or revoked, so a used link is told apart from a made-up one.
  */
 @Entity({ name: 'organisation_invitations' })
+@Check('organisation_invitations_role_check', `role IN ('owner', 'admin', 'editor', 'viewer')`)
+@Check('organisation_invitations_state_check', `state IN ('pending', 'accepted', 'declined', 'revoked')`)
 // One pending invitation per address and organisation (partial, on lower(email): in the migration).
 @Index('organisation_invitations_pending_email_key', { synchronize: false })
 export class OrganisationInvitation {

@@ -1,4 +1,13 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
 import type { Relation } from 'typeorm';
 import { User } from '../../users/entities/user.entity';
 import type { OrganisationRole } from '../organisation-role';
@@ -6,6 +15,7 @@ import { Organisation } from './organisation.entity';
 
 /** One user's place in one organisation: at most one row per pair, so one role each. */
 @Entity({ name: 'organisation_memberships' })
+@Check('organisation_memberships_role_check', `role IN ('owner', 'admin', 'editor', 'viewer')`)
 export class OrganisationMembership {
   @PrimaryColumn({ name: 'organisation_id', type: 'uuid' })
   organisationId: string;
