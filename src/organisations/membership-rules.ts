@@ -70,3 +70,32 @@ export async function keepAnOwner(
   );
   if (rows[0].others === 0) throw new ConflictException(message);
 }
+
+/**
+ * Before an account is deleted (in that transaction): the account may not take an organisation's
+ * last owner away from other members (409, naming the organisation); an organisation it is the
+ * only member of goes with it. Other memberships end with the user row (ON DELETE CASCADE).
+ */
+export async function releaseOrganisationsOf(sql: Sql, userId: string): Promise<void> {
+  const { rows } = await sql<{ id: string; name: string; others: number }>(
+    `SELECT o.id, o.name,
+            (SELECT count(*)::int FROM organisation_memberships other
+              WHERE other.organisation_id = o.id AND other.user_id <> $1) AS others
+       FROM organisations o
+       JOIN organisation_memberships m ON m.organisation_id = o.id AND m.user_id = $1 AND m.role = 'owner'
+      WHERE NOT EXISTS (SELECT 1 FROM organisation_memberships co
+                         WHERE co.organisation_id = o.id AND co.role = 'owner' AND co.user_id <> $1)
+      ORDER BY o.name
+      FOR UPDATE OF o`,
+    [userId],
+  );
+  const shared = rows.find((row) => row.others > 0);
+  if (shared) throw new ConflictException(lastOwnerOfAccountMessage(shared.name));
+  if (rows.length > 0) {
+    await sql(`DELETE FROM organisations WHERE id = ANY($1::uuid[])`, [rows.map((row) => row.id)]);
+  }
+}
+
+export function lastOwnerOfAccountMessage(organisationName: string): string {
+  return `You are the last owner of the organisation "${organisationName}". Make another member an owner, or delete the organisation, before deleting your account.`;
+}
