@@ -91,6 +91,33 @@ describe('organisations: create, read, update, delete', () => {
     expect(refused.body.message).toBe('Cross-origin request refused');
   });
 
+  it('answers every call of a visitor with 401', async () => {
+    const { organisation } = await createOrganisation(testApp);
+    const id = organisation.id;
+    const someone = '00000000-0000-4000-8000-000000000000';
+    const calls = [
+      testApp.http.get(`/api/organisations/${id}`),
+      testApp.http.patch(`/api/organisations/${id}`).send({ name: 'x' }),
+      testApp.http.delete(`/api/organisations/${id}`),
+      testApp.http.get(`/api/organisations/${id}/members`),
+      testApp.http.patch(`/api/organisations/${id}/members/${someone}`).send({ role: 'viewer' }),
+      testApp.http.delete(`/api/organisations/${id}/members/${someone}`),
+      testApp.http.post(`/api/organisations/${id}/leave`),
+      testApp.http
+        .post(`/api/organisations/${id}/invitations`)
+        .send({ email: 'a@example.test', role: 'viewer' }),
+      testApp.http.get(`/api/organisations/${id}/invitations`),
+      testApp.http.delete(`/api/organisations/${id}/invitations/${someone}`),
+      testApp.http.post('/api/organisations/invitations/decline').send({ token: 'x' }),
+    ];
+    for (const call of calls) {
+      const response = await call.set('Origin', TEST_ORIGIN);
+      expect([response.status, response.body.message]).toEqual([401, 'Please log in to continue']);
+    }
+    const [row] = await testApp.dataSource.query(`SELECT name FROM organisations WHERE id = $1`, [id]);
+    expect(row.name).toBe('Acme Analytics');
+  });
+
   describe('role matrix', () => {
     const expectedRead: Record<Caller, number> = {
       owner: 200,
