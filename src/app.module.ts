@@ -20,6 +20,7 @@ import { SeedModule } from './database/seed/seed.module';
 import { HealthModule } from './health/health.module';
 import { ListingsModule } from './listings/listings.module';
 import { ODataModule } from './odata/odata.module';
+import { OrganisationsModule } from './organisations/organisations.module';
 import { ProductsModule } from './products/products.module';
 import { QueryModule } from './query/query.module';
 import { StreamModule } from './stream/stream.module';
@@ -49,6 +50,7 @@ export class AppModule {
         HealthModule,
         PublicConfigModule,
         UsersModule,
+        OrganisationsModule,
         AccessModule,
         AssetsModule,
         ConnectorsModule,

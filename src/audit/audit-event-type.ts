@@ -17,6 +17,13 @@ export const AUDIT_EVENT_TYPES = [
   'dataset_deleted',
   'connection_deleted',
   'paid_data_queried',
+  'organisation_created',
+  'organisation_deleted',
+  'organisation_member_invited',
+  'organisation_member_joined',
+  'organisation_member_role_changed',
+  'organisation_member_removed',
+  'organisation_member_left',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

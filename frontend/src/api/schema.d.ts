@@ -758,6 +758,150 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/organisations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['OrganisationsController_listMine'];
+    put?: never;
+    post: operations['OrganisationsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/organisations/invitations/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['InvitationsController_accept'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/organisations/invitations/decline': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['InvitationsController_decline'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/organisations/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['OrganisationsController_get'];
+    put?: never;
+    post?: never;
+    delete: operations['OrganisationsController_delete'];
+    options?: never;
+    head?: never;
+    patch: operations['OrganisationsController_update'];
+    trace?: never;
+  };
+  '/api/organisations/{id}/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['InvitationsController_pending'];
+    put?: never;
+    post: operations['InvitationsController_invite'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/organisations/{id}/invitations/{invitationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: operations['InvitationsController_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/organisations/{id}/leave': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['OrganisationsController_leave'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/organisations/{id}/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['OrganisationsController_members'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/organisations/{id}/members/{userId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: operations['OrganisationsController_removeMember'];
+    options?: never;
+    head?: never;
+    patch: operations['OrganisationsController_changeRole'];
+    trace?: never;
+  };
   '/api/payments/stripe/webhook': {
     parameters: {
       query?: never;
@@ -1500,7 +1644,14 @@ export interface components {
         | 'listing_unpublished'
         | 'dataset_deleted'
         | 'connection_deleted'
-        | 'paid_data_queried';
+        | 'paid_data_queried'
+        | 'organisation_created'
+        | 'organisation_deleted'
+        | 'organisation_member_invited'
+        | 'organisation_member_joined'
+        | 'organisation_member_role_changed'
+        | 'organisation_member_removed'
+        | 'organisation_member_left';
       user_agent: string | null;
     };
     AuthField: {
@@ -1552,6 +1703,10 @@ export interface components {
        * @default true
        */
       rotate_api_key: boolean;
+    };
+    ChangeRoleDto: {
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'editor' | 'viewer';
     };
     CheckoutStarted: {
       assetId: string;
@@ -1638,6 +1793,14 @@ export interface components {
        * @enum {string}
        */
       type: 'update' | 'use_case' | 'whitepaper';
+    };
+    CreateOrganisationDto: {
+      /** @example https://example.com/logo.png */
+      logo_url?: Record<string, never> | null;
+      /** @example Acme Analytics */
+      name: string;
+      /** @example acme-analytics */
+      slug: string;
     };
     CreatedApiTokenResponse: {
       created_at: string;
@@ -1850,6 +2013,30 @@ export interface components {
       /** @enum {string} */
       visibility: 'private' | 'public';
     };
+    InvitationResponse: {
+      created_at: string;
+      email: string;
+      expired: boolean;
+      expires_at: string;
+      id: string;
+      invited_by: components['schemas']['InviterResponse'] | null;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'editor' | 'viewer';
+    };
+    InvitationTokenDto: {
+      /** @description The token from the link in the invitation e-mail */
+      token: string;
+    };
+    InviteMemberDto: {
+      /** @example grace@example.com */
+      email: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'editor' | 'viewer';
+    };
+    InviterResponse: {
+      id: string;
+      name: string;
+    };
     LikeCount: {
       likes: number;
     };
@@ -1922,6 +2109,14 @@ export interface components {
        */
       pro_user: 0 | 1;
     };
+    MemberResponse: {
+      email: string;
+      joined_at: string;
+      name: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'editor' | 'viewer';
+      user_id: string;
+    };
     MessageResponse: {
       message: string;
     };
@@ -1954,6 +2149,15 @@ export interface components {
       status: 'pending' | 'paid' | 'failed' | 'expired' | 'refunded';
       /** @description The dataset's title (as it was bought, once the owner deleted it) */
       title: string;
+    };
+    OrganisationResponse: {
+      created_at: string;
+      id: string;
+      logo_url: string | null;
+      /** @enum {string} */
+      my_role: 'owner' | 'admin' | 'editor' | 'viewer';
+      name: string;
+      slug: string;
     };
     PaymentMode: {
       /** @example test */
@@ -2357,6 +2561,14 @@ export interface components {
       title?: string;
       /** @enum {string} */
       visibility?: 'private' | 'public';
+    };
+    UpdateOrganisationDto: {
+      /** @example https://example.com/logo.png */
+      logo_url?: Record<string, never> | null;
+      /** @example Acme Analytics */
+      name?: string;
+      /** @example acme-analytics */
+      slug?: string;
     };
     UpdateSavedQueryDto: {
       /** @description Unique among your saved queries */
@@ -2976,6 +3188,13 @@ export interface operations {
           | 'dataset_deleted'
           | 'connection_deleted'
           | 'paid_data_queried'
+          | 'organisation_created'
+          | 'organisation_deleted'
+          | 'organisation_member_invited'
+          | 'organisation_member_joined'
+          | 'organisation_member_role_changed'
+          | 'organisation_member_removed'
+          | 'organisation_member_left'
         )[];
         /** @description ISO 8601 time; events at or after it */
         from?: string;
@@ -3023,6 +3242,13 @@ export interface operations {
           | 'dataset_deleted'
           | 'connection_deleted'
           | 'paid_data_queried'
+          | 'organisation_created'
+          | 'organisation_deleted'
+          | 'organisation_member_invited'
+          | 'organisation_member_joined'
+          | 'organisation_member_role_changed'
+          | 'organisation_member_removed'
+          | 'organisation_member_left'
         )[];
         /** @description ISO 8601 time; events at or after it */
         from?: string;
@@ -3705,6 +3931,319 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  OrganisationsController_listMine: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OrganisationResponse'][];
+        };
+      };
+    };
+  };
+  OrganisationsController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateOrganisationDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OrganisationResponse'];
+        };
+      };
+    };
+  };
+  InvitationsController_accept: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InvitationTokenDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OrganisationResponse'];
+        };
+      };
+    };
+  };
+  InvitationsController_decline: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InvitationTokenDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
+  OrganisationsController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OrganisationResponse'];
+        };
+      };
+    };
+  };
+  OrganisationsController_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
+  OrganisationsController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateOrganisationDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OrganisationResponse'];
+        };
+      };
+    };
+  };
+  InvitationsController_pending: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvitationResponse'][];
+        };
+      };
+    };
+  };
+  InvitationsController_invite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InviteMemberDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvitationResponse'];
+        };
+      };
+    };
+  };
+  InvitationsController_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        invitationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
+  OrganisationsController_leave: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
+  OrganisationsController_members: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberResponse'][];
+        };
+      };
+    };
+  };
+  OrganisationsController_removeMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
+  OrganisationsController_changeRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChangeRoleDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberResponse'];
+        };
       };
     };
   };

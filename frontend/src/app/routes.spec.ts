@@ -36,9 +36,12 @@ describe('route table', () => {
     );
   });
 
-  it('guards exactly /account, /query, /upload and /connector-setup/:id by login (not /manage, not /blog/new)', () => {
+  it('guards exactly /account, organisations, invitations, /query, /upload and /connector-setup/:id by login (not /manage, not /blog/new)', () => {
     expect(ROUTES.filter((route) => route.guarded).map((route) => route.path)).toEqual([
       '/account',
+      '/organisations',
+      '/organisations/:id',
+      '/invitations',
       '/query',
       '/upload',
       '/connector-setup/:id',

@@ -71,6 +71,27 @@ export const ROUTES: AppRoute[] = [
     Page: lazyPage(() => import('../pages/Manage/ManagePage'), 'ManagePage'),
   },
   {
+    path: '/organisations',
+    title: 'Organisations',
+    guarded: true,
+    Page: lazyPage(() => import('../pages/Organisations/OrganisationsPage'), 'OrganisationsPage'),
+  },
+  {
+    path: '/organisations/:id',
+    title: 'Organisation',
+    guarded: true,
+    Page: lazyPage(
+      () => import('../pages/Organisations/OrganisationSettingsPage'),
+      'OrganisationSettingsPage',
+    ),
+  },
+  {
+    path: '/invitations',
+    title: 'Invitation',
+    guarded: true,
+    Page: lazyPage(() => import('../pages/Invitation/InvitationPage'), 'InvitationPage'),
+  },
+  {
     path: '/query',
     title: 'Query',
     guarded: true,

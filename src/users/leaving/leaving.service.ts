@@ -6,6 +6,7 @@ import { DatasetOwnerService } from '../../assets/dataset-owner.service';
 import { RateLimiterService, RateLimitRule } from '../../common/rate-limit/rate-limiter.service';
 import { dropTable } from '../../database/data-tables/data-table-ddl';
 import { sqlOn } from '../../database/sql';
+import { releaseOrganisationsOf } from '../../organisations/membership-rules';
 import { verifyPassword } from '../auth/passwords';
 import type { AccountDeleted, AccountExport } from './account-export';
 
@@ -110,6 +111,8 @@ export class LeavingService {
     const released = await this.dataSource.transaction(async (manager) => {
       const sql = sqlOn(manager);
       await sql(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [caller.id]);
+      // First: an account that would leave an organisation without an owner is not deleted at all.
+      await releaseOrganisationsOf(sql, caller.id);
       const kept = await this.datasets.releaseAllOf(sql, caller.id);
       const { rows: tables } = await sql<{ table_name: string }>(
         `SELECT instance.output_table_name AS table_name FROM connector_instances instance WHERE instance.owner_id = $1

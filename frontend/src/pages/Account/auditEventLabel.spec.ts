@@ -4,6 +4,7 @@ describe('auditEventLabel', () => {
   it('words the recorded event types for people', () => {
     expect(auditEventLabel('sign_in_failed')).toBe('Failed sign-in (wrong password)');
     expect(auditEventLabel('paid_data_queried')).toBe('Query over bought data');
+    expect(auditEventLabel('organisation_member_joined')).toBe('Joined an organisation');
   });
 
   it('shows a type it does not know yet as it is', () => {

@@ -16,6 +16,13 @@ const LABELS: Record<string, string> = {
   dataset_deleted: 'Dataset deleted',
   connection_deleted: 'Connection deleted',
   paid_data_queried: 'Query over bought data',
+  organisation_created: 'Organisation created',
+  organisation_deleted: 'Organisation deleted',
+  organisation_member_invited: 'Member invited to an organisation',
+  organisation_member_joined: 'Joined an organisation',
+  organisation_member_role_changed: 'Organisation member’s role changed',
+  organisation_member_removed: 'Member removed from an organisation',
+  organisation_member_left: 'Left an organisation',
 };
 
 /** The activity log's words for an event type; an unknown (newer) type shows as it is. */
