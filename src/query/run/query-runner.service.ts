@@ -7,7 +7,6 @@ import { cancelServerBackend, SERVER_BACKEND_SQL, serverBackendOf } from '../../
 import { settleAnswerTimer } from '../../stream/copy-out';
 import { binaryExpression, ExportColumn } from '../../formats/binary-columns';
 import { CopyTextRows, Row } from './copy-text-rows';
-import { yieldCpuToProduct } from './backend-priority';
 import { QueryDatabase } from './query-database';
 import { claimQuerySlot, QuerySlots } from './query-slots';
 import { csvRow, uniqueNames } from './result-encoding';
@@ -227,7 +226,6 @@ export class QueryRunner {
         ].join('; '),
       );
       connection.backend = serverBackendOf(opened);
-      yieldCpuToProduct(connection.backend, login.user);
     } catch (error) {
       await end();
       throw error;
