@@ -68,7 +68,17 @@ describe('null in every field of every PATCH and PUT', () => {
       .set('Origin', TEST_ORIGIN)
       .send({ name: 'null check', sql: 'SELECT 1' })
       .expect(201);
+    const organisation = await owner.agent
+      .post('/api/organisations')
+      .set('Origin', TEST_ORIGIN)
+      .send({ name: 'Null check', slug: `null-check-${Date.now()}` })
+      .expect(201);
     items.set('/api/assets/{id}', `/api/assets/${datasetId}`);
+    items.set('/api/organisations/{id}', `/api/organisations/${organisation.body.id}`);
+    items.set(
+      '/api/organisations/{id}/members/{userId}',
+      `/api/organisations/${organisation.body.id}/members/${owner.user.id}`,
+    );
     items.set('/api/connectors/instance/{id}', `/api/connectors/instance/${instance.body.id}`);
     items.set('/api/query/saved/{id}', `/api/query/saved/${saved.body.id}`);
   });
