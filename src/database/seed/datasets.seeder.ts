@@ -194,7 +194,6 @@ export class DatasetsSeeder {
           source: SOURCE,
           author: AUTHOR,
           licence: dataset.licence,
-          plainReadableName: true,
         },
         createReadStream(join(SEED_DATASETS_DIR, dataset.file)),
       );
