@@ -1,5 +1,6 @@
 import { argumentSpans } from './call-arguments';
 import { QueryRefusal } from './query-refusal';
+import { characterIndexes, Insertion, wrap } from './text-insertions';
 
 /**
  * The aggregates that build one value out of all their rows, and the bytes each keeps per
@@ -26,11 +27,6 @@ export interface ValueAggregateCall {
   args: Array<Record<string, unknown>>;
 }
 
-interface Insertion {
-  at: number;
-  text: string;
-}
-
 /**
  * A constant text argument, counted from the query rather than per row (the usual separator of
  * string_agg): its bytes, or undefined when the argument is computed.
@@ -42,31 +38,11 @@ export function constantBytes(argument: Record<string, unknown>): number | undef
   return constant.sval ? Buffer.byteLength(constant.sval.sval ?? '', 'utf8') : undefined;
 }
 
-/** Character indexes of ascending byte offsets into `text`, in one pass. */
-function characterIndexes(text: string, byteOffsets: number[]): number[] {
-  const indexes: number[] = [];
-  let bytes = 0;
-  let index = 0;
-  for (const offset of byteOffsets) {
-    while (bytes < offset && index < text.length) {
-      const code = text.codePointAt(index)!;
-      bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
-      index += code >= 0x10000 ? 2 : 1;
-    }
-    indexes.push(index);
-  }
-  return indexes;
-}
-
 /**
- * The statement with every argument of the value aggregates wrapped in the guard, and how a
- * position in it maps back to the text the user wrote. A constant argument is counted through
- * the call's other argument instead (string_agg's separator, once per row).
+ * Insertions that wrap every argument of the value aggregates in the guard. A constant argument
+ * is counted through the call's other argument instead (string_agg's separator, once per row).
  */
-export function guardAggregates(
-  sql: string,
-  calls: ValueAggregateCall[],
-): { sql: string; originalPosition: (position: number) => number } {
+export function aggregateInsertions(sql: string, calls: ValueAggregateCall[]): Insertion[] {
   const sorted = [...calls].sort((first, second) => first.byteOffset - second.byteOffset);
   const starts = characterIndexes(
     sql,
@@ -85,28 +61,9 @@ export function guardAggregates(
     const constantTotal = constants.reduce<number>((sum, bytes) => sum + (bytes ?? 0), 0);
     counted.forEach((position, order) => {
       const overhead = perRow + (order === 0 ? constantTotal : 0);
-      insertions.push({ at: spans[position].start, text: `${AGGREGATE_GUARD.join('.')}(` });
-      insertions.push({ at: spans[position].end, text: `, ${overhead})` });
+      const { start, end } = spans[position];
+      insertions.push(...wrap(start, end, `${AGGREGATE_GUARD.join('.')}(`, `, ${overhead})`, 0));
     });
   });
-  // In text order; where an argument's end meets another's start (never, commas stand between) the end goes first.
-  insertions.sort((first, second) => first.at - second.at || (first.text.startsWith(',') ? -1 : 1));
-  let rewritten = '';
-  let copied = 0;
-  for (const { at, text } of insertions) {
-    rewritten += sql.slice(copied, at) + text;
-    copied = at;
-  }
-  rewritten += sql.slice(copied);
-  const originalPosition = (position: number): number => {
-    let shift = 0;
-    for (const { at, text } of insertions) {
-      const start = at + shift + 1;
-      if (position < start) break;
-      if (position < start + text.length) return at + 1;
-      shift += text.length;
-    }
-    return position - shift;
-  };
-  return { sql: rewritten, originalPosition };
+  return insertions;
 }

@@ -223,11 +223,19 @@ export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
   ...SETS_AND_ARRAYS,
 ]);
 
-// Value guards: functions that build a value far larger than their arguments stand in a schema of
-// guarded versions of the same signature (migration QueryValueGuards), which user queries search
-// first. A call naming pg_catalog would get past the guard.
-// `format` takes VARIADIC "any" and cannot be guarded in SQL: the check itself bounds its widths.
+// Value guards: functions that build a value far larger than their arguments, or one as large as
+// two of them (so that values could double level after level), stand in a schema of guarded
+// versions of the same signature (migrations QueryValueGuards and QueryCompositionGuards), which
+// user queries search first. A call naming pg_catalog would get past the guard.
+// Functions taking VARIADIC "any" (concat, format, json_build_object …) cannot be guarded in SQL:
+// the check wraps their calls instead (value-builders.ts), and bounds format's widths.
 export const GUARDED_FUNCTIONS: ReadonlySet<string> = new Set([
+  'array_append',
+  'array_cat',
+  'array_prepend',
+  'array_to_string',
+  'jsonb_insert',
+  'jsonb_set',
   'repeat',
   'lpad',
   'rpad',
@@ -236,3 +244,6 @@ export const GUARDED_FUNCTIONS: ReadonlySet<string> = new Set([
   'string_to_array',
   'regexp_split_to_array',
 ]);
+
+/** Operators guarded the same way (migration QueryCompositionGuards): `OPERATOR(pg_catalog.||)` would get past. */
+export const GUARDED_OPERATORS: ReadonlySet<string> = new Set(['||']);

@@ -94,6 +94,18 @@ function tokenAt(text: string, at: number): Token {
  * as a call there.
  */
 export function argumentSpans(text: string, callStart: number): Span[] | undefined {
+  return callSpans(text, callStart)?.args;
+}
+
+/**
+ * The spans of the call's arguments (as argumentSpans gives them), where its opening parenthesis
+ * stands, and where the call ends: just after its closing parenthesis. Undefined when the text
+ * does not read as a call there.
+ */
+export function callSpans(
+  text: string,
+  callStart: number,
+): { args: Span[]; open: number; end: number } | undefined {
   let at = callStart;
   // The name, perhaps with a schema, up to the opening parenthesis.
   while (at < text.length && text[at] !== '(') {
@@ -102,6 +114,7 @@ export function argumentSpans(text: string, callStart: number): Span[] | undefin
     at = token.end;
   }
   if (at >= text.length) return undefined;
+  const open = at;
   at += 1;
   const spans: Span[] = [];
   let depth = 1;
@@ -129,7 +142,7 @@ export function argumentSpans(text: string, callStart: number): Span[] | undefin
       }
       if (char === ')') {
         close();
-        return spans;
+        return { args: spans, open, end: token.end };
       }
       if (!current && first && spans.length === 0 && (word === 'distinct' || word === 'all')) {
         at = token.end;
@@ -145,7 +158,7 @@ export function argumentSpans(text: string, callStart: number): Span[] | undefin
     if (char === '(' || char === '[') depth += 1;
     if (char === ')' || char === ']') {
       depth -= 1;
-      if (depth === 0) return spans;
+      if (depth === 0) return { args: spans, open, end: token.end };
     }
     if (!ordering) {
       if (current) current.end = token.end;

@@ -1,15 +1,24 @@
 import { parse } from 'libpg-query';
 import {
   AGGREGATE_GUARD,
+  aggregateInsertions,
   constantBytes,
-  guardAggregates,
   VALUE_AGGREGATES,
   ValueAggregateCall,
 } from './aggregate-guard';
-import { ALLOWED_FUNCTIONS, GUARDED_FUNCTIONS } from './allowed-functions';
+import { ALLOWED_FUNCTIONS, GUARDED_FUNCTIONS, GUARDED_OPERATORS } from './allowed-functions';
 import { checkFormatCall } from './format-widths';
 import { QueryRefusal } from './query-refusal';
+import { applyInsertions } from './text-insertions';
 import { isAllowedCastType } from './type-casts';
+import {
+  ARRAY_ELEMENT,
+  arraySubqueryInsertions,
+  builderInsertions,
+  VALUE_BUILDERS,
+  VALUE_CAP,
+  ValueBuilderCall,
+} from './value-builders';
 
 /** A table named in the query, where it stands in the text (in UTF-8 bytes, as the parser counts). */
 export interface TableReference {
@@ -24,7 +33,8 @@ export interface CheckedQuery {
   kind: 'select' | 'explain';
   /**
    * The statement alone: the query without a closing semicolon and what follows it, with the
-   * arguments of value-building aggregates wrapped in their guard (aggregate-guard.ts).
+   * arguments of value-building aggregates wrapped in their guard (aggregate-guard.ts) and the
+   * calls of value builders in their cap (value-builders.ts).
    */
   text: string;
   tables: TableReference[];
@@ -123,8 +133,13 @@ const TOP: Scope = { inTableStatement: false, ctes: new Set() };
 class TreeCheck {
   readonly tables: TableReference[] = [];
   readonly valueAggregates: ValueAggregateCall[] = [];
+  readonly valueBuilders: ValueBuilderCall[] = [];
+  /** Where each `ARRAY(subquery)` starts, in UTF-8 bytes. */
+  readonly arraySubqueries: number[] = [];
+  /** Once guarded: where the calls that the cap wraps stand, each to be found wrapped. */
+  private readonly cappedCalls = new Set<unknown>();
 
-  /** `guarded`: the statement as rewritten by guardAggregates, whose guard calls are ours. */
+  /** `guarded`: the statement as rewritten by guardValues, whose guard calls are ours. */
   constructor(
     private readonly sql: string,
     private readonly guarded: boolean,
@@ -173,6 +188,7 @@ class TreeCheck {
         break;
       case 'SubLink':
         this.operator(fields.operName, fields.location);
+        if (fields.subLinkType === 'ARRAY_SUBLINK') this.arraySubquery(fields);
         break;
       case 'SQLValueFunction':
         if (!ALLOWED_VALUE_FUNCTIONS.has(String(fields.op)))
@@ -236,9 +252,11 @@ class TreeCheck {
   private functionCall(fields: Node): void {
     const name = stringsOf(fields.funcname);
     const [schema, functionName] = name.length === 2 ? name : [undefined, name[0]];
-    if (name.join('.') === AGGREGATE_GUARD.join('.')) {
+    if (name.join('.') === AGGREGATE_GUARD.join('.') || name.join('.') === VALUE_CAP.join('.')) {
       // The user's own call could count negative bytes.
       if (!this.guarded) this.refuse(`function ${name.join('.')} is not allowed in a query`, fields.location);
+      const [wrapped] = (fields.args as Node[] | undefined) ?? [];
+      if (wrapped?.FuncCall) this.cappedCalls.add((wrapped.FuncCall as Node).location);
       return;
     }
     if (
@@ -251,6 +269,33 @@ class TreeCheck {
       this.refuse(`call ${functionName} without a schema`, fields.location);
     if (functionName === 'format') checkFormatCall(fields.args, positionOf(this.sql, fields.location));
     if (VALUE_AGGREGATES.has(functionName)) this.valueAggregate(functionName, fields);
+    if (VALUE_BUILDERS.has(functionName)) this.valueBuilder(functionName, fields);
+  }
+
+  /** An `ARRAY(subquery)`: noted to have its elements counted, or (once guarded) seen to have them counted. */
+  private arraySubquery(fields: Node): void {
+    if (!this.guarded) {
+      this.arraySubqueries.push(fields.location as number);
+      return;
+    }
+    const select = ((fields.subselect as Node).SelectStmt as Node | undefined) ?? {};
+    const targets = (select.targetList as Array<{ ResTarget?: Node }> | undefined) ?? [];
+    const counted = targets[0]?.ResTarget?.val as Node | undefined;
+    const call = counted?.FuncCall as Node | undefined;
+    const argument = ((call?.args as Node[] | undefined) ?? [])[0]?.ColumnRef as Node | undefined;
+    if (
+      targets.length !== 1 ||
+      stringsOf(call?.funcname).join('.') !== AGGREGATE_GUARD.join('.') ||
+      stringsOf(argument?.fields).join('.') !== ARRAY_ELEMENT.join('.')
+    )
+      this.refuse('write this ARRAY(SELECT …) more plainly', fields.location);
+  }
+
+  /** A value builder: noted to be capped, or (once guarded) seen to stand inside the cap. */
+  private valueBuilder(name: string, fields: Node): void {
+    if (!this.guarded) this.valueBuilders.push({ name, byteOffset: fields.location as number });
+    else if (!this.cappedCalls.has(fields.location))
+      this.refuse(`write this call of ${name} more plainly`, fields.location);
   }
 
   /** A value aggregate: noted to be guarded, or (once guarded) seen to have every computed argument counted. */
@@ -269,10 +314,13 @@ class TreeCheck {
       this.refuse(`write this call of ${name} more plainly`, fields.location);
   }
 
-  /** Unqualified operators resolve in pg_catalog only; `OPERATOR(schema.op)` could reach any other. */
+  /**
+   * Unqualified operators resolve in query_guard, then pg_catalog; `OPERATOR(schema.op)` could
+   * reach any other schema, and `OPERATOR(pg_catalog.||)` would get past the guard of `||`.
+   */
   private operator(names: unknown, location: unknown): void {
     const name = stringsOf(names);
-    if (name.length > 1 && (name.length > 2 || name[0] !== 'pg_catalog'))
+    if (name.length > 1 && (name.length > 2 || name[0] !== 'pg_catalog' || GUARDED_OPERATORS.has(name[1])))
       this.refuse(`operator ${name.join('.')} is not allowed in a query`, location);
   }
 
@@ -362,7 +410,8 @@ export async function checkQuery(sql: string, guarded = false): Promise<CheckedQ
     );
   check.walk(statement, TOP);
   const text = statementText(sql, statements[0]);
-  if (check.valueAggregates.length > 0) return checkGuarded(text, check.valueAggregates);
+  if (check.valueAggregates.length + check.valueBuilders.length + check.arraySubqueries.length > 0)
+    return checkGuarded(text, check);
   return {
     kind,
     text,
@@ -372,11 +421,16 @@ export async function checkQuery(sql: string, guarded = false): Promise<CheckedQ
 }
 
 /**
- * The statement with its value aggregates guarded, checked again as a whole: the guard's
- * insertions must leave a statement that passes every rule, with each aggregate's arguments counted.
+ * The statement with its value aggregates and builders guarded, checked again as a whole: the
+ * guard's insertions must leave a statement that passes every rule, with each aggregate's
+ * arguments counted and each builder capped.
  */
-async function checkGuarded(text: string, calls: ValueAggregateCall[]): Promise<CheckedQuery> {
-  const { sql, originalPosition } = guardAggregates(text, calls);
+async function checkGuarded(text: string, found: TreeCheck): Promise<CheckedQuery> {
+  const { sql, originalPosition } = applyInsertions(text, [
+    ...aggregateInsertions(text, found.valueAggregates),
+    ...builderInsertions(text, found.valueBuilders),
+    ...arraySubqueryInsertions(text, found.arraySubqueries),
+  ]);
   try {
     return { ...(await checkQuery(sql, true)), originalPosition };
   } catch (error) {
