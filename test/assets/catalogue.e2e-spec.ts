@@ -82,7 +82,7 @@ describe('GET assets and GET assets/{id}: what each caller sees', () => {
       id: ids.publicPaid,
       type: 'dataset',
       title: 'Public paid',
-      readable_name: expect.stringMatching(/^public_paid(_[0-9]+)?$/),
+      readable_name: expect.stringMatching(/^public_paid_[0-9a-f]{4}$/),
       description: '',
       category,
       keywords: [],

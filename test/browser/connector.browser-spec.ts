@@ -334,7 +334,7 @@ describe('uploading, setting up and running a connector in a browser', () => {
     // links use that name.
     const stationsName = page.getByLabel('Table name of Port Sensors and Stations stations', { exact: true });
     const name = await stationsName.innerText();
-    expect(name).toMatch(/^port_sensors_and_stations_stations(_[0-9]+)?$/);
+    expect(name).toMatch(/^port_sensors_and_stations_stations_[0-9a-f]{4}$/);
     expect(links).toContain(`/api/stream/data/${name}?api_key=`);
     expect(links).not.toMatch(/\/api\/stream\/data\/(table|instance)-/);
     await screenshot(page, 'manage-stream-two-streams', 'phone');

@@ -27,7 +27,8 @@ describe("a dataset's readable table name on its detail page", () => {
     });
     expect(upload.status()).toBe(201);
     const { id } = (await upload.json()) as { id: string };
-    const expected = `harbour_tides_${stamp}`;
+    // The title's base, then digits of the dataset's own id.
+    const expected = `harbour_tides_${stamp}_${id.replace(/-/g, '').slice(0, 4)}`;
 
     await page.goto(`/dataset_profile/${id}`);
     await page.getByRole('heading', { name: 'What you get' }).waitFor();

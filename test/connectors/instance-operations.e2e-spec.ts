@@ -121,7 +121,7 @@ describe('connector instances running several operations', () => {
     expect(view.tables[1].stream_reference).toMatch(/^table-[0-9a-f-]{36}$/);
     // Each table its own readable name: the instance's own is the instance's, a further one adds its operation.
     expect(view.tables[0].readable_name).toBe(view.readable_name);
-    expect(view.tables[1].readable_name).toMatch(/^[a-z][a-z0-9_]*_issues(_[0-9]+)?$/);
+    expect(view.tables[1].readable_name).toMatch(/^[a-z][a-z0-9_]*_issues_[0-9a-f]{4}$/);
 
     upstream.requests.splice(0);
     const run = await runOnce(instance);

@@ -99,10 +99,11 @@ describe('backup and restore of the database and its secrets', () => {
     ]);
     const run = await again.post(`/api/connectors/run/${instanceId}`).set('Origin', TEST_ORIGIN).expect(200);
     expect(run.body).toMatchObject({ rowCount: 2 });
+    const { readable_name: table } = (await again.get(`/api/assets/${datasetId}`).expect(200)).body;
     const answer = await again
       .post('/api/query')
       .set('Origin', TEST_ORIGIN)
-      .send({ sql: 'SELECT count(*)::int AS n FROM kept_rows' })
+      .send({ sql: `SELECT count(*)::int AS n FROM ${table}` })
       .expect(200);
     expect(answer.body.rows).toEqual([[2]]);
   });

@@ -21,6 +21,11 @@ export interface NewAssetDetails {
   author: string;
   image?: string | null;
   licence?: string;
+  /**
+   * The platform's own content (the demo seed) takes its title's plain table name; a user's item
+   * gets the title with digits of its own id, which says nothing of other tenants' titles.
+   */
+  plainReadableName?: boolean;
 }
 
 export interface StagedTable {
@@ -115,8 +120,8 @@ export async function insertNewDataset(
   await sql(
     `INSERT INTO assets (id, owner_id, title, description, category, keywords, price, is_public, image,
                          source, author, table_name, row_count, columns, licence, byte_count, csv_dialect,
-                         dictionary)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+                         dictionary, readable_name)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
     [
       assetId,
       details.ownerId,
@@ -136,6 +141,7 @@ export async function insertNewDataset(
       table.byteCount,
       dataset.csvDialect ? JSON.stringify(dataset.csvDialect) : null,
       JSON.stringify(dataset.dictionary ?? {}),
+      details.plainReadableName ? details.title : null,
     ],
   );
   await recordVersion(sql, {

@@ -4,7 +4,9 @@
  * and its name in user SQL. The database gives it when the row is inserted, from the title, and
  * keeps it when the title changes (migration ReadableTableNames1796000000000): lower-case letters,
  * digits and underscores, a letter first, at most 48 characters, never a word the SQL parser
- * reserves, unique across all three kinds (a clash takes `_2`, `_3`, …).
+ * reserves, unique across all three kinds. A name given since ReadableNamesOfTheirOwn1796100000022
+ * ends with hex digits of the row's own id (`sales_2024_1f0c`), so it tells nothing of other
+ * tenants' titles; older ones keep their plain form (a clash took `_2`, `_3`, …).
  */
 export const READABLE_NAME_MAX_LENGTH = 48;
 

@@ -194,6 +194,7 @@ export class DatasetsSeeder {
           source: SOURCE,
           author: AUTHOR,
           licence: dataset.licence,
+          plainReadableName: true,
         },
         createReadStream(join(SEED_DATASETS_DIR, dataset.file)),
       );

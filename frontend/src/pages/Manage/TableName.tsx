@@ -21,7 +21,17 @@ export function TableName({ name, subject }: { name: string; subject?: string })
         component="code"
         variant="body2"
         aria-label={label}
-        sx={{ fontFamily: 'monospace', bgcolor: 'grey.100', borderRadius: 1, px: 1, py: 0.25 }}
+        // A name is up to 48 characters without a space: on a phone it breaks anywhere rather than
+        // pushing the page sideways.
+        sx={{
+          fontFamily: 'monospace',
+          bgcolor: 'grey.100',
+          borderRadius: 1,
+          px: 1,
+          py: 0.25,
+          minWidth: 0,
+          overflowWrap: 'anywhere',
+        }}
       >
         {name}
       </Typography>
