@@ -77,6 +77,14 @@ describe('organisations in a browser', () => {
       .getByRole('list', { name: 'Pending invitations' })
       .getByText(inviteeEmail, { exact: false })
       .waitFor();
+    // The owner's audit log on the same page shows the invitation at once, without a reload.
+    await expectEventually(
+      async () =>
+        (await main.getByRole('list', { name: 'Audit events' }).getByRole('listitem').allInnerTexts()).map(
+          (text) => text.split('\n')[0],
+        ),
+      ['Member invited', 'Organisation created'],
+    );
 
     // The invitee, in a browser of their own, follows the mailed link and accepts.
     const invitee = await openPage(browser);
@@ -197,6 +205,9 @@ describe('organisations in a browser', () => {
       'Internationale Datenwirtschaftsgesellschaft Nord',
     );
     expect(await horizontalOverflow(page)).toBe(0);
+    // The brand keeps its one line (as tall as its 32px logo); the switcher is what gives way.
+    const brand = await header(page).getByRole('link', { name: 'Data Marketplace home' }).boundingBox();
+    expect(brand!.height).toBeLessThan(40);
     await snapshot(page, 'organisation-audit-log', 'phone');
     await switcher(page).click();
     await page.getByRole('menu').getByRole('menuitem', { name: 'Personal' }).waitFor();
