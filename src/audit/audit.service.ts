@@ -4,6 +4,7 @@ import type { AuthenticatedUser } from '../common/decorators/current-user.decora
 import { currentRequest } from '../database/request-context';
 import { Sql, sqlOn } from '../database/sql';
 import type { StreamSource } from '../stream/stream-source';
+import { isUuid } from '../common/uuid';
 import { auditActorOf } from './audit-actor';
 import type { AuditDetail, AuditEventType } from './audit-event-type';
 import { AuditEventResponse } from './dto/audit-event.response';
@@ -15,6 +16,7 @@ const EXPORT_BATCH = 1000;
 
 interface AuditRow {
   id: string;
+  user_id: string | null;
   type: string;
   detail: AuditDetail;
   credential_kind: string;
@@ -23,6 +25,9 @@ interface AuditRow {
   user_agent: string | null;
   occurred_at: Date;
 }
+
+/** Whose log a read covers: a user's own events, or those attributed to an organisation. */
+export type AuditScope = { userId: string } | { organisationId: string };
 
 /**
  * The append-only audit log. Services call `record` (or `recordIn` with their transaction's
@@ -40,7 +45,8 @@ export class AuditService {
 
   /**
    * Records the event in the caller's transaction (its manager, or its raw-SQL runner): it
-   * exists exactly when the change does.
+   * exists exactly when the change does. An event whose detail names an organisation
+   * (`organisation_id`) is attributed to it and shows in that organisation's log too.
    */
   async recordIn(
     transaction: EntityManager | Sql,
@@ -53,8 +59,9 @@ export class AuditService {
     const who = userId !== undefined ? userId : ((request?.user as { id?: string } | undefined)?.id ?? null);
     const sql = typeof transaction === 'function' ? transaction : sqlOn(transaction);
     await sql(
-      `INSERT INTO audit_events (user_id, credential_kind, credential_id, type, detail, ip, user_agent)
-       VALUES ($1, $2, COALESCE($3, (SELECT id::text FROM api_tokens WHERE token_hash = $4)), $5, $6, $7, $8)`,
+      `INSERT INTO audit_events
+              (user_id, credential_kind, credential_id, type, detail, ip, user_agent, organisation_id)
+       VALUES ($1, $2, COALESCE($3, (SELECT id::text FROM api_tokens WHERE token_hash = $4)), $5, $6, $7, $8, $9)`,
       [
         who,
         actor.credentialKind,
@@ -64,6 +71,7 @@ export class AuditService {
         JSON.stringify(detail),
         actor.ip,
         actor.userAgent,
+        isUuid(detail.organisation_id) ? detail.organisation_id : null,
       ],
     );
   }
@@ -88,17 +96,17 @@ export class AuditService {
     );
   }
 
-  /** One page of the user's own events, newest first. */
-  async list(userId: string, filter: AuditFilter): Promise<AuditEventResponse[]> {
-    const rows = await this.page(userId, filter, filter.before ?? null, filter.limit ?? 50);
+  /** One page of the scope's events, newest first. */
+  async list(scope: AuditScope, filter: AuditFilter): Promise<AuditEventResponse[]> {
+    const rows = await this.page(scope, filter, filter.before ?? null, filter.limit ?? 50);
     return rows.map(toResponse);
   }
 
-  /** All of the user's events that match, newest first, read in batches (for the export). */
-  async *all(userId: string, filter: AuditFilter): AsyncGenerator<AuditEventResponse> {
+  /** All of the scope's events that match, newest first, read in batches (for the export). */
+  async *all(scope: AuditScope, filter: AuditFilter): AsyncGenerator<AuditEventResponse> {
     let before: string | null = null;
     for (;;) {
-      const rows = await this.page(userId, filter, before, EXPORT_BATCH);
+      const rows = await this.page(scope, filter, before, EXPORT_BATCH);
       for (const row of rows) yield toResponse(row);
       if (rows.length < EXPORT_BATCH) return;
       before = rows[rows.length - 1].id;
@@ -106,22 +114,25 @@ export class AuditService {
   }
 
   private async page(
-    userId: string,
+    scope: AuditScope,
     filter: AuditFilter,
     before: string | null,
     limit: number,
   ): Promise<AuditRow[]> {
+    // A fixed column name per scope, never text from the request.
+    const [column, owner] =
+      'userId' in scope ? ['user_id', scope.userId] : ['organisation_id', scope.organisationId];
     const { rows } = await sqlOn(this.dataSource)<AuditRow>(
-      `SELECT id::text, type, detail, credential_kind, credential_id, ip, user_agent, occurred_at
+      `SELECT id::text, user_id, type, detail, credential_kind, credential_id, ip, user_agent, occurred_at
          FROM audit_events
-        WHERE user_id = $1
+        WHERE ${column} = $1
           AND ($2::bigint IS NULL OR id < $2)
           AND ($3::text[] IS NULL OR type = ANY($3))
           AND ($4::timestamptz IS NULL OR occurred_at >= $4)
           AND ($5::timestamptz IS NULL OR occurred_at < $5)
         ORDER BY audit_events.id DESC -- the number, not the text the answer carries
         LIMIT $6`,
-      [userId, before, filter.type ?? null, filter.from ?? null, filter.to ?? null, limit],
+      [owner, before, filter.type ?? null, filter.from ?? null, filter.to ?? null, limit],
     );
     return rows;
   }
@@ -130,6 +141,7 @@ export class AuditService {
 function toResponse(row: AuditRow): AuditEventResponse {
   return {
     id: row.id,
+    user_id: row.user_id,
     type: row.type,
     detail: row.detail,
     credential: { kind: row.credential_kind, id: row.credential_id },

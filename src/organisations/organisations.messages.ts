@@ -18,3 +18,5 @@ export const INVITATION_ANSWERED = 'This invitation has been answered already.';
 export const INVITATION_OTHER_ADDRESS =
   'This invitation was sent to another e-mail address. Please log in with that address to answer it.';
 export const TOO_MANY_INVITATIONS = 'Too many invitations. Please try again later.';
+export const AUDIT_LOG_OWNERS_AND_ADMINS_ONLY =
+  'Only owners and admins of this organisation may read or export its audit log.';

@@ -6,6 +6,7 @@ import { OrganisationMembership } from './entities/organisation-membership.entit
 import { Organisation } from './entities/organisation.entity';
 import { InvitationsController } from './invitations.controller';
 import { InvitationsService } from './invitations.service';
+import { OrganisationAuditController } from './organisation-audit.controller';
 import { OrganisationsController } from './organisations.controller';
 import { OrganisationsService } from './organisations.service';
 
@@ -19,7 +20,7 @@ import { OrganisationsService } from './organisations.service';
     MailModule,
     TypeOrmModule.forFeature([Organisation, OrganisationMembership, OrganisationInvitation]),
   ],
-  controllers: [OrganisationsController, InvitationsController],
+  controllers: [OrganisationsController, InvitationsController, OrganisationAuditController],
   providers: [OrganisationsService, InvitationsService],
   exports: [OrganisationsService],
 })

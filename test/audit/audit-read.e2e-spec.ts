@@ -23,8 +23,10 @@ describe('audit log: reading and exporting one’s own (GET audit/me)', () => {
   }
 
   it('lists the user’s events newest first, pages them and filters by type and time', async () => {
-    const { agent } = await busyUser();
+    const { agent, user } = await busyUser();
     const all = (await agent.get('/api/audit/me').expect(200)).body;
+    // Who acted: in one's own log, always oneself (an organisation's log names its members).
+    expect(all.map((event: { user_id: string }) => event.user_id)).toEqual([user.id, user.id, user.id]);
     expect(all.map((event: { type: string }) => event.type)).toEqual([
       'api_token_revoked',
       'api_token_created',
@@ -64,6 +66,17 @@ describe('audit log: reading and exporting one’s own (GET audit/me)', () => {
     expect(rows.map((row) => row.type)).toEqual(['api_token_revoked', 'api_token_created', 'sign_in']);
     expect(JSON.parse(rows[0].detail)).toEqual({ token_id: tokenId });
     expect(rows[2].credential_kind).toBe('session');
+    expect(Object.keys(rows[0])).toEqual([
+      'id',
+      'occurred_at',
+      'type',
+      'credential_kind',
+      'credential_id',
+      'ip',
+      'user_agent',
+      'detail',
+      'user_id',
+    ]);
 
     const jsonl = await agent.get('/api/audit/me/export?format=jsonl&type=sign_in').expect(200);
     expect(jsonl.headers['content-type']).toMatch(/^application\/jsonl/);

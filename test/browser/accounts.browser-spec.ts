@@ -86,6 +86,7 @@ describe('accounts in a browser', () => {
       'Upload & Create',
       'Query',
       'Profile',
+      'Organisations',
       'Logout',
     ]);
     await expect(menu.getByRole('menuitem', { name: 'Manage Data' }).getAttribute('href')).resolves.toBe(
@@ -93,6 +94,9 @@ describe('accounts in a browser', () => {
     );
     await expect(menu.getByRole('menuitem', { name: 'Upload & Create' }).getAttribute('href')).resolves.toBe(
       '/upload',
+    );
+    await expect(menu.getByRole('menuitem', { name: 'Organisations' }).getAttribute('href')).resolves.toBe(
+      '/organisations',
     );
     await snapshot(page, 'account-menu', 'desktop');
     await menu.getByRole('menuitem', { name: 'Profile' }).click();

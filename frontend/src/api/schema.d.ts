@@ -822,6 +822,38 @@ export interface paths {
     patch: operations['OrganisationsController_update'];
     trace?: never;
   };
+  '/api/organisations/{id}/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['OrganisationAuditController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/organisations/{id}/audit/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['OrganisationAuditController_export'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/organisations/{id}/invitations': {
     parameters: {
       query?: never;
@@ -1653,6 +1685,8 @@ export interface components {
         | 'organisation_member_removed'
         | 'organisation_member_left';
       user_agent: string | null;
+      /** @description Who acted: in the personal log the caller; in an organisation’s, one of its members */
+      user_id: string | null;
     };
     AuthField: {
       key: string;
@@ -4086,6 +4120,131 @@ export interface operations {
         content: {
           'application/json': components['schemas']['OrganisationResponse'];
         };
+      };
+    };
+  };
+  OrganisationAuditController_list: {
+    parameters: {
+      query?: {
+        type?: (
+          | 'sign_in'
+          | 'sign_in_failed'
+          | 'sign_out'
+          | 'password_changed'
+          | 'password_reset'
+          | 'two_factor_enabled'
+          | 'two_factor_disabled'
+          | 'api_key_rotated'
+          | 'api_token_created'
+          | 'api_token_revoked'
+          | 'purchase_granted'
+          | 'refund'
+          | 'listing_published'
+          | 'listing_unpublished'
+          | 'dataset_deleted'
+          | 'connection_deleted'
+          | 'paid_data_queried'
+          | 'organisation_created'
+          | 'organisation_deleted'
+          | 'organisation_member_invited'
+          | 'organisation_member_joined'
+          | 'organisation_member_role_changed'
+          | 'organisation_member_removed'
+          | 'organisation_member_left'
+        )[];
+        /** @description ISO 8601 time; events at or after it */
+        from?: string;
+        /** @description ISO 8601 time; events before it */
+        to?: string;
+        /** @description Events older than this event id (the next page) */
+        before?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditEventResponse'][];
+        };
+      };
+      /** @description Only owners and admins of this organisation may read or export its audit log. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  OrganisationAuditController_export: {
+    parameters: {
+      query?: {
+        type?: (
+          | 'sign_in'
+          | 'sign_in_failed'
+          | 'sign_out'
+          | 'password_changed'
+          | 'password_reset'
+          | 'two_factor_enabled'
+          | 'two_factor_disabled'
+          | 'api_key_rotated'
+          | 'api_token_created'
+          | 'api_token_revoked'
+          | 'purchase_granted'
+          | 'refund'
+          | 'listing_published'
+          | 'listing_unpublished'
+          | 'dataset_deleted'
+          | 'connection_deleted'
+          | 'paid_data_queried'
+          | 'organisation_created'
+          | 'organisation_deleted'
+          | 'organisation_member_invited'
+          | 'organisation_member_joined'
+          | 'organisation_member_role_changed'
+          | 'organisation_member_removed'
+          | 'organisation_member_left'
+        )[];
+        /** @description ISO 8601 time; events at or after it */
+        from?: string;
+        /** @description ISO 8601 time; events before it */
+        to?: string;
+        /** @description Events older than this event id (the next page) */
+        before?: string;
+        limit?: number;
+        format?: 'csv' | 'jsonl';
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events as a file */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Only owners and admins of this organisation may read or export its audit log. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

@@ -9,7 +9,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { ACCOUNT_LINKS } from './nav-links';
 import { useLogoutAndGoHome } from './useLogoutAndGoHome';
 
-/** The signed-in user's "Account" dropdown: Manage Data, Upload & Create, Query, Profile, Logout. */
+/** The signed-in user's "Account" dropdown: Manage Data, Upload & Create, Query, Profile, Organisations, Logout. */
 export function AccountMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const logout = useLogoutAndGoHome();

@@ -8,6 +8,7 @@ import { useSession } from '../auth/useSession';
 import { AccountMenu } from './AccountMenu';
 import { BrandLink } from './BrandLink';
 import { HEADER_LINKS } from './nav-links';
+import { OrganisationSwitcher } from './OrganisationSwitcher';
 import { PhoneMenu } from './PhoneMenu';
 
 const navButton = { minWidth: 0, px: 1.5, '&.active': { color: 'primary.main', bgcolor: 'action.selected' } };
@@ -18,7 +19,10 @@ export function Header() {
     <AppBar position="sticky" sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
       <Container maxWidth="lg">
         <Toolbar disableGutters sx={{ gap: 1 }}>
-          <BrandLink />
+          {/* The brand keeps its one line on phones; the organisation switcher gives way instead. */}
+          <Box sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
+            <BrandLink />
+          </Box>
           <Box
             component="nav"
             aria-label="Main"
@@ -31,6 +35,7 @@ export function Header() {
             ))}
           </Box>
           <Box sx={{ flexGrow: 1 }} />
+          {status === 'in' && <OrganisationSwitcher />}
           <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 1, alignItems: 'center' }}>
             {status === 'in' && <AccountMenu />}
             {status === 'out' && (
@@ -44,7 +49,7 @@ export function Header() {
               </>
             )}
           </Box>
-          <Box sx={{ display: { xs: 'flex', md: 'none' } }}>
+          <Box sx={{ display: { xs: 'flex', md: 'none' }, flexShrink: 0 }}>
             <PhoneMenu />
           </Box>
         </Toolbar>

@@ -12,4 +12,5 @@ export const ACCOUNT_LINKS = [
   { label: 'Upload & Create', to: '/upload' },
   { label: 'Query', to: '/query' },
   { label: 'Profile', to: '/account' },
+  { label: 'Organisations', to: '/organisations' },
 ] as const;

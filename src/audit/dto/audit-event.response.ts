@@ -16,6 +16,13 @@ export class AuditEventResponse {
   @ApiProperty({ description: 'Increasing with time; pass the last one as `before` for the next page' })
   id: string;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Who acted: in the personal log the caller; in an organisation’s, one of its members',
+  })
+  user_id: string | null;
+
   @ApiProperty({ enum: AUDIT_EVENT_TYPES })
   type: string;
 

@@ -21,11 +21,12 @@ import {
 } from '../../api/organisations';
 import { failureText } from '../../api/users';
 import { useNotify } from '../../components/useNotify';
+import { OrganisationAuditSection } from './OrganisationAuditSection';
 import { managesMembers, mayManageMember, ROLE_LABELS, rolesAssignableBy } from './organisationRoles';
 
 const FAILURE = { fallback: 'That did not work', network: 'Network error' };
 
-/** /organisations/:id: members and their roles, invitations, and leaving. */
+/** /organisations/:id: members and their roles, invitations, the audit log (owners and admins), and leaving. */
 export function OrganisationSettingsPage() {
   const { id = '' } = useParams();
   const organisation = useOrganisation(id);
@@ -211,6 +212,8 @@ export function OrganisationSettingsPage() {
           )}
         </Paper>
       )}
+
+      {manager && <OrganisationAuditSection organisationId={id} members={members.data} />}
 
       <Button
         color="error"
