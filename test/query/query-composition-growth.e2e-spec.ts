@@ -15,7 +15,8 @@ const NINE_MB = "repeat('x', 9000000)";
  * most the sum of their parts, but a value doubled at every level of a WITH or a recursion reached
  * PostgreSQL's 1 GB in a few dozen steps, holding a gigabyte or two of the shared server for
  * seconds. Each composition now refuses a result past 16 MB (migration QueryCompositionGuards,
- * value-builders.ts), and `ARRAY(SELECT …)` counts its elements as array_agg does.
+ * value-builders.ts), row and array constructors included, and `ARRAY(SELECT …)` counts its
+ * elements as array_agg does.
  */
 describe('POST /api/query: values composed from others', () => {
   let testApp: TestApp;
@@ -49,6 +50,10 @@ describe('POST /api/query: values composed from others', () => {
     `WITH a AS (SELECT ${NINE_MB} AS s) SELECT length(json_build_array(s, s)::text) FROM a`,
     `WITH a AS (SELECT ${NINE_MB} AS s) SELECT length(jsonb_build_object('a', s, 'b', s)::text) FROM a`,
     `WITH a AS (SELECT ${NINE_MB} AS s) SELECT length(to_json(ROW(s, s))::text) FROM a`,
+    `WITH a AS (SELECT ${NINE_MB} AS s) SELECT length(ROW(s, s)::text) FROM a`,
+    `WITH a AS (SELECT ${NINE_MB} AS s), b AS (SELECT (s, s) AS r FROM a) SELECT length(r::text) FROM b`,
+    `WITH a AS (SELECT ${NINE_MB} AS s) SELECT cardinality(ARRAY[s, s]) FROM a`,
+    `WITH a AS (SELECT ARRAY[${NINE_MB}] AS r) SELECT cardinality(ARRAY[r, r]) FROM a`,
     // One element's text per NULL: a million of them, a hundred bytes each.
     `SELECT length(array_to_string(string_to_array(repeat(',', 1000000), ',', ''), '', repeat('x', 100)))`,
     `SELECT length(array_to_string(string_to_array(repeat(',', 1000000), ','), repeat('x', 100)))`,
@@ -108,6 +113,26 @@ describe('POST /api/query: values composed from others', () => {
       "SELECT ARRAY(SELECT ARRAY[g, g] FROM generate_series(1, 2) g), ARRAY(SELECT s FROM (VALUES ('b'), ('a')) AS t(s) ORDER BY s)",
       [['{{1,1},{2,2}}', '{a,b}']],
     ],
+    [
+      "SELECT ROW(1, 'a')::text, (1, 'b')::text, ARRAY[[1, 2], [3, 4]], to_json(ROW(1, 'x')), ARRAY[]::int[]",
+      [['(1,a)', '(1,b)', '{{1,2},{3,4}}', { f1: 1, f2: 'x' }, '{}']],
+    ],
+    [
+      'SELECT a, b, count(*) FROM (VALUES (1, 2), (1, 2), (3, 4)) AS t(a, b) WHERE (a, b) IN ((1, 2), (3, 4)) AND ROW(a, b) <> (5, 6) AND (a, b) IN (SELECT 1, 2 UNION SELECT 3, 4) GROUP BY (a, b) ORDER BY a',
+      [
+        [1, 2, 2],
+        [3, 4, 1],
+      ],
+    ],
+    [
+      'SELECT a, b, count(*) FROM (VALUES (1, 2), (3, 4)) AS t(a, b) GROUP BY ROLLUP ((a, b)) ORDER BY a NULLS LAST',
+      [
+        [1, 2, 1],
+        [3, 4, 1],
+        [null, null, 2],
+      ],
+    ],
+    ['SELECT count(*) FROM generate_series(1, 5) g WHERE g = ANY (ARRAY[2, 4])', [[2]]],
     // Up to the cap itself: 8 MB and 8 MB make 16,000,000 bytes, under 16 MiB.
     ["SELECT length(repeat('x', 8000000) || repeat('y', 8000000))", [[16000000]]],
     [

@@ -168,3 +168,26 @@ export function callSpans(
   }
   return undefined;
 }
+
+/**
+ * Where the bracketed constructor starting at `start` (`ARRAY[…]`, `ROW(…)` or a plain `(…)`)
+ * ends: just after the bracket that closes its first one. Undefined when the text does not read
+ * so there.
+ */
+export function constructorEnd(text: string, start: number): number | undefined {
+  let at = start;
+  let depth = 0;
+  while (at < text.length) {
+    const token = tokenAt(text, at);
+    const char = text[at];
+    if (token.kind === 'other') {
+      if (char === '(' || char === '[') depth += 1;
+      else if (char === ')' || char === ']') {
+        depth -= 1;
+        if (depth <= 0) return depth === 0 ? token.end : undefined;
+      } else if (depth === 0) return undefined;
+    }
+    at = token.end;
+  }
+  return undefined;
+}

@@ -15,6 +15,7 @@ import {
   ARRAY_ELEMENT,
   arraySubqueryInsertions,
   builderInsertions,
+  constructorInsertions,
   VALUE_BUILDERS,
   VALUE_CAP,
   ValueBuilderCall,
@@ -136,6 +137,10 @@ class TreeCheck {
   readonly valueBuilders: ValueBuilderCall[] = [];
   /** Where each `ARRAY(subquery)` starts, in UTF-8 bytes. */
   readonly arraySubqueries: number[] = [];
+  /** Where each row or array constructor to be capped starts, in UTF-8 bytes. */
+  readonly constructors: number[] = [];
+  /** Row constructors that a comparison, IN list or GROUP BY takes apart: they build no value. */
+  private readonly rowOperands = new Set<unknown>();
   /** Once guarded: where the calls that the cap wraps stand, each to be found wrapped. */
   private readonly cappedCalls = new Set<unknown>();
 
@@ -185,9 +190,26 @@ class TreeCheck {
         break;
       case 'A_Expr':
         this.operator(fields.name, fields.location);
+        this.noteRowOperands(fields.lexpr, fields.rexpr);
+        break;
+      case 'GroupingSet':
+        this.noteRowOperands(fields.content);
+        break;
+      case 'RowExpr':
+        if (!this.rowOperands.has(fields.location)) this.valueConstructor('ROW(…)', fields);
+        break;
+      case 'A_ArrayExpr':
+        // ARRAY[…] as a whole: its inner […] are part of it, and ARRAY[] builds nothing.
+        if (
+          this.startsWithArray(fields.location) &&
+          Array.isArray(fields.elements) &&
+          fields.elements.length > 0
+        )
+          this.valueConstructor('ARRAY[…]', fields);
         break;
       case 'SubLink':
         this.operator(fields.operName, fields.location);
+        this.noteRowOperands(fields.testexpr);
         if (fields.subLinkType === 'ARRAY_SUBLINK') this.arraySubquery(fields);
         break;
       case 'SQLValueFunction':
@@ -229,6 +251,7 @@ class TreeCheck {
     }
     // The branches of a UNION/INTERSECT/EXCEPT are plain structures, not wrapped nodes, but
     // statements of their own all the same: each may have a WITH of its own.
+    this.noteRowOperands(fields.groupClause);
     const { larg, rarg, ...own } = rest;
     for (const branch of [larg, rarg]) if (branch) this.select(branch as Node, { ...outer, ctes });
     this.walk(own, { inTableStatement: isTableStatement(fields), ctes });
@@ -256,7 +279,9 @@ class TreeCheck {
       // The user's own call could count negative bytes.
       if (!this.guarded) this.refuse(`function ${name.join('.')} is not allowed in a query`, fields.location);
       const [wrapped] = (fields.args as Node[] | undefined) ?? [];
-      if (wrapped?.FuncCall) this.cappedCalls.add((wrapped.FuncCall as Node).location);
+      const inner = wrapped && (Object.values(wrapped)[0] as Node | undefined);
+      if (name.join('.') === VALUE_CAP.join('.') && inner && typeof inner === 'object')
+        this.cappedCalls.add(inner.location);
       return;
     }
     if (
@@ -270,6 +295,30 @@ class TreeCheck {
     if (functionName === 'format') checkFormatCall(fields.args, positionOf(this.sql, fields.location));
     if (VALUE_AGGREGATES.has(functionName)) this.valueAggregate(functionName, fields);
     if (VALUE_BUILDERS.has(functionName)) this.valueBuilder(functionName, fields);
+  }
+
+  /** Row constructors among these operands (or in these lists) are compared or grouped, not built. */
+  private noteRowOperands(...operands: unknown[]): void {
+    for (const operand of operands) {
+      if (Array.isArray(operand)) this.noteRowOperands(...operand);
+      else if (operand && typeof operand === 'object') {
+        const node = operand as Node;
+        if (node.RowExpr) this.rowOperands.add((node.RowExpr as Node).location);
+        if (node.List) this.noteRowOperands((node.List as Node).items);
+      }
+    }
+  }
+
+  private startsWithArray(location: unknown): boolean {
+    const position = positionOf(this.sql, location);
+    return position !== undefined && /^array\b/i.test(this.sql.slice(position - 1, position + 5));
+  }
+
+  /** A row or array constructor: noted to be capped, or (once guarded) seen to stand inside the cap. */
+  private valueConstructor(shown: string, fields: Node): void {
+    if (!this.guarded) this.constructors.push(fields.location as number);
+    else if (!this.cappedCalls.has(fields.location))
+      this.refuse(`write this ${shown} more plainly`, fields.location);
   }
 
   /** An `ARRAY(subquery)`: noted to have its elements counted, or (once guarded) seen to have them counted. */
@@ -410,8 +459,12 @@ export async function checkQuery(sql: string, guarded = false): Promise<CheckedQ
     );
   check.walk(statement, TOP);
   const text = statementText(sql, statements[0]);
-  if (check.valueAggregates.length + check.valueBuilders.length + check.arraySubqueries.length > 0)
-    return checkGuarded(text, check);
+  const guards =
+    check.valueAggregates.length +
+    check.valueBuilders.length +
+    check.arraySubqueries.length +
+    check.constructors.length;
+  if (guards > 0) return checkGuarded(text, check);
   return {
     kind,
     text,
@@ -430,6 +483,7 @@ async function checkGuarded(text: string, found: TreeCheck): Promise<CheckedQuer
     ...aggregateInsertions(text, found.valueAggregates),
     ...builderInsertions(text, found.valueBuilders),
     ...arraySubqueryInsertions(text, found.arraySubqueries),
+    ...constructorInsertions(text, found.constructors),
   ]);
   try {
     return { ...(await checkQuery(sql, true)), originalPosition };

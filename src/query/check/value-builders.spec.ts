@@ -30,6 +30,19 @@ describe('checkQuery: values composed from others stay under the cap', () => {
       "SELECT ARRAY(SELECT concat(x, ')') FROM t)",
       "SELECT ARRAY(SELECT query_guard.aggregated(query_array.element, 8) FROM (SELECT query_guard.capped(concat(x, ')')) FROM t) AS query_array(element))",
     ],
+    [
+      'SELECT ROW(a, b), (a, b) AS r, ARRAY[a, b], array [[1, 2], [3, 4]], ARRAY[]::int[] FROM t',
+      'SELECT query_guard.capped(ROW(a, b)), query_guard.capped((a, b)) AS r, query_guard.capped(ARRAY[a, b]), query_guard.capped(array [[1, 2], [3, 4]]), ARRAY[]::int[] FROM t',
+    ],
+    [
+      'SELECT array_agg(ROW(a, b)), to_json((a, b)) FROM t',
+      'SELECT array_agg(query_guard.aggregated(query_guard.capped(ROW(a, b)), 8)), query_guard.capped(to_json(query_guard.capped((a, b)))) FROM t',
+    ],
+    // Rows a comparison, IN list or GROUP BY takes apart build nothing: left as written.
+    [
+      'SELECT c FROM t WHERE (a, b) = (1, 2) AND ROW(a, b) IN ((1, 2), (3, 4)) AND (a, b) IN (SELECT 1, 2) GROUP BY (a, b), ROLLUP ((a, b), c)',
+      'SELECT c FROM t WHERE (a, b) = (1, 2) AND ROW(a, b) IN ((1, 2), (3, 4)) AND (a, b) IN (SELECT 1, 2) GROUP BY (a, b), ROLLUP ((a, b), c)',
+    ],
     // `||` and the functions of the same signature are guarded in the database: left as written.
     ['SELECT a || b, array_cat(x, y) FROM t', 'SELECT a || b, array_cat(x, y) FROM t'],
   ])('%s', async (sql, expected) => {

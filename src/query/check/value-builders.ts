@@ -1,5 +1,5 @@
 import { AGGREGATE_GUARD } from './aggregate-guard';
-import { callSpans } from './call-arguments';
+import { callSpans, constructorEnd } from './call-arguments';
 import { QueryRefusal } from './query-refusal';
 import { characterIndexes, Insertion, wrap } from './text-insertions';
 
@@ -56,6 +56,24 @@ export function arraySubqueryInsertions(sql: string, byteOffsets: number[]): Ins
       `) AS ${table}(${column})`,
       2,
     );
+  });
+}
+
+/**
+ * Row and array constructors (`ROW(s, s)`, `(s, s)`, `ARRAY[s, s]`) are at most the sum of their
+ * parts too, and are capped the same way, each whole constructor wrapped. Not those a row
+ * comparison, IN list or GROUP BY takes apart (`(a, b) = (c, d)`, `GROUP BY (a, b)`): those
+ * build no value, and wrapped they would mean something else.
+ */
+export function constructorInsertions(sql: string, byteOffsets: number[]): Insertion[] {
+  const starts = characterIndexes(
+    sql,
+    [...byteOffsets].sort((first, second) => first - second),
+  );
+  return starts.flatMap((start) => {
+    const end = constructorEnd(sql, start);
+    if (end === undefined) throw new QueryRefusal('write this ROW(…) or ARRAY[…] more plainly', start + 1);
+    return wrap(start, end, `${VALUE_CAP.join('.')}(`, ')', 1);
   });
 }
 
