@@ -37,3 +37,36 @@ export async function deleteGrant(sql: Sql, userId: string, assetId: string): Pr
   );
   return true;
 }
+
+/** Adds the organisation's grant and, only if it is new, counts the organisation as one subscriber. */
+export async function insertOrganisationGrant(
+  sql: Sql,
+  organisationId: string,
+  assetId: string,
+  reason: 'free' | 'purchase',
+  grantedBy: string,
+): Promise<void> {
+  const inserted = await sql(
+    `INSERT INTO organisation_grants (organisation_id, asset_id, reason, granted_by) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (organisation_id, asset_id) DO NOTHING RETURNING asset_id`,
+    [organisationId, assetId, reason, grantedBy],
+  );
+  if (inserted.rows.length > 0) {
+    await sql(`UPDATE assets SET subscriber_count = subscriber_count + 1 WHERE id = $1`, [assetId]);
+  }
+}
+
+/** Takes the organisation's grant away and uncounts it. True when one was removed. */
+export async function deleteOrganisationGrant(
+  sql: Sql,
+  organisationId: string,
+  assetId: string,
+): Promise<boolean> {
+  const deleted = await sql(
+    `DELETE FROM organisation_grants WHERE organisation_id = $1 AND asset_id = $2 RETURNING asset_id`,
+    [organisationId, assetId],
+  );
+  if (deleted.rows.length === 0) return false;
+  await sql(`UPDATE assets SET subscriber_count = subscriber_count - 1 WHERE id = $1`, [assetId]);
+  return true;
+}

@@ -18,3 +18,5 @@ export const INVITATION_ANSWERED = 'This invitation has been answered already.';
 export const INVITATION_OTHER_ADDRESS =
   'This invitation was sent to another e-mail address. Please log in with that address to answer it.';
 export const TOO_MANY_INVITATIONS = 'Too many invitations. Please try again later.';
+export const STILL_OWNS_DATASETS =
+  'This organisation still owns datasets. Delete them first: they are its members’ work and would otherwise be lost.';
