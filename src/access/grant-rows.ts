@@ -70,3 +70,17 @@ export async function deleteOrganisationGrant(
   await sql(`UPDATE assets SET subscriber_count = subscriber_count - 1 WHERE id = $1`, [assetId]);
   return true;
 }
+
+/**
+ * Before organisations are deleted (their grants go with them, ON DELETE CASCADE): each stops
+ * counting as a subscriber of what it held.
+ */
+export async function uncountOrganisationGrants(sql: Sql, organisationIds: string[]): Promise<void> {
+  await sql(
+    `UPDATE assets asset SET subscriber_count = asset.subscriber_count - held.organisations
+       FROM (SELECT asset_id, count(*)::int AS organisations FROM organisation_grants
+              WHERE organisation_id = ANY($1::uuid[]) GROUP BY asset_id) held
+      WHERE asset.id = held.asset_id`,
+    [organisationIds],
+  );
+}

@@ -1,4 +1,5 @@
 import { ConflictException, ForbiddenException, NotFoundException } from '@nestjs/common';
+import { uncountOrganisationGrants } from '../access/grant-rows';
 import { isUuid } from '../common/uuid';
 import type { Sql } from '../database/sql';
 import { managesMembers, OrganisationRole } from './organisation-role';
@@ -98,6 +99,7 @@ export async function releaseOrganisationsOf(sql: Sql, userId: string): Promise<
       `UPDATE assets SET organisation_id = NULL, owner_id = $2 WHERE organisation_id = ANY($1::uuid[])`,
       [ids, userId],
     );
+    await uncountOrganisationGrants(sql, ids);
     await sql(`DELETE FROM organisations WHERE id = ANY($1::uuid[])`, [ids]);
   }
 }

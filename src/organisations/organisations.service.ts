@@ -1,5 +1,6 @@
 import { ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { uncountOrganisationGrants } from '../access/grant-rows';
 import { AuditService } from '../audit/audit.service';
 import { QueryAccessWithdrawal } from '../query/run/access-withdrawal.service';
 import { isUuid } from '../common/uuid';
@@ -113,6 +114,7 @@ export class OrganisationsService {
         `SELECT user_id FROM organisation_memberships WHERE organisation_id = $1`,
         [id],
       );
+      await uncountOrganisationGrants(sql, [id]);
       await sql(`DELETE FROM organisations WHERE id = $1`, [id]);
       await this.audit.recordIn(sql, 'organisation_deleted', { organisation_id: id });
       return memberRows.map((row) => row.user_id);

@@ -235,7 +235,9 @@ export class QueryRoles {
               JOIN pg_namespace schema ON schema.oid = relation.relnamespace
              WHERE lock.pid = activity.pid AND lock.locktype = 'relation'
                AND lock.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-               AND schema.nspname = 'data' AND relation.relname <> ALL ($2::text[]))`,
+               AND schema.nspname = 'data' AND relation.relname <> ALL ($2::text[])
+               -- Tables only: a query planned on a table locks its indexes too, under their own names.
+               AND relation.relkind IN ('r', 'p', 'v', 'm', 'f'))`,
       [user, readable],
     );
   }
