@@ -246,6 +246,48 @@ describe('organisations: datasets an organisation owns', () => {
     );
   });
 
+  describe('deleting the account of its uploader', () => {
+    it('leaves a dataset moved into an organisation with the organisation', async () => {
+      const uploader = await createLoggedInUser(testApp);
+      await testApp.dataSource.query(
+        `INSERT INTO organisation_memberships (organisation_id, user_id, role) VALUES ($1, $2, 'editor')`,
+        [team.id, uploader.user.id],
+      );
+      const id = await organisationDataset(team, uploader);
+      const personal = await uploadDataset(uploader.agent, { is_public: 'false' });
+      await uploader.agent
+        .delete('/api/users/me')
+        .set('Origin', TEST_ORIGIN)
+        .send({ password: uploader.user.password })
+        .expect(200);
+      const kept = await team.people.viewer.agent.get(`/api/assets/${id}/data`).expect(200);
+      expect(kept.body).toMatchObject({ sample: false, total: 12 });
+      await team.people.editor.agent
+        .patch(`/api/assets/${id}`)
+        .set('Origin', TEST_ORIGIN)
+        .send({ title: 'Still ours' })
+        .expect(200);
+      expect(await testApp.dataSource.query(`SELECT 1 FROM assets WHERE id = $1`, [personal])).toHaveLength(
+        0,
+      );
+    });
+
+    it('deletes the datasets of an organisation the account was alone in, with it', async () => {
+      const own = await createOrganisation(testApp);
+      const id = await uploadDataset(own.owner.agent, { is_public: 'false' });
+      await moveDataset(own.owner.agent, id, own.organisation.id).expect(200);
+      await own.owner.agent
+        .delete('/api/users/me')
+        .set('Origin', TEST_ORIGIN)
+        .send({ password: own.owner.user.password })
+        .expect(200);
+      expect(await testApp.dataSource.query(`SELECT 1 FROM assets WHERE id = $1`, [id])).toHaveLength(0);
+      expect(
+        await testApp.dataSource.query(`SELECT 1 FROM organisations WHERE id = $1`, [own.organisation.id]),
+      ).toHaveLength(0);
+    });
+  });
+
   describe('the organisation itself', () => {
     it('cannot be deleted while it owns datasets (409), and can once they are gone', async () => {
       const own = await createOrganisation(testApp);
