@@ -125,6 +125,19 @@ describe('organisations: datasets an organisation holds', () => {
       expect(mine).toHaveLength(0);
     });
 
+    it.each([[null], [42], ['x'.repeat(101)]])('refuses organisationId %p with 400', async (value) => {
+      const id = await uploadDataset(publisher.agent, { is_public: 'true' });
+      const response = await grantFor(team.people.editor.agent, id, value).expect(400);
+      expect(JSON.stringify(response.body.message)).toMatch(/organisationId must be/);
+      await removeFor(team.people.editor.agent, id, value).expect(400);
+    });
+
+    it('answers 404 for an organisationId that names no organisation', async () => {
+      const id = await uploadDataset(publisher.agent, { is_public: 'true' });
+      const response = await grantFor(team.people.editor.agent, id, 'not-an-organisation').expect(404);
+      expect(response.body.message).toBe('Organisation not found');
+    });
+
     it('answers 404 for a private dataset the caller cannot see, as for themselves', async () => {
       const id = await uploadDataset(publisher.agent, { is_public: 'false' });
       await grantFor(team.people.editor.agent, id, team.id).expect(404);
