@@ -192,10 +192,10 @@ export class AccessGate {
   async requireOrganisationEditor(
     caller: Caller,
     organisationId: string,
-    manager: EntityManager = this.dataSource.manager,
+    manager?: EntityManager,
   ): Promise<OrganisationRole> {
     if (!caller) throw new NotFoundException(ORGANISATION_NOT_FOUND);
-    const role = await roleOf(sqlOn(manager), organisationId, caller.id);
+    const role = await roleOf(sqlOn(manager ?? this.dataSource), organisationId, caller.id);
     if (!edits(role)) throw new ForbiddenException(ORGANISATION_EDITORS_ONLY);
     return role;
   }
