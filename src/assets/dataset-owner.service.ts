@@ -186,10 +186,15 @@ export class DatasetOwnerService {
   async moveToOrganisation(user: AuthenticatedUser, assetId: string, organisationId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const asset = await this.gate.requireMovableDataset(user, assetId, organisationId, manager);
-      await sqlOn(manager)(`UPDATE assets SET organisation_id = $2, updated_at = now() WHERE id = $1`, [
+      const sql = sqlOn(manager);
+      await sql(`UPDATE assets SET organisation_id = $2, updated_at = now() WHERE id = $1`, [
         asset.id,
         organisationId,
       ]);
+      await this.audit.recordIn(sql, 'dataset_moved_to_organisation', {
+        dataset_id: asset.id,
+        organisation_id: organisationId,
+      });
     });
   }
 

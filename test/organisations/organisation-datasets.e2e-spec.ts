@@ -16,7 +16,7 @@ import {
   organisationDataset,
   TWELVE_ROWS,
 } from './holdings.support';
-import { createOrganisation } from './support';
+import { createOrganisation, eventsOf } from './support';
 
 /** What each caller is answered: members read, editors and above change, the rest see nothing. */
 function expected(caller: HoldingCaller, change: boolean): number {
@@ -189,6 +189,10 @@ describe('organisations: datasets an organisation owns', () => {
         row_count: 12,
       });
       expect(moved.body.versions).toEqual(before.versions);
+      expect(await eventsOf(testApp, editor.user.id, 'dataset_moved_to_organisation')).toContainEqual({
+        type: 'dataset_moved_to_organisation',
+        detail: { dataset_id: id, organisation_id: team.id },
+      });
       // The subscriber keeps reading every row.
       const rows = await subscriber.agent.get(`/api/assets/${id}/data`).expect(200);
       expect(rows.body).toMatchObject({ sample: false, total: 12 });
@@ -209,6 +213,9 @@ describe('organisations: datasets an organisation owns', () => {
       const id = await uploadDataset(team.people.viewer.agent, { is_public: 'false' });
       const response = await moveDataset(team.people.viewer.agent, id, team.id).expect(403);
       expect(response.body.message).toBe(EDITORS_ONLY_ORGANISATION);
+      expect(await eventsOf(testApp, team.people.viewer.user.id, 'dataset_moved_to_organisation')).toEqual(
+        [],
+      );
       const [row] = await testApp.dataSource.query(`SELECT organisation_id FROM assets WHERE id = $1`, [id]);
       expect(row.organisation_id).toBeNull();
     });

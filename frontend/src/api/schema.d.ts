@@ -1667,7 +1667,8 @@ export interface components {
         | 'organisation_member_joined'
         | 'organisation_member_role_changed'
         | 'organisation_member_removed'
-        | 'organisation_member_left';
+        | 'organisation_member_left'
+        | 'dataset_moved_to_organisation';
       user_agent: string | null;
     };
     AuthField: {
@@ -3256,6 +3257,7 @@ export interface operations {
           | 'organisation_member_role_changed'
           | 'organisation_member_removed'
           | 'organisation_member_left'
+          | 'dataset_moved_to_organisation'
         )[];
         /** @description ISO 8601 time; events at or after it */
         from?: string;
@@ -3310,6 +3312,7 @@ export interface operations {
           | 'organisation_member_role_changed'
           | 'organisation_member_removed'
           | 'organisation_member_left'
+          | 'dataset_moved_to_organisation'
         )[];
         /** @description ISO 8601 time; events at or after it */
         from?: string;
