@@ -34,7 +34,10 @@ export interface DatasetAccess {
   asset: Asset;
   /** The caller acts as its owner: uploaded it (a personal one), or edits for its organisation. */
   owned: boolean;
-  /** The caller may read every row: owner, or holder of a grant (got or bought). */
+  /**
+   * The caller may read every row: owner, holder of a grant (got or bought; their own or one of
+   * an organisation they are a member of), or a member of the organisation it belongs to.
+   */
   held: boolean;
 }
 
@@ -103,8 +106,8 @@ export class AccessGate {
   /**
    * The rule for a set of datasets as an SQL condition on `alias` (the assets table), for list
    * queries that filter many datasets at once. `visible` is what the caller may see: public and not
-   * archived, or held. `caller` is the placeholder holding the caller's
-   * id, or NULL for a visitor.
+   * archived, or held; `owned` what they act as owner of; `held` what they read in full (see
+   * DatasetAccess). `caller` is the placeholder holding the caller's id, or NULL for a visitor.
    */
   datasetCondition(scope: DatasetScope, alias: string, caller: string): string {
     const me = `CAST(${caller} AS uuid)`;
