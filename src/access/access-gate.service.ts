@@ -1,4 +1,4 @@
-import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Asset } from '../assets/entities/asset.entity';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
@@ -7,8 +7,11 @@ import { Connector } from '../connectors/entities/connector.entity';
 import { ConnectorInstance } from '../connectors/entities/connector-instance.entity';
 import { ConnectorInstanceTable } from '../connectors/entities/connector-instance-table.entity';
 import { isDataTableName } from '../database/data-tables/data-table-names';
+import { roleOf } from '../organisations/membership-rules';
+import { edits, EDITING_ROLES, OrganisationRole } from '../organisations/organisation-role';
+import { ORGANISATION_NOT_FOUND } from '../organisations/organisations.messages';
 import { SavedQuery } from '../query/saved/entities/saved-query.entity';
-import type { Sql } from '../database/sql';
+import { sqlOn, type Sql } from '../database/sql';
 import type { UserFlag } from '../users/user-flags';
 
 /** Who is asking: a logged-in user (or the owner of an API key), or undefined for a visitor. */
@@ -29,9 +32,12 @@ export type ConnectorScope = 'visible' | 'owned';
 /** A dataset the caller may use as asked, with what they may do with it. */
 export interface DatasetAccess {
   asset: Asset;
-  /** The caller uploaded it. */
+  /** The caller acts as its owner: uploaded it (a personal one), or edits for its organisation. */
   owned: boolean;
-  /** The caller may read every row: owner, or holder of a grant (got or bought). */
+  /**
+   * The caller may read every row: owner, holder of a grant (got or bought; their own or one of
+   * an organisation they are a member of), or a member of the organisation it belongs to.
+   */
   held: boolean;
 }
 
@@ -46,11 +52,16 @@ export function isSubscriber(holder: string, asset: string): string {
   return `${holder} IS DISTINCT FROM ${asset}.owner_id`;
 }
 
-/** A dataset's subscribers as an SQL number; with `before`, those whose grant is older than it. */
+/**
+ * A dataset's subscribers as an SQL number: its holders by the rule above, and each organisation
+ * holding it as one; with `before`, those whose grant is older than it.
+ */
 export function subscriberCount(asset: string, before?: string): string {
-  const older = before ? ` AND subscriber.granted_at < ${before}` : '';
-  return `(SELECT count(*)::int FROM access_grants subscriber
-     WHERE subscriber.asset_id = ${asset}.id AND ${isSubscriber('subscriber.user_id', asset)}${older})`;
+  const older = (grant: string) => (before ? ` AND ${grant}.granted_at < ${before}` : '');
+  return `((SELECT count(*)::int FROM access_grants subscriber
+     WHERE subscriber.asset_id = ${asset}.id AND ${isSubscriber('subscriber.user_id', asset)}${older('subscriber')})
+   + (SELECT count(*)::int FROM organisation_grants organisation_subscriber
+     WHERE organisation_subscriber.asset_id = ${asset}.id${older('organisation_subscriber')}))`;
 }
 
 /**
@@ -70,6 +81,11 @@ export const FLAG_REFUSALS: Record<UserFlag, string> = {
 
 export const DATASET_NOT_FOUND = 'Dataset not found';
 export const DATASET_OWNER_ONLY = 'Only the owner can manage this dataset';
+export const DATASET_ORGANISATION_EDITORS_ONLY =
+  'Only editors, admins and owners of the organisation this dataset belongs to can manage it';
+export const ORGANISATION_EDITORS_ONLY =
+  'Only editors, admins and owners of this organisation may get, buy or move datasets for it.';
+export const DATASET_IN_ORGANISATION = 'This dataset belongs to an organisation already';
 export const CONNECTOR_NOT_FOUND = 'Connector not found';
 export const CONNECTOR_OWNER_ONLY = 'Only the owner can manage this connector';
 export const INSTANCE_NOT_FOUND = 'Connector instance not found';
@@ -90,13 +106,32 @@ export class AccessGate {
   /**
    * The rule for a set of datasets as an SQL condition on `alias` (the assets table), for list
    * queries that filter many datasets at once. `visible` is what the caller may see: public and not
-   * archived, or held. `caller` is the placeholder holding the caller's
-   * id, or NULL for a visitor.
+   * archived, or held; `owned` what they act as owner of; `held` what they read in full (see
+   * DatasetAccess). `caller` is the placeholder holding the caller's id, or NULL for a visitor.
    */
   datasetCondition(scope: DatasetScope, alias: string, caller: string): string {
-    const owns = `COALESCE(${alias}.owner_id = CAST(${caller} AS uuid), false)`;
-    const held = `(${owns} OR EXISTS (SELECT 1 FROM access_grants held_grant
-       WHERE held_grant.asset_id = ${alias}.id AND held_grant.user_id = CAST(${caller} AS uuid)))`;
+    const me = `CAST(${caller} AS uuid)`;
+    const memberOf = (organisation: string, roles?: readonly OrganisationRole[]) =>
+      `EXISTS (SELECT 1 FROM organisation_memberships member
+        WHERE member.organisation_id = ${organisation} AND member.user_id = ${me}${
+          roles ? ` AND member.role IN (${roles.map((role) => `'${role}'`).join(', ')})` : ''
+        })`;
+    // A personal dataset is its uploader's; one of an organisation is its editors' and above,
+    // and no longer its uploader's as such (they keep what their role gives them, while it lasts).
+    const owns = `(CASE WHEN ${alias}.organisation_id IS NULL
+       THEN COALESCE(${alias}.owner_id = ${me}, false)
+       ELSE ${memberOf(`${alias}.organisation_id`, EDITING_ROLES)} END)`;
+    // Held: owned; a member of the organisation it belongs to (viewers too); a grant of the
+    // caller's own (the uploader's 'owner' grant counts only while the dataset is personal); or a
+    // grant of an organisation the caller is a member of. Membership is read at every request,
+    // so a member who leaves or is removed holds none of it from then on.
+    const held = `(${owns}
+       OR (${alias}.organisation_id IS NOT NULL AND ${memberOf(`${alias}.organisation_id`)})
+       OR EXISTS (SELECT 1 FROM access_grants held_grant
+         WHERE held_grant.asset_id = ${alias}.id AND held_grant.user_id = ${me}
+           AND (held_grant.reason <> 'owner' OR ${alias}.organisation_id IS NULL))
+       OR EXISTS (SELECT 1 FROM organisation_grants org_grant
+         WHERE org_grant.asset_id = ${alias}.id AND ${memberOf('org_grant.organisation_id')}))`;
     if (scope === 'owned') return owns;
     if (scope === 'held') return held;
     // An archived dataset stays for those who hold it, whatever its public flag says.
@@ -120,14 +155,15 @@ export class AccessGate {
       .getRepository(Asset)
       .createQueryBuilder('asset')
       .addSelect(this.datasetCondition('held', 'asset', ':caller'), 'held')
+      .addSelect(this.datasetCondition('owned', 'asset', ':caller'), 'owned')
       .where('asset.id = :assetId', { assetId })
       .andWhere(this.datasetCondition(scope, 'asset', ':caller'))
       .setParameter('caller', caller?.id ?? null)
-      .getRawAndEntities<{ held: boolean }>();
+      .getRawAndEntities<{ held: boolean; owned: boolean }>();
     const [asset] = entities;
     if (!asset) throw new NotFoundException(DATASET_NOT_FOUND);
-    const owned = !!caller && asset.ownerId === caller.id;
-    if (need === 'own' && !owned) throw new ForbiddenException(DATASET_OWNER_ONLY);
+    const owned = !!caller && raw[0].owned;
+    if (need === 'own' && !owned) throw new ForbiddenException(ownerOnly(asset.organisationId));
     return { asset, owned, held: raw[0].held };
   }
 
@@ -138,15 +174,48 @@ export class AccessGate {
    */
   async lockOwnedDataset(sql: Sql, caller: Caller, assetId: string): Promise<Asset> {
     if (!isUuid(assetId)) throw new NotFoundException(DATASET_NOT_FOUND);
-    const { rows } = await sql<{ owned: boolean }>(
-      `SELECT ${this.datasetCondition('owned', 'asset', '$2')} AS owned FROM assets asset
-        WHERE asset.id = $1 AND ${this.datasetCondition('visible', 'asset', '$2')} FOR UPDATE`,
+    const { rows } = await sql<{ owned: boolean; organisation_id: string | null }>(
+      `SELECT ${this.datasetCondition('owned', 'asset', '$2')} AS owned, asset.organisation_id
+         FROM assets asset
+        WHERE asset.id = $1 AND ${this.datasetCondition('visible', 'asset', '$2')} FOR UPDATE OF asset`,
       [assetId, caller?.id ?? null],
     );
     if (rows.length === 0) throw new NotFoundException(DATASET_NOT_FOUND);
-    if (!rows[0].owned) throw new ForbiddenException(DATASET_OWNER_ONLY);
+    if (!rows[0].owned) throw new ForbiddenException(ownerOnly(rows[0].organisation_id));
     const asset = await this.dataSource.getRepository(Asset).findOneBy({ id: assetId });
     if (!asset) throw new NotFoundException(DATASET_NOT_FOUND);
+    return asset;
+  }
+
+  /**
+   * The caller's role in an organisation they may get, buy or move datasets for (editor and
+   * above): 404 when they are not a member (as for the organisation's own routes), 403 for a
+   * viewer.
+   */
+  async requireOrganisationEditor(
+    caller: Caller,
+    organisationId: string,
+    manager?: EntityManager,
+  ): Promise<OrganisationRole> {
+    if (!caller) throw new NotFoundException(ORGANISATION_NOT_FOUND);
+    const role = await roleOf(sqlOn(manager ?? this.dataSource), organisationId, caller.id);
+    if (!edits(role)) throw new ForbiddenException(ORGANISATION_EDITORS_ONLY);
+    return role;
+  }
+
+  /**
+   * A personal dataset its owner may move into an organisation they edit for, locked for the
+   * move's transaction: 404/403 as for any owner's change, 409 when it belongs to one already.
+   */
+  async requireMovableDataset(
+    caller: Caller,
+    assetId: string,
+    organisationId: string,
+    manager: EntityManager,
+  ): Promise<Asset> {
+    const asset = await this.lockOwnedDataset(sqlOn(manager), caller, assetId);
+    if (asset.organisationId !== null) throw new ConflictException(DATASET_IN_ORGANISATION);
+    await this.requireOrganisationEditor(caller, organisationId, manager);
     return asset;
   }
 
@@ -318,4 +387,9 @@ export class AccessGate {
     const holds = flag === 'pro' ? user.proUser : user.blogEditor;
     if (!holds) throw new ForbiddenException(FLAG_REFUSALS[flag]);
   }
+}
+
+/** Who may manage a dataset that the caller may see but not change, in the refusal's words. */
+function ownerOnly(organisationId: string | null): string {
+  return organisationId === null ? DATASET_OWNER_ONLY : DATASET_ORGANISATION_EDITORS_ONLY;
 }

@@ -4,7 +4,7 @@ import { CurrentUser } from '../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
 import { SessionGuard } from '../common/guards/session.guard';
 import { GrantsService } from './grants.service';
-import { AssetIdDto } from './dto/asset-id.dto';
+import { GrantDto } from './dto/grant.dto';
 import { AccountPurchases, CheckoutStarted, GrantResult, PaymentMode, RemoveResult } from './grant-result';
 import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
 
@@ -45,15 +45,19 @@ export class AccessController {
   @ApiOkResponse({
     schema: { oneOf: [{ $ref: getSchemaPath(GrantResult) }, { $ref: getSchemaPath(CheckoutStarted) }] },
     description:
-      'Access granted: `{granted: true, assetId, already, reason, purchase?}`. With Stripe as the payment ' +
+      'Access granted: `{granted: true, assetId, already, reason, purchase?, organisationId?}`; with ' +
+      '`organisationId`, for that organisation (the caller an editor, admin or owner of it), and every ' +
+      'member reads it. With Stripe as the payment ' +
       'provider a paid dataset answers `{granted: false, assetId, checkout_url, purchase}` (purchase status ' +
       '`pending`) instead: the buyer pays on `checkout_url`, and access follows Stripe’s signed ' +
       '`checkout.session.completed` event at `POST /api/payments/stripe/webhook`.',
   })
   grant(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() input: AssetIdDto,
+    @Body() input: GrantDto,
   ): Promise<GrantResult | CheckoutStarted> {
+    if (input.organisationId !== undefined)
+      return this.grants.grantForOrganisation(user, input.assetId, input.organisationId);
     return this.grants.grant(user, input.assetId);
   }
 
@@ -61,7 +65,9 @@ export class AccessController {
   @HttpCode(200)
   @ApiOkResponse({ type: RemoveResult })
   @UseGuards(SessionGuard)
-  remove(@CurrentUser() user: AuthenticatedUser, @Body() input: AssetIdDto): Promise<RemoveResult> {
+  remove(@CurrentUser() user: AuthenticatedUser, @Body() input: GrantDto): Promise<RemoveResult> {
+    if (input.organisationId !== undefined)
+      return this.grants.removeForOrganisation(user, input.assetId, input.organisationId);
     return this.grants.remove(user, input.assetId);
   }
 }

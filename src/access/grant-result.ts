@@ -45,6 +45,9 @@ export class GrantResult {
 
   @ApiPropertyOptional({ type: () => PurchaseView })
   purchase?: PurchaseView;
+
+  @ApiPropertyOptional({ description: 'The organisation that holds it, when it was got or bought for one' })
+  organisationId?: string;
 }
 
 /** A paid dataset with a hosted checkout: the buyer pays there; access follows the provider's notice. */

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { BadRequestException, HttpException, HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, FindOptionsWhere, IsNull } from 'typeorm';
 import type { Asset } from '../assets/entities/asset.entity';
 import { Sql, sqlOn } from '../database/sql';
 import { NotificationsService } from '../notifications/notifications.service';
 import { AccessGate, Caller } from './access-gate.service';
 import { AccessGrant } from './entities/access-grant.entity';
+import { OrganisationGrant } from './entities/organisation-grant.entity';
 import { Purchase } from './entities/purchase.entity';
 import {
   AccountPurchases,
@@ -17,10 +18,13 @@ import {
   RemoveResult,
   toPurchaseView,
 } from './grant-result';
-import { deleteGrant, insertGrant } from './grant-rows';
+import { deleteGrant, deleteOrganisationGrant, insertGrant, insertOrganisationGrant } from './grant-rows';
 import { HostedCheckout } from './payments/hosted-checkout';
 import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
 import { AuditService } from '../audit/audit.service';
+
+export const NO_HOSTED_CHECKOUT_FOR_ORGANISATIONS =
+  'Paid datasets cannot be bought for an organisation with this payment provider yet. Buy it for yourself, or get free datasets for the organisation.';
 
 /**
  * Changes who holds which dataset: grants, purchases and removals, with the subscriber count kept
@@ -63,6 +67,10 @@ export class GrantsService {
       const existing = await manager.findOneBy(AccessGrant, { userId: user.id, assetId });
       if (existing)
         return { granted: true, already: true, assetId, reason: existing.reason } satisfies GrantResult;
+      // Editors of the organisation it belongs to act as its owner only while their role lasts:
+      // no personal grant is recorded that would outlast it.
+      if (owned && asset.organisationId !== null)
+        return { granted: true, already: true, assetId, reason: 'owner' } satisfies GrantResult;
       if (owned) {
         await insertGrant(sql, user.id, assetId, 'owner');
         return { granted: true, already: true, assetId, reason: 'owner' } satisfies GrantResult;
@@ -72,7 +80,7 @@ export class GrantsService {
         return { granted: true, already: false, assetId, reason: 'free' } satisfies GrantResult;
       }
       // Bought once, owned for good: getting it back after a Remove charges nothing.
-      let purchase = await this.paidPurchase(manager, user.id, assetId);
+      let purchase = await this.paidPurchase(manager, { userId: user.id, organisationId: IsNull(), assetId });
       if (!purchase) {
         if (this.payments.hostedCheckout) return this.checkout.reserve(manager, user.id, asset);
         const charged = await this.charge(manager, user.id, asset);
@@ -98,6 +106,71 @@ export class GrantsService {
     // The provider is called after the commit: no transaction or lock waits on its network.
     if ('toOpen' in result) return this.checkout.open(result);
     return result;
+  }
+
+  /**
+   * Gets or buys the dataset for an organisation the caller is an editor (or above) of: every
+   * member reads it from then on. The order, if any, is the caller's and names the organisation.
+   * Asking again is harmless; a dataset the organisation owns is held already.
+   */
+  async grantForOrganisation(
+    user: NonNullable<Caller>,
+    assetId: string,
+    organisationId: string,
+  ): Promise<GrantResult> {
+    let failure: string | undefined;
+    const result = await this.dataSource.transaction(async (manager) => {
+      const sql = sqlOn(manager);
+      await this.gate.requireOrganisationEditor(user, organisationId, manager);
+      // One grant attempt per organisation and dataset at a time: two editors cannot both pay.
+      await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+        `grant:organisation:${organisationId}:${assetId}`,
+      ]);
+      const { asset } = await this.gate.requireDataset(user, assetId, 'sample', manager);
+      const held = { granted: true, already: true, assetId, organisationId } as const;
+      if (asset.organisationId === organisationId) return { ...held, reason: 'owner' } satisfies GrantResult;
+      const existing = await manager.findOneBy(OrganisationGrant, { organisationId, assetId });
+      if (existing) return { ...held, reason: existing.reason } satisfies GrantResult;
+      if (Number(asset.price) <= 0) {
+        await insertOrganisationGrant(sql, organisationId, assetId, 'free', user.id);
+        return { ...held, already: false, reason: 'free' } satisfies GrantResult;
+      }
+      if (this.payments.hostedCheckout) throw new BadRequestException(NO_HOSTED_CHECKOUT_FOR_ORGANISATIONS);
+      let purchase = await this.paidPurchase(manager, { organisationId, assetId });
+      if (!purchase) {
+        const charged = await this.charge(manager, user.id, asset, organisationId);
+        if (charged.status !== 'paid') {
+          failure = charged.failure;
+          return null;
+        }
+        purchase = charged.view;
+        await this.notifications.purchasePaid(sql, purchase.id);
+      }
+      await insertOrganisationGrant(sql, organisationId, assetId, 'purchase', user.id);
+      await this.audit.recordIn(
+        sql,
+        'purchase_granted',
+        { purchase_id: purchase.id, dataset_id: assetId, organisation_id: organisationId },
+        user.id,
+      );
+      return { ...held, already: false, reason: 'purchase', purchase } satisfies GrantResult;
+    });
+    if (!result)
+      throw new HttpException(`Payment failed: ${failure ?? 'declined'}`, HttpStatus.PAYMENT_REQUIRED);
+    return result;
+  }
+
+  /** Takes the organisation's holding away (editors and above): its members read it no longer. */
+  async removeForOrganisation(
+    user: NonNullable<Caller>,
+    assetId: string,
+    organisationId: string,
+  ): Promise<RemoveResult> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.gate.requireOrganisationEditor(user, organisationId, manager);
+      await this.gate.requireDataset(user, assetId, 'sample', manager);
+      return { removed: await deleteOrganisationGrant(sqlOn(manager), organisationId, assetId), assetId };
+    });
   }
 
   /** Takes the user's access away. Owners keep theirs; removing access one does not hold is harmless. */
@@ -156,14 +229,13 @@ export class GrantsService {
     await insertGrant(sql, ownerId, assetId, 'owner');
   }
 
-  /** The user's earlier paid order for this dataset, if any. */
+  /** The earlier paid order for this dataset of the user's own (or the organisation's), if any. */
   private async paidPurchase(
     manager: EntityManager,
-    userId: string,
-    assetId: string,
+    buyer: FindOptionsWhere<Purchase>,
   ): Promise<PurchaseView | null> {
     const purchase = await manager.findOne(Purchase, {
-      where: { userId, assetId, status: 'paid' },
+      where: { ...buyer, status: 'paid' },
       order: { createdAt: 'ASC' },
     });
     return purchase ? toPurchaseView(purchase, this.isTestMode(purchase)) : null;
@@ -179,6 +251,7 @@ export class GrantsService {
     manager: EntityManager,
     userId: string,
     asset: Asset,
+    organisationId: string | null = null,
   ): Promise<{ status: 'paid' | 'failed' | 'pending'; view: PurchaseView; failure?: string }> {
     const purchaseId = randomUUID();
     const charge = await this.payments.charge({
@@ -199,6 +272,7 @@ export class GrantsService {
       status: charge.status,
       provider: this.payments.name,
       paymentReference: charge.reference,
+      organisationId,
     };
     const { generatedMaps } = await manager.insert(Purchase, order);
     const purchase = manager.create(Purchase, { ...order, ...generatedMaps[0] });

@@ -25,6 +25,15 @@ class AssetColumnDocument implements AssetColumn {
   type: AssetColumn['type'];
 }
 
+/** The organisation a dataset belongs to, shown as its publisher. */
+export class PublisherOrganisation {
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ description: 'Lower-case letters, digits and hyphens; unique' })
+  slug: string;
+}
+
 /** A dataset as the DataStore card and the detail screen show it, personalised for the caller. */
 export class AssetSummary {
   @ApiProperty()
@@ -74,6 +83,13 @@ export class AssetSummary {
 
   @ApiProperty()
   author: string;
+
+  @ApiProperty({
+    type: PublisherOrganisation,
+    nullable: true,
+    description: 'The organisation it belongs to, shown as its publisher; null for a personal dataset',
+  })
+  organisation: PublisherOrganisation | null;
 
   @ApiProperty()
   row_count: number;

@@ -49,6 +49,7 @@ import type { SampledCsv } from './ingest/csv-sample-storage';
 import { dialectChoiceOf } from './ingest/dialect-choice';
 import { DatasetOwnerService } from './dataset-owner.service';
 import { REFRESH_CSV_SCHEMA, RefreshAssetDto, UpdateAssetDto } from './dto/update-asset.dto';
+import { MoveAssetDto } from './dto/move-asset.dto';
 import { OwnDatasetGuard } from './own-dataset.guard';
 import { AssetsService } from './assets.service';
 import { AssetDataQueryDto } from './dto/asset-data-query.dto';
@@ -162,6 +163,23 @@ export class AssetsController {
     @Body() input: UpdateAssetDto,
   ): Promise<AssetDetail> {
     await this.owner.update(user, id, input);
+    return this.assets.findOne(user, id);
+  }
+
+  /**
+   * The owner moves their personal dataset into an organisation they are an editor (or above) of,
+   * with its rows, versions, subscribers and history; answers the detail as it is now.
+   */
+  @Post(':id/move')
+  @HttpCode(200)
+  @UseGuards(SessionGuard)
+  @ApiOkResponse({ type: AssetDetail })
+  async move(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+    @Body() input: MoveAssetDto,
+  ): Promise<AssetDetail> {
+    await this.owner.moveToOrganisation(user, id, input.organisation_id);
     return this.assets.findOne(user, id);
   }
 

@@ -4,7 +4,13 @@ import { DataSource } from 'typeorm';
 import { ReadReplica } from '../database/read-replica.service';
 import { AccessGate, boughtOnce, Caller, DatasetAccess } from '../access/access-gate.service';
 import type { AuthenticatedUser } from '../common/decorators/current-user.decorator';
-import type { AssetDetail, AssetSummary, CategoryFacet, DatasetVersionView } from './asset-views';
+import type {
+  AssetDetail,
+  AssetSummary,
+  CategoryFacet,
+  DatasetVersionView,
+  PublisherOrganisation,
+} from './asset-views';
 import type { CatalogueSort, FacetsQueryDto, ListAssetsQueryDto } from './dto/list-assets-query.dto';
 import type { UploadCsvDto } from './dto/upload-csv.dto';
 import { DatasetHooks } from './dataset-hooks';
@@ -31,6 +37,7 @@ interface CatalogueRow {
   subscriber_count: number;
   source: string;
   author: string;
+  organisation: PublisherOrganisation | null;
   row_count: number;
   created_at: Date;
   owned: boolean;
@@ -44,11 +51,14 @@ interface CatalogueRow {
 /** A dataset published from a connection (src/products): the catalogue shows which are live, and stale. */
 const IS_LIVE = `EXISTS (SELECT 1 FROM live_products live WHERE live.asset_id = asset.id)`;
 const STALE_SINCE = `(SELECT live.stale_since FROM live_products live WHERE live.asset_id = asset.id)`;
+/** The organisation a dataset belongs to, as its publisher: name and slug, or null. */
+const PUBLISHER = `(SELECT json_build_object('name', publisher.name, 'slug', publisher.slug)
+  FROM organisations publisher WHERE publisher.id = asset.organisation_id)`;
 
 function catalogueColumns(gate: AccessGate): string {
   return `asset.id, asset.title, asset.readable_name, asset.description, asset.category, asset.keywords,
   asset.price::float8 AS price, asset.currency, asset.is_public, asset.image, asset.subscriber_count,
-  asset.source, asset.author, asset.row_count::float8 AS row_count, asset.created_at,
+  asset.source, asset.author, ${PUBLISHER} AS organisation, asset.row_count::float8 AS row_count, asset.created_at,
   asset.data_updated_at, ${IS_LIVE} AS live, ${STALE_SINCE} AS stale_since,
   ${gate.datasetCondition('owned', 'asset', '$1')} AS owned,
   ${gate.datasetCondition('held', 'asset', '$1')} AS has_access, ${boughtOnce('asset', '$1')} AS bought`;
@@ -71,6 +81,7 @@ function rowToSummary(row: CatalogueRow): AssetSummary {
     subscriber_count: row.subscriber_count,
     source: row.source,
     author: row.author,
+    organisation: row.organisation,
     row_count: row.row_count,
     created_at: row.created_at.toISOString(),
     owned: row.owned,
@@ -87,6 +98,7 @@ function toSummary(
   { asset, owned, held }: DatasetAccess,
   live: LiveView | null,
   bought: boolean,
+  organisation: PublisherOrganisation | null,
 ): AssetSummary {
   return rowToSummary({
     id: asset.id,
@@ -102,6 +114,7 @@ function toSummary(
     subscriber_count: asset.subscriberCount,
     source: asset.source,
     author: asset.author,
+    organisation,
     row_count: Number(asset.rowCount),
     created_at: asset.createdAt,
     owned,
@@ -283,7 +296,7 @@ export class AssetsService {
     );
     const live = await this.hooks.live(asset.id, access.owned);
     return {
-      ...toSummary(access, live, await this.boughtByCaller(caller, asset.id)),
+      ...toSummary(access, live, await this.boughtByCaller(caller, asset.id), await this.publisher(asset)),
       columns: asset.columns,
       licence: asset.licence,
       dictionary: asset.dictionary,
@@ -300,6 +313,16 @@ export class AssetsService {
       })),
       live,
     };
+  }
+
+  /** The organisation the dataset belongs to (read on the primary: right after a move, it shows). */
+  private async publisher(asset: Asset): Promise<PublisherOrganisation | null> {
+    if (asset.organisationId === null) return null;
+    const [row]: Array<{ organisation: PublisherOrganisation | null }> = await this.dataSource.query(
+      `SELECT ${PUBLISHER} AS organisation FROM assets asset WHERE asset.id = $1`,
+      [asset.id],
+    );
+    return row?.organisation ?? null;
   }
 
   /** Read on the primary: right after their own purchase or Remove, the caller sees its outcome. */

@@ -179,6 +179,26 @@ export class DatasetOwnerService {
   }
 
   /**
+   * Moves the owner's personal dataset into an organisation they are an editor (or above) of:
+   * from then on its editors manage it and its members read it. Its rows, versions, subscribers
+   * and history stay as they are; its uploader keeps only what their role gives them.
+   */
+  async moveToOrganisation(user: AuthenticatedUser, assetId: string, organisationId: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const asset = await this.gate.requireMovableDataset(user, assetId, organisationId, manager);
+      const sql = sqlOn(manager);
+      await sql(`UPDATE assets SET organisation_id = $2, updated_at = now() WHERE id = $1`, [
+        asset.id,
+        organisationId,
+      ]);
+      await this.audit.recordIn(sql, 'dataset_moved_to_organisation', {
+        dataset_id: asset.id,
+        organisation_id: organisationId,
+      });
+    });
+  }
+
+  /**
    * Deletes the dataset, its table and every grant; purchases stay in the records (their dataset
    * link becomes empty). Answers how many subscribers (holders other than the owner) lost access.
    * A dataset others paid for is archived instead: its holders keep reading it and are told.
@@ -220,12 +240,14 @@ export class DatasetOwnerService {
   }
 
   /**
-   * For an account being deleted, inside its transaction: every dataset of the owner is deleted
-   * with its table, except those others paid for, which are archived and stay for their holders.
+   * For an account being deleted, inside its transaction: every personal dataset of the owner is
+   * deleted with its table, except those others paid for, which are archived and stay for their
+   * holders. Those the owner moved into an organisation stay the organisation's.
    */
   async releaseAllOf(sql: Sql, ownerId: string): Promise<{ deleted: number; archived: number }> {
     const { rows } = await sql<{ id: string; title: string; table_name: string }>(
-      `SELECT id, title, table_name FROM assets WHERE owner_id = $1 ORDER BY created_at FOR UPDATE`,
+      `SELECT id, title, table_name FROM assets WHERE owner_id = $1 AND organisation_id IS NULL
+        ORDER BY created_at FOR UPDATE`,
       [ownerId],
     );
     let archived = 0;
@@ -241,10 +263,11 @@ export class DatasetOwnerService {
     return { deleted: rows.length - archived, archived };
   }
 
-  /** Someone other than the owner holds the dataset because they paid for it. */
+  /** Someone other than the owner (a user or an organisation) holds the dataset because they paid for it. */
   private async hasBuyers(sql: Sql, assetId: string): Promise<boolean> {
     const { rows } = await sql(
-      `SELECT 1 FROM access_grants WHERE asset_id = $1 AND reason = 'purchase' LIMIT 1`,
+      `SELECT 1 FROM access_grants WHERE asset_id = $1 AND reason = 'purchase'
+       UNION ALL SELECT 1 FROM organisation_grants WHERE asset_id = $1 AND reason = 'purchase' LIMIT 1`,
       [assetId],
     );
     return rows.length > 0;

@@ -24,6 +24,7 @@ export const AUDIT_EVENT_TYPES = [
   'organisation_member_role_changed',
   'organisation_member_removed',
   'organisation_member_left',
+  'dataset_moved_to_organisation',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

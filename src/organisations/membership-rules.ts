@@ -1,4 +1,5 @@
 import { ConflictException, ForbiddenException, NotFoundException } from '@nestjs/common';
+import { uncountOrganisationGrants } from '../access/grant-rows';
 import { isUuid } from '../common/uuid';
 import type { Sql } from '../database/sql';
 import { managesMembers, OrganisationRole } from './organisation-role';
@@ -74,7 +75,7 @@ export async function keepAnOwner(
 /**
  * Before an account is deleted (in that transaction): the account may not take an organisation's
  * last owner away from other members (409, naming the organisation); an organisation it is the
- * only member of goes with it. Other memberships end with the user row (ON DELETE CASCADE).
+ * only member of goes with it, and that organisation's datasets with the account's own. Other memberships end with the user row (ON DELETE CASCADE).
  */
 export async function releaseOrganisationsOf(sql: Sql, userId: string): Promise<void> {
   const { rows } = await sql<{ id: string; name: string; others: number }>(
@@ -92,7 +93,14 @@ export async function releaseOrganisationsOf(sql: Sql, userId: string): Promise<
   const shared = rows.find((row) => row.others > 0);
   if (shared) throw new ConflictException(lastOwnerOfAccountMessage(shared.name));
   if (rows.length > 0) {
-    await sql(`DELETE FROM organisations WHERE id = ANY($1::uuid[])`, [rows.map((row) => row.id)]);
+    const ids = rows.map((row) => row.id);
+    // Their datasets are the account's again, to be deleted (or archived for buyers) with it.
+    await sql(
+      `UPDATE assets SET organisation_id = NULL, owner_id = $2 WHERE organisation_id = ANY($1::uuid[])`,
+      [ids, userId],
+    );
+    await uncountOrganisationGrants(sql, ids);
+    await sql(`DELETE FROM organisations WHERE id = ANY($1::uuid[])`, [ids]);
   }
 }
 

@@ -10,3 +10,10 @@ export type OrganisationRole = (typeof ORGANISATION_ROLES)[number];
 export function managesMembers(role: OrganisationRole): boolean {
   return role === 'owner' || role === 'admin';
 }
+
+/** Roles that act as owner of what the organisation owns (change, replace, delete, publish), and get or buy for it. */
+export const EDITING_ROLES: readonly OrganisationRole[] = ['owner', 'admin', 'editor'];
+
+export function edits(role: OrganisationRole): boolean {
+  return EDITING_ROLES.includes(role);
+}

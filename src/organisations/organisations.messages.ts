@@ -20,3 +20,5 @@ export const INVITATION_OTHER_ADDRESS =
 export const TOO_MANY_INVITATIONS = 'Too many invitations. Please try again later.';
 export const AUDIT_LOG_OWNERS_AND_ADMINS_ONLY =
   'Only owners and admins of this organisation may read or export its audit log.';
+export const STILL_OWNS_DATASETS =
+  'This organisation still owns datasets. Delete them first: they are its members’ work and would otherwise be lost.';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { QueryModule } from '../query/query.module';
 import { MailModule } from '../users/mail/mail.module';
 import { OrganisationInvitation } from './entities/organisation-invitation.entity';
 import { OrganisationMembership } from './entities/organisation-membership.entity';
@@ -12,12 +13,13 @@ import { OrganisationsService } from './organisations.service';
 
 /**
  * Organisations: teams with members in roles (owner, admin, editor, viewer) and invitations by
- * e-mail. What an organisation owns, and the access gate's part in it, comes later; a user's
- * personal space is unchanged.
+ * e-mail. What an organisation owns and holds is read by its members through the AccessGate
+ * (src/access); a user's personal space is unchanged.
  */
 @Module({
   imports: [
     MailModule,
+    QueryModule,
     TypeOrmModule.forFeature([Organisation, OrganisationMembership, OrganisationInvitation]),
   ],
   controllers: [OrganisationsController, InvitationsController, OrganisationAuditController],

@@ -1,6 +1,8 @@
 import { ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { uncountOrganisationGrants } from '../access/grant-rows';
 import { AuditService } from '../audit/audit.service';
+import { QueryAccessWithdrawal } from '../query/run/access-withdrawal.service';
 import { isUuid } from '../common/uuid';
 import { isUniqueViolation, Sql, sqlOn } from '../database/sql';
 import { CreateOrganisationDto } from './dto/create-organisation.dto';
@@ -15,6 +17,7 @@ import {
   ONLY_OWNERS_MANAGE_OWNERS,
   ORGANISATION_NOT_FOUND,
   SLUG_TAKEN,
+  STILL_OWNS_DATASETS,
 } from './organisations.messages';
 
 interface OrganisationRow {
@@ -44,6 +47,7 @@ export class OrganisationsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly audit: AuditService,
+    private readonly queryAccess: QueryAccessWithdrawal,
   ) {}
 
   /** The creator becomes its first owner. */
@@ -99,14 +103,24 @@ export class OrganisationsService {
     );
   }
 
-  /** Owners only; members and invitations go with it. */
+  /** Owners only; members, invitations and holdings go with it. One that owns datasets is refused (409). */
   async delete(callerId: string, id: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    const members = await this.dataSource.transaction(async (manager) => {
       const sql = sqlOn(manager);
       requireOwner(await lockedRoleOf(sql, id, callerId));
+      const { rows } = await sql(`SELECT 1 FROM assets WHERE organisation_id = $1 LIMIT 1`, [id]);
+      if (rows.length > 0) throw new ConflictException(STILL_OWNS_DATASETS);
+      const { rows: memberRows } = await sql<{ user_id: string }>(
+        `SELECT user_id FROM organisation_memberships WHERE organisation_id = $1`,
+        [id],
+      );
+      await uncountOrganisationGrants(sql, [id]);
       await sql(`DELETE FROM organisations WHERE id = $1`, [id]);
       await this.audit.recordIn(sql, 'organisation_deleted', { organisation_id: id });
+      return memberRows.map((row) => row.user_id);
     });
+    // Its holdings went with it: no member's query reads them on.
+    await this.queryAccess.withdrawQuietly(members);
   }
 
   /** Every member sees who else is one. */
@@ -176,6 +190,8 @@ export class OrganisationsService {
         role: target.role,
       });
     });
+    // What the organisation owns and holds is theirs to read no longer, running queries included.
+    await this.queryAccess.withdrawQuietly([userId]);
   }
 
   /** Any member may leave, except the last owner (409): the organisation would be nobody's. */
@@ -190,6 +206,7 @@ export class OrganisationsService {
       ]);
       await this.audit.recordIn(sql, 'organisation_member_left', { organisation_id: id, role });
     });
+    await this.queryAccess.withdrawQuietly([callerId]);
   }
 
   private async memberOf(sql: Sql, id: string, userId: string): Promise<MemberRow> {

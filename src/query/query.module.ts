@@ -10,6 +10,7 @@ import { QueryCallerGuard } from './query-caller.guard';
 import { QueryController } from './query.controller';
 import { UnheldPublicTables } from './check/unheld-public-table';
 import { QueryService } from './query.service';
+import { QueryAccessWithdrawal } from './run/access-withdrawal.service';
 import { QueryRoles } from './run/query-roles.service';
 import { QueryRunner } from './run/query-runner.service';
 import { QueryDatabase } from './run/query-database';
@@ -38,6 +39,9 @@ import { SavedQueriesService } from './saved/saved-queries.service';
     QueryCallerGuard,
     QueryHistoryService,
     SavedQueriesService,
+    QueryAccessWithdrawal,
   ],
+  // Organisations end their leaving members' queries on what they no longer hold.
+  exports: [QueryAccessWithdrawal],
 })
 export class QueryModule {}

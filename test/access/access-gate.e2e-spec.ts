@@ -3,7 +3,9 @@ import {
   AccessGate,
   Caller,
   CONNECTOR_OWNER_ONLY,
+  DATASET_ORGANISATION_EDITORS_ONLY,
   DATASET_OWNER_ONLY,
+  ORGANISATION_EDITORS_ONLY,
 } from '../../src/access/access-gate.service';
 import type { AuthenticatedUser } from '../../src/common/decorators/current-user.decorator';
 import { sqlOn } from '../../src/database/sql';
@@ -158,6 +160,93 @@ describe('AccessGate', () => {
       expect(await listed('held', stranger)).toEqual([]);
       expect(await listed('owned', holder)).toEqual([]);
       expect(await listed('owned', owner)).toEqual(ids);
+    });
+  });
+
+  describe('datasets of an organisation, and what it holds', () => {
+    const editorsOnly = { status: 403, message: DATASET_ORGANISATION_EDITORS_ONLY };
+    let organisationId: string;
+    let ownedId: string;
+    let heldId: string;
+    const members = {} as Record<'owner' | 'admin' | 'editor' | 'viewer', Caller & object>;
+
+    beforeAll(async () => {
+      const uploader = await createLoggedInUser(testApp);
+      [{ id: organisationId }] = await testApp.dataSource.query(
+        `INSERT INTO organisations (name, slug) VALUES ('Gate team', $1) RETURNING id`,
+        [`gate-${randomUUID().slice(0, 8)}`],
+      );
+      for (const role of ['owner', 'admin', 'editor', 'viewer'] as const) {
+        members[role] = await createUser(testApp.dataSource);
+        await testApp.dataSource.query(
+          `INSERT INTO organisation_memberships (organisation_id, user_id, role) VALUES ($1, $2, $3)`,
+          [organisationId, members[role].id, role],
+        );
+      }
+      ownedId = await uploadDataset(uploader.agent, { title: 'Gate team owned', is_public: 'false' });
+      await testApp.dataSource.query(`UPDATE assets SET organisation_id = $1 WHERE id = $2`, [
+        organisationId,
+        ownedId,
+      ]);
+      heldId = await uploadDataset(uploader.agent, { title: 'Gate team held', is_public: 'false' });
+      await testApp.dataSource.query(
+        `INSERT INTO organisation_grants (organisation_id, asset_id, reason) VALUES ($1, $2, 'free')`,
+        [organisationId, heldId],
+      );
+      // Its uploader is no member: their upload grant no longer makes it theirs.
+      uploaderOfOwned = uploader.user;
+    });
+    let uploaderOfOwned: Caller & object;
+
+    it('lets editors, admins and owners act as owner of its datasets', async () => {
+      for (const role of ['owner', 'admin', 'editor'] as const)
+        expect(await gate.requireDataset(members[role], ownedId, 'own')).toMatchObject({
+          owned: true,
+          held: true,
+        });
+      expect((await gate.lockOwnedDataset(sqlOn(testApp.dataSource), members.editor, ownedId)).id).toBe(
+        ownedId,
+      );
+    });
+
+    it('lets a viewer read every row and change nothing (403 in the organisation’s words)', async () => {
+      expect(await gate.requireDataset(members.viewer, ownedId, 'full')).toMatchObject({
+        owned: false,
+        held: true,
+      });
+      await expect(gate.requireDataset(members.viewer, ownedId, 'own')).rejects.toMatchObject(editorsOnly);
+      await expect(
+        gate.lockOwnedDataset(sqlOn(testApp.dataSource), members.viewer, ownedId),
+      ).rejects.toMatchObject(editorsOnly);
+    });
+
+    it('hides its private datasets from everyone else, their uploader included', async () => {
+      for (const caller of [stranger, visitor, uploaderOfOwned])
+        await expect(gate.requireDataset(caller, ownedId, 'sample')).rejects.toMatchObject(notFound);
+    });
+
+    it('lets every member read what it holds, and nobody else', async () => {
+      for (const role of ['owner', 'admin', 'editor', 'viewer'] as const)
+        expect(await gate.requireDataset(members[role], heldId, 'full')).toMatchObject({
+          owned: false,
+          held: true,
+        });
+      await expect(gate.requireDataset(stranger, heldId, 'sample')).rejects.toMatchObject(notFound);
+      expect((await gate.heldDatasets(members.viewer)).map((asset) => asset.id)).toEqual([ownedId, heldId]);
+    });
+
+    it('asks who may get, buy or move for it: editors and above; 403 a viewer, 404 anyone else', async () => {
+      for (const role of ['owner', 'admin', 'editor'] as const)
+        expect(await gate.requireOrganisationEditor(members[role], organisationId)).toBe(role);
+      await expect(gate.requireOrganisationEditor(members.viewer, organisationId)).rejects.toMatchObject({
+        status: 403,
+        message: ORGANISATION_EDITORS_ONLY,
+      });
+      for (const caller of [stranger, visitor])
+        await expect(gate.requireOrganisationEditor(caller, organisationId)).rejects.toMatchObject(notFound);
+      await expect(gate.requireOrganisationEditor(members.owner, 'not-a-uuid')).rejects.toMatchObject(
+        notFound,
+      );
     });
   });
 

@@ -78,6 +78,29 @@ describe('payments with Stripe Checkout (the real SDK against an imitation Strip
     await stripe.stop();
   });
 
+  it('does not yet buy for an organisation through the hosted checkout (400), and opens no session', async () => {
+    const editor = await createLoggedInUser(testApp);
+    const created = await editor.agent
+      .post('/api/organisations')
+      .set('Origin', TEST_ORIGIN)
+      .send({ name: 'Buyers', slug: `buyers-${editor.user.id.slice(0, 8)}` })
+      .expect(201);
+    const callsBefore = stripe.calls.length;
+    const response = await editor.agent
+      .post('/api/access/grant')
+      .set('Origin', TEST_ORIGIN)
+      .send({ assetId: paidId, organisationId: created.body.id })
+      .expect(400);
+    expect(response.body.message).toBe(
+      'Paid datasets cannot be bought for an organisation with this payment provider yet. Buy it for yourself, or get free datasets for the organisation.',
+    );
+    expect(stripe.calls.length).toBe(callsBefore);
+    const orders = await testApp.dataSource.query(`SELECT 1 FROM purchases WHERE user_id = $1`, [
+      editor.user.id,
+    ]);
+    expect(orders).toHaveLength(0);
+  });
+
   it('tells the checkout that Stripe runs in test mode with test keys', async () => {
     const response = await testApp.http.get('/api/access/payments').expect(200);
     expect(response.body).toEqual({ provider: 'stripe', test_mode: true });

@@ -94,6 +94,8 @@ describe('GET assets and GET assets/{id}: what each caller sees', () => {
       subscriber_count: 0,
       source: 'CSV upload',
       author: 'Olivia Owner',
+      // A personal dataset: no organisation publishes it.
+      organisation: null,
       row_count: 3,
       created_at: expect.any(String),
       owned: true,

@@ -27,7 +27,7 @@ export function useAccessChange() {
     mutationFn: ({ assetId, grant }: { assetId: string; grant: boolean }) =>
       api<GrantResult | RemoveResult>(grant ? 'access/grant' : 'access/remove', {
         method: 'POST',
-        body: { assetId } satisfies components['schemas']['AssetIdDto'],
+        body: { assetId } satisfies components['schemas']['GrantDto'],
       }),
     onSuccess: (_answer, { assetId }) =>
       Promise.all(

@@ -252,6 +252,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/assets/{id}/move': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['AssetsController_move'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/assets/{id}/refresh': {
     parameters: {
       query?: never;
@@ -1562,6 +1578,8 @@ export interface components {
       licence: string;
       /** @description Freshness of a dataset published from a connection; null for uploaded ones */
       live: components['schemas']['LiveView'] | null;
+      /** @description The organisation it belongs to, shown as its publisher; null for a personal dataset */
+      organisation: components['schemas']['PublisherOrganisation'] | null;
       /** @description The caller uploaded it */
       owned: boolean;
       /** @description 0 means free */
@@ -1591,10 +1609,6 @@ export interface components {
       /** @enum {string} */
       visibility: 'public' | 'private';
     };
-    AssetIdDto: {
-      /** @description Id of the dataset */
-      assetId: string;
-    };
     AssetSummary: {
       author: string;
       /** @description The caller paid for it once: getting it back (after a Remove) costs nothing */
@@ -1618,6 +1632,8 @@ export interface components {
       keywords: string[];
       /** @description Published from a connection and refreshed by its runs */
       live: boolean;
+      /** @description The organisation it belongs to, shown as its publisher; null for a personal dataset */
+      organisation: components['schemas']['PublisherOrganisation'] | null;
       /** @description The caller uploaded it */
       owned: boolean;
       /** @description 0 means free */
@@ -1683,7 +1699,8 @@ export interface components {
         | 'organisation_member_joined'
         | 'organisation_member_role_changed'
         | 'organisation_member_removed'
-        | 'organisation_member_left';
+        | 'organisation_member_left'
+        | 'dataset_moved_to_organisation';
       user_agent: string | null;
       /** @description Who acted: in the personal log the caller; in an organisation’s, one of its members */
       user_id: string | null;
@@ -1965,12 +1982,20 @@ export interface components {
       /** @description The caller's own e-mail address */
       email: string;
     };
+    GrantDto: {
+      /** @description Id of the dataset */
+      assetId: string;
+      /** @description Id of an organisation the caller is an editor, admin or owner of */
+      organisationId?: string;
+    };
     GrantResult: {
       /** @description The caller already held access before this call */
       already: boolean;
       assetId: string;
       /** @enum {boolean} */
       granted: true;
+      /** @description The organisation that holds it, when it was got or bought for one */
+      organisationId?: string;
       purchase?: components['schemas']['PurchaseView'];
       /** @enum {string} */
       reason: 'owner' | 'free' | 'purchase';
@@ -2154,6 +2179,13 @@ export interface components {
     MessageResponse: {
       message: string;
     };
+    MoveAssetDto: {
+      /**
+       * Format: uuid
+       * @description An organisation the caller is an editor, admin or owner of
+       */
+      organisation_id: string;
+    };
     NoticeView: {
       /** Format: date-time */
       created_at: string;
@@ -2249,6 +2281,11 @@ export interface components {
       id: string;
       /** @example /dataset_profile/0b6e… */
       redirectUrl: string;
+    };
+    PublisherOrganisation: {
+      name: string;
+      /** @description Lower-case letters, digits and hyphens; unique */
+      slug: string;
     };
     PurchaseView: {
       /** @description Price at purchase time */
@@ -2664,11 +2701,11 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['AssetIdDto'];
+        'application/json': components['schemas']['GrantDto'];
       };
     };
     responses: {
-      /** @description Access granted: `{granted: true, assetId, already, reason, purchase?}`. With Stripe as the payment provider a paid dataset answers `{granted: false, assetId, checkout_url, purchase}` (purchase status `pending`) instead: the buyer pays on `checkout_url`, and access follows Stripe’s signed `checkout.session.completed` event at `POST /api/payments/stripe/webhook`. */
+      /** @description Access granted: `{granted: true, assetId, already, reason, purchase?, organisationId?}`; with `organisationId`, for that organisation (the caller an editor, admin or owner of it), and every member reads it. With Stripe as the payment provider a paid dataset answers `{granted: false, assetId, checkout_url, purchase}` (purchase status `pending`) instead: the buyer pays on `checkout_url`, and access follows Stripe’s signed `checkout.session.completed` event at `POST /api/payments/stripe/webhook`. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2745,7 +2782,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['AssetIdDto'];
+        'application/json': components['schemas']['GrantDto'];
       };
     };
     responses: {
@@ -3138,6 +3175,31 @@ export interface operations {
       };
     };
   };
+  AssetsController_move: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MoveAssetDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AssetDetail'];
+        };
+      };
+    };
+  };
   AssetsController_refresh: {
     parameters: {
       query?: never;
@@ -3229,6 +3291,7 @@ export interface operations {
           | 'organisation_member_role_changed'
           | 'organisation_member_removed'
           | 'organisation_member_left'
+          | 'dataset_moved_to_organisation'
         )[];
         /** @description ISO 8601 time; events at or after it */
         from?: string;
@@ -3283,6 +3346,7 @@ export interface operations {
           | 'organisation_member_role_changed'
           | 'organisation_member_removed'
           | 'organisation_member_left'
+          | 'dataset_moved_to_organisation'
         )[];
         /** @description ISO 8601 time; events at or after it */
         from?: string;

@@ -10,6 +10,7 @@ import {
 } from 'typeorm';
 import type { Relation } from 'typeorm';
 import { Asset } from '../../assets/entities/asset.entity';
+import { Organisation } from '../../organisations/entities/organisation.entity';
 import { User } from '../../users/entities/user.entity';
 
 export const PURCHASE_STATUSES = ['pending', 'paid', 'failed', 'expired', 'refunded'] as const;
@@ -74,6 +75,14 @@ export class Purchase {
   @Index('purchases_payment_intent_id_key', { unique: true })
   @Column({ name: 'payment_intent_id', type: 'text', nullable: true })
   paymentIntentId: string | null;
+
+  /** The organisation the order was placed for (it holds what was bought), or null for the buyer's own. */
+  @Column({ name: 'organisation_id', type: 'uuid', nullable: true })
+  organisationId: string | null;
+
+  @ManyToOne(() => Organisation, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'organisation_id', foreignKeyConstraintName: 'purchases_organisation_id_fkey' })
+  organisation?: Relation<Organisation>;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

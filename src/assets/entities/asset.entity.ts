@@ -12,6 +12,7 @@ import {
 import type { Relation } from 'typeorm';
 import type { CsvDialect } from '../../formats/readers/csv-dialect';
 import { ReadableName } from '../../database/data-tables/entities/readable-name.entity';
+import { Organisation } from '../../organisations/entities/organisation.entity';
 import { User } from '../../users/entities/user.entity';
 
 /** A column of a dataset's table: the safe SQL name, the header as uploaded, and the inferred type. */
@@ -45,6 +46,8 @@ export interface ColumnProfile {
 @Check('assets_subscriber_count_check', `subscriber_count >= 0`)
 @Index('assets_search_idx', { synchronize: false })
 @Index('assets_search_document_idx', { synchronize: false })
+// Partial (only datasets of an organisation): in the migration.
+@Index('assets_organisation_id_idx', { synchronize: false })
 export class Asset {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -56,6 +59,17 @@ export class Asset {
   @ManyToOne(() => User, { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'owner_id', foreignKeyConstraintName: 'assets_owner_id_fkey' })
   owner?: Relation<User>;
+
+  /**
+   * The organisation the dataset belongs to, or null for a personal one. Its editors and above act
+   * as owner, every member reads it (AccessGate); owner_id stays the uploader.
+   */
+  @Column({ name: 'organisation_id', type: 'uuid', nullable: true })
+  organisationId: string | null;
+
+  @ManyToOne(() => Organisation, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'organisation_id', foreignKeyConstraintName: 'assets_organisation_id_fkey' })
+  organisation?: Relation<Organisation>;
 
   @Column({ type: 'text' })
   title: string;

@@ -199,6 +199,49 @@ export class QueryRoles {
     return this.connectionAs(user);
   }
 
+  /**
+   * After a change that took access from the user (committed): their role leaves every reader
+   * outside `readable` at once, and their queries still reading a data table outside it are ended
+   * (the reader sees the answer of a table taken under its query). Revoking first means a query
+   * that has not yet locked its tables is refused by the database itself; ending second catches
+   * those already reading. A user who never ran a query has no role, and nothing to end.
+   */
+  async withdraw(userId: string, readable: string[]): Promise<void> {
+    const user = await this.userRole(userId);
+    if (!(await this.roleExists(this.sql, user))) return;
+    const readers = new Set<string>();
+    for (const tableName of readable) readers.add(await this.readerRole(tableName));
+    await this.dataSource.transaction(async (manager) => {
+      const sql = sqlOn(manager);
+      await sql(`SELECT pg_advisory_xact_lock(hashtext('query role of a user'), hashtext($1))`, [user]);
+      const { rows } = await sql<{ role: string }>(
+        `SELECT granted.rolname AS role FROM pg_auth_members member
+           JOIN pg_roles granted ON granted.oid = member.roleid
+           JOIN pg_roles grantee ON grantee.oid = member.member
+          WHERE grantee.rolname = $1`,
+        [user],
+      );
+      for (const { role } of rows) {
+        if (!readers.has(role)) await sql(`REVOKE ${quoteIdentifier(role)} FROM ${quoteIdentifier(user)}`);
+      }
+    });
+    await this.sql(
+      `SELECT pg_terminate_backend(activity.pid)
+         FROM pg_stat_activity activity
+        WHERE activity.usename = $1 AND activity.pid <> pg_backend_pid()
+          AND EXISTS (
+            SELECT 1 FROM pg_locks lock
+              JOIN pg_class relation ON relation.oid = lock.relation
+              JOIN pg_namespace schema ON schema.oid = relation.relnamespace
+             WHERE lock.pid = activity.pid AND lock.locktype = 'relation'
+               AND lock.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+               AND schema.nspname = 'data' AND relation.relname <> ALL ($2::text[])
+               -- Tables only: a query planned on a table locks its indexes too, under their own names.
+               AND relation.relkind IN ('r', 'p', 'v', 'm', 'f'))`,
+      [user, readable],
+    );
+  }
+
   /** Grants and revokes of the user's role, in the sync's transaction, taking turns where they collide. */
   private async bringInStep(
     sql: Sql,

@@ -31,11 +31,14 @@ export function sessionEnded(error: unknown): boolean {
   return (error as { code?: string } | undefined)?.code === SESSION_ENDED;
 }
 
-/** The query read a table its owner replaced or deleted meanwhile: the reader's to run again. */
+/**
+ * The query read a table its owner replaced or deleted meanwhile, or one the reader's access to
+ * ended (they left the organisation holding it): the reader's to run again.
+ */
 export class TableTakenUnderQuery extends ConflictException {
   constructor() {
     const message =
-      'This dataset was deleted or replaced while your query ran: run the query again to read it as it is now';
+      'This dataset was deleted or replaced while your query ran, or your access to it ended: run the query again to read it as it is now';
     super({ error: message, message, statusCode: 409 });
   }
 }

@@ -5,6 +5,7 @@ describe('auditEventLabel', () => {
     expect(auditEventLabel('sign_in_failed')).toBe('Failed sign-in (wrong password)');
     expect(auditEventLabel('paid_data_queried')).toBe('Query over bought data');
     expect(auditEventLabel('organisation_member_joined')).toBe('Joined an organisation');
+    expect(auditEventLabel('dataset_moved_to_organisation')).toBe('Dataset moved into an organisation');
   });
 
   it('shows a type it does not know yet as it is', () => {

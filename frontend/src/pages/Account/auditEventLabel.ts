@@ -23,6 +23,7 @@ const LABELS: Record<string, string> = {
   organisation_member_role_changed: 'Organisation member’s role changed',
   organisation_member_removed: 'Member removed from an organisation',
   organisation_member_left: 'Left an organisation',
+  dataset_moved_to_organisation: 'Dataset moved into an organisation',
 };
 
 /** The activity log's words for an event type; an unknown (newer) type shows as it is. */
