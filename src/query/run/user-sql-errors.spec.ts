@@ -72,6 +72,10 @@ describe('sessionEnded', () => {
     ).toBe(true);
     expect(sessionEnded({ code: '57014', message: 'canceling statement due to user request' })).toBe(false);
     expect(sessionEnded(new Error('Connection terminated unexpectedly'))).toBe(false);
+    // Ended between two of the query's statements: pg tells on the next one, without a code.
+    expect(sessionEnded(new Error('Client has encountered a connection error and is not queryable'))).toBe(
+      true,
+    );
     expect(sessionEnded(undefined)).toBe(false);
   });
 

@@ -28,8 +28,14 @@ const SESSION_ENDED = '57P01';
  * answering, that is an owner's replace, refresh or delete taking the table it read (see takeTable).
  */
 export function sessionEnded(error: unknown): boolean {
-  return (error as { code?: string } | undefined)?.code === SESSION_ENDED;
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  // Ended between two statements of the query (its role, its description, the statement itself),
+  // the session's 57P01 came while the client waited for nothing: pg reports it on the next one.
+  return code === SESSION_ENDED || (!code && AFTER_SESSION_ENDED.test(message ?? ''));
 }
+
+/** pg's words for a statement sent on a connection that ended before it. */
+const AFTER_SESSION_ENDED = /^Client has encountered a connection error and is not queryable$/;
 
 /**
  * The query read a table its owner replaced or deleted meanwhile, or one the reader's access to
