@@ -81,6 +81,8 @@ export interface AppConfig {
     maxRows: number;
     maxConcurrent: number;
     queueMs: number;
+    /** What one statement's sorts, hashes and tuplestores may hold together. */
+    memoryMb: number;
     /**
      * A streaming replica that runs user SQL instead of the primary (QUERY_DATABASE_URL), so a
      * flood of heavy queries never takes the primary's CPU, memory or disk from the catalogue.
@@ -199,6 +201,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): AppConfig {
       maxRows: env.QUERY_MAX_ROWS ?? 1_000_000,
       maxConcurrent: env.QUERY_MAX_CONCURRENT ?? 2 * availableParallelism(),
       queueMs: env.QUERY_QUEUE_MS ?? 2_000,
+      memoryMb: env.QUERY_MEMORY_MB ?? 256,
       databaseUrl: env.QUERY_DATABASE_URL,
     },
     payments: settlePayments(env, isProduction),

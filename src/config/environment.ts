@@ -237,6 +237,13 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @Transform(toInteger)
+  @IsInt({ message: 'QUERY_MEMORY_MB must be a whole number of megabytes' })
+  @Min(8)
+  @Max(65_536)
+  QUERY_MEMORY_MB?: number;
+
+  @IsOptional()
+  @Transform(toInteger)
   @IsInt({ message: 'QUERY_QUEUE_MS must be a whole number of milliseconds' })
   @Min(0)
   @Max(60_000)

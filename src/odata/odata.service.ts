@@ -131,6 +131,7 @@ export class ODataService {
     await asFilterValueError(
       copyOut(pgPool(this.reads.forReads()), copySql, destination.response, {
         tables: [set.source.tableName],
+        reader: caller?.id,
         prepare,
         transform: new JsonRowsTransform(envelope, PAGE_TRAILER_MARK),
         onStart: () => destination.onStart(appliedPageSize),

@@ -140,6 +140,7 @@ export class QueryService {
           // A JSON answer reads one row more to tell whether the limit cut the result.
           rowLimit: output === 'rows' ? limit + 1 : limit,
           explain: checked.kind === 'explain',
+          memoryBudgetKb: this.config.query.memoryMb * 1024,
           output,
           hungUp,
           slots: {

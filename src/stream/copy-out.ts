@@ -3,9 +3,10 @@ import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import type { Duplex, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { CopyToStreamQuery } from 'pg-copy-streams';
+import { TooManyRequestsException } from '../common/rate-limit/too-many-requests.exception';
 import { beginReading, STREAM_READER_NAME } from '../database/data-tables/read-lock';
 import { cancelServerBackend, SERVER_BACKEND_SQL, serverBackendOf } from '../database/server-backend';
 import { answerLimitMs, LONG_WORK_LIMITS_MS, localStatementLimit, Sql, sqlOn } from '../database/sql';
@@ -40,6 +41,11 @@ export interface CopyOutOptions {
   beside?(sql: Sql): Promise<void>;
   /** Called once Postgres has started answering, before the first byte goes out. */
   onStart(): void;
+  /**
+   * Whose read this is (a user's id): one reader has at most READS_PER_READER running at once
+   * over all app processes, the rest answer 429.
+   */
+  reader?: string;
   /** Written before the rows (e.g. a CSV header). */
   prefix?: string;
   /**
@@ -48,6 +54,15 @@ export interface CopyOutOptions {
    */
   transform?: Duplex | ((beside: Promise<void>) => Duplex);
 }
+
+/**
+ * Reads (downloads, stream links, OData pages) one account may have running at once. Each can
+ * keep a server process sorting or scanning for as long as its limit allows, and an account could
+ * otherwise start them faster than they end; a BI tool refreshing a few tables at once stays under it.
+ */
+export const READS_PER_READER = 6;
+
+export const TOO_MANY_READS = `At most ${READS_PER_READER} downloads, stream links and OData pages run at a time for one account: wait for one to finish`;
 
 /** How long a download waits for a second connection before doing that work on its own one. */
 const SECOND_CONNECTION_WAIT_MS = 1_000;
@@ -153,6 +168,8 @@ export async function copyOut(
   /** Stops work beside the COPY that is still running when the COPY ends early (a client that hung up). */
   let stopBeside = () => undefined as void;
   let rows: CopyToStreamQuery | undefined;
+  /** The server process running the COPY: ended by a cancel when the read ends early. */
+  let backend: number | undefined;
   try {
     const ordinaryAnswerMs = answerLimitMs(client);
     // The COPY lasts as long as the client takes to read it: a limit of its own, not the pool's,
@@ -160,14 +177,21 @@ export async function copyOut(
     const limit = localStatementLimit(client, LONG_WORK_LIMITS_MS.stream);
     try {
       // Repeatable read: what `prepare` learns about the rows (their count, their digits) holds for the COPY.
-      await client.query(
+      const begun = await client.query(
         beginReading(
           'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
           options.tables,
           STREAM_SETTINGS,
           limit.sql,
+          SERVER_BACKEND_SQL,
         ),
       );
+      backend = serverBackendOf(begun as unknown as QueryResult[]);
+      if (options.reader !== undefined && !(await claimReaderPlace(client, options.reader))) {
+        await client.query('ROLLBACK');
+        clean = true;
+        throw new TooManyRequestsException(TOO_MANY_READS, 2);
+      }
     } catch (error) {
       limit.restore();
       throw error;
@@ -221,11 +245,32 @@ export async function copyOut(
     limit.restore();
     clean = true;
   } finally {
-    if (!clean) stopBeside();
+    if (!clean) {
+      stopBeside();
+      // A COPY that has not written yet (sorting a large table, say) would otherwise run on to
+      // its own limit after its answer gave up: the closing connection stops it at its next write only.
+      void cancelServerBackend(pool, backend);
+    }
     if (rows) settleAnswerTimer(rows);
     if (clean) client.release();
     else discard(client, rows);
   }
+}
+
+/**
+ * One of the reader's READS_PER_READER places, as a transaction-level advisory lock on the COPY's
+ * own connection: held exactly as long as the read can run, given back by the server when its
+ * transaction or connection ends. `LIMIT 1` stops at the first place taken.
+ */
+async function claimReaderPlace(client: PoolClient, reader: string): Promise<boolean> {
+  const { rows } = await client.query<{ place: number | null }>(
+    `SELECT (SELECT place FROM pg_catalog.generate_series(1, $2::int) AS place
+              WHERE pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('read of a reader'),
+                                                         pg_catalog.hashtext($1 || '/' || place))
+              LIMIT 1) AS place`,
+    [reader, READS_PER_READER],
+  );
+  return rows[0].place !== null;
 }
 
 /**

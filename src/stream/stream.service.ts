@@ -79,6 +79,7 @@ export class StreamService {
       const download = typedDownload(source, request.format, page, where, compression);
       await copyOut(pgPool(this.dataSource), download.copySql, response, {
         tables: [source.tableName],
+        reader: caller?.id,
         prepare: download.prepare,
         beside: download.beside,
         transform: download.transform,
@@ -87,11 +88,13 @@ export class StreamService {
     } else if (request.format === 'csv') {
       await this.copy(response, sourceCsvCopy(source, page, where), 'csv', source.readableName, {
         tables: [source.tableName],
+        reader: caller?.id,
         prefix: csvHeaderLine(source.columns.map(columnLabel)),
       });
     } else {
       await this.copy(response, sourceJsonCopy(source, page, where), request.format, source.readableName, {
         tables: [source.tableName],
+        reader: caller?.id,
       });
     }
   }
@@ -116,11 +119,13 @@ export class StreamService {
     if (request.format === 'csv') {
       await this.copy(response, generalCsvCopy(sources, page), 'csv', 'datasets', {
         tables: sources.map((source) => source.tableName),
+        reader: caller?.id,
         prefix: csvHeaderLine(generalCsvLabels(sources)),
       });
     } else {
       await this.copy(response, generalJsonCopy(sources, page), request.format, 'datasets', {
         tables: sources.map((source) => source.tableName),
+        reader: caller?.id,
       });
     }
   }
@@ -130,11 +135,12 @@ export class StreamService {
     copySql: string,
     format: StreamFormat,
     name: string,
-    options: { tables: string[]; prefix?: string },
+    options: { tables: string[]; prefix?: string; reader?: string },
   ): Promise<void> {
     await copyOut(pgPool(this.reads.forReads()), copySql, response, {
       tables: options.tables,
       prefix: options.prefix,
+      reader: options.reader,
       // COPY already writes one JSON object per line: JSON Lines go out byte for byte.
       transform: format === 'json' ? new JsonArrayTransform() : undefined,
       onStart: () => setStreamHeaders(response, format, name),

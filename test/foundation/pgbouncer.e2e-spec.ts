@@ -140,6 +140,7 @@ describe('database: web processes through PgBouncer in transaction mode', () => 
         timeoutMs: 60_000,
         rowLimit: 10,
         explain: false,
+        memoryBudgetKb: 256 * 1024,
         output: 'rows',
         hungUp: hungUp.signal,
         slots: { userKey: marker, maxConcurrent: 4, queueMs: 1000 },

@@ -289,6 +289,7 @@ describe('POST /api/query: SQL over the tables a user holds', () => {
           timeoutMs: 1000,
           rowLimit: 10,
           explain: false,
+          memoryBudgetKb: 256 * 1024,
           output: 'rows',
           slots: { userKey: owner.user.id, maxConcurrent: 4, queueMs: 1000 },
         }),

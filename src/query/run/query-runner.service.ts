@@ -10,6 +10,7 @@ import { CopyTextRows, Row } from './copy-text-rows';
 import { QueryDatabase } from './query-database';
 import { claimQuerySlot, QuerySlots } from './query-slots';
 import { csvRow, uniqueNames } from './result-encoding';
+import { memoryNodes, ROLE_WORK_MEM_KB, sharedWorkMemKb } from './memory-budget';
 import { sessionEnded, TableTakenUnderQuery } from './user-sql-errors';
 
 /** Values exactly as PostgreSQL writes them: the writers decide how each type goes out. */
@@ -94,6 +95,8 @@ export interface RunOptions {
   rowLimit: number;
   /** An EXPLAIN cannot stand inside COPY: its few lines are read in one go (not as binary). */
   explain: boolean;
+  /** What the statement's sorts, hashes and tuplestores may hold together (memory-budget.ts). */
+  memoryBudgetKb: number;
   output: OpenQuery['output'];
   /** Aborts when the caller is gone before the first row: the statement is cancelled then too. */
   hungUp?: AbortSignal;
@@ -160,6 +163,7 @@ export class QueryRunner {
         client.query({ text: limited(sql, 0), rowMode: 'array' }),
       );
       const columns = await this.columnsOf(client, described.fields);
+      await this.shareWorkMem(client, limited(sql, options.rowLimit), options.memoryBudgetKb);
       const typed = options.output === 'binary' ? exportColumns(columns) : [];
       const [before, copySql] =
         options.output === 'binary'
@@ -231,6 +235,13 @@ export class QueryRunner {
       throw error;
     }
     return connection;
+  }
+
+  /** The statement's work_mem: the memory budget shared among its plan's memory nodes (memory-budget.ts). */
+  private async shareWorkMem(client: Client, sql: string, budgetKb: number): Promise<void> {
+    const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`);
+    const share = sharedWorkMemKb(memoryNodes(rows[0]?.['QUERY PLAN']), budgetKb);
+    if (share < ROLE_WORK_MEM_KB) await client.query(`SET LOCAL work_mem = '${share}kB'`);
   }
 
   /** An EXPLAIN's plan lines, all read at once. */
