@@ -21,6 +21,7 @@ import { deleteGrant, insertGrant } from './grant-rows';
 import { HostedCheckout } from './payments/hosted-checkout';
 import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
 import { AuditService } from '../audit/audit.service';
+import { SubscriptionsService } from './subscriptions/subscriptions.service';
 
 /**
  * Changes who holds which dataset: grants, purchases and removals, with the subscriber count kept
@@ -37,6 +38,7 @@ export class GrantsService {
     @Inject(PAYMENT_PROVIDER) private readonly payments: PaymentProvider,
     private readonly notifications: NotificationsService,
     private readonly audit: AuditService,
+    private readonly subscriptions: SubscriptionsService,
   ) {
     this.checkout = new HostedCheckout(dataSource, payments);
   }
@@ -61,7 +63,10 @@ export class GrantsService {
       await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`grant:${user.id}:${assetId}`]);
       const { asset, owned } = await this.gate.requireDataset(user, assetId, 'sample', manager);
       const existing = await manager.findOneBy(AccessGrant, { userId: user.id, assetId });
-      if (existing)
+      // A subscription's grant outlives its subscription until the sweep: it is no access then.
+      if (existing?.reason === 'subscription' && !(await this.subscriptions.inForce(sql, user.id, assetId)))
+        await deleteGrant(sql, user.id, assetId, 'subscription');
+      else if (existing)
         return { granted: true, already: true, assetId, reason: existing.reason } satisfies GrantResult;
       if (owned) {
         await insertGrant(sql, user.id, assetId, 'owner');
@@ -73,6 +78,7 @@ export class GrantsService {
       }
       // Bought once, owned for good: getting it back after a Remove charges nothing.
       let purchase = await this.paidPurchase(manager, user.id, assetId);
+      if (!purchase && asset.billingInterval) return this.subscriptions.start(manager, user.id, asset);
       if (!purchase) {
         if (this.payments.hostedCheckout) return this.checkout.reserve(manager, user.id, asset);
         const charged = await this.charge(manager, user.id, asset);
@@ -97,6 +103,7 @@ export class GrantsService {
       throw new HttpException(`Payment failed: ${failure ?? 'declined'}`, HttpStatus.PAYMENT_REQUIRED);
     // The provider is called after the commit: no transaction or lock waits on its network.
     if ('toOpen' in result) return this.checkout.open(result);
+    if ('subscriptionToOpen' in result) return this.subscriptions.open(result);
     return result;
   }
 
