@@ -28,11 +28,17 @@ export interface SubscriptionToOpen {
   assetId: string;
 }
 
-/** One period after `from`: a calendar month or year. */
+/**
+ * One period after `from`: the same day of the next month or year, or that month's last day when
+ * it is shorter (31 January → 28 or 29 February), as Stripe bills.
+ */
 export function addInterval(from: Date, interval: BillingInterval): Date {
+  const months = interval === 'month' ? 1 : 12;
   const next = new Date(from);
-  if (interval === 'month') next.setUTCMonth(next.getUTCMonth() + 1);
-  else next.setUTCFullYear(next.getUTCFullYear() + 1);
+  next.setUTCDate(1);
+  next.setUTCMonth(next.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
+  next.setUTCDate(Math.min(from.getUTCDate(), lastDay));
   return next;
 }
 
