@@ -41,9 +41,12 @@ export interface SubscriptionStep {
 
 /**
  * Just enough of the Stripe API on 127.0.0.1 for the official SDK (pointed at it through its
- * host/port/protocol options): POST /v1/checkout/sessions with form-encoded parameters, bearer
- * key check, idempotent replays and Stripe's error shape. It also builds the events Stripe would
- * send for those sessions, signed as Stripe signs webhooks.
+ * host/port/protocol options): POST /v1/checkout/sessions (payment and subscription mode) and
+ * POST /v1/subscriptions/:id (cancel_at_period_end) with form-encoded parameters, bearer key
+ * check, idempotent replays and Stripe's error shape. It also builds the events Stripe would send
+ * for those sessions, their subscriptions and invoices (shaped as API version 2026: the period on
+ * the subscription item, the invoice's subscription under parent.subscription_details), signed
+ * as Stripe signs webhooks; its clock can be moved forward, like a Stripe test clock.
  */
 export class ImitationStripe {
   readonly calls: ReceivedCall[] = [];
