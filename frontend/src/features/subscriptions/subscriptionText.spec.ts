@@ -1,4 +1,4 @@
-import { canCancel, recurringPrice, renewalText, trialDaysProblem } from './subscriptionText';
+import { buyWords, canCancel, recurringPrice, renewalText, trialDaysProblem } from './subscriptionText';
 
 const base = {
   amount: 9.99,
@@ -42,5 +42,20 @@ describe('subscription texts', () => {
     expect(trialDaysProblem('91')).toBe('Whole days from 0 to 90');
     expect(trialDaysProblem('1.5')).toBe('Whole days from 0 to 90');
     expect(trialDaysProblem('-1')).toBe('Whole days from 0 to 90');
+  });
+});
+
+describe('buyWords', () => {
+  it('buys a one-off price and subscribes to a recurring one, saying its trial', () => {
+    expect(buyWords({ title: 'Prices', price: 19.99, billing_interval: null })).toEqual({
+      title: 'Buy Prices',
+      text: 'You get full access to this dataset for $19.99.',
+      action: 'Buy for $19.99',
+    });
+    expect(buyWords({ title: 'Prices', price: 9.99, billing_interval: 'month', trial_days: 14 })).toEqual({
+      title: 'Subscribe to Prices',
+      text: 'You get full access while subscribed, for $9.99 / month. The first 14 days are free. Cancel any time under Manage Data.',
+      action: 'Subscribe for $9.99 / month',
+    });
   });
 });

@@ -45,3 +45,28 @@ export function trialDaysProblem(text: string): string | null {
   const days = Number(text);
   return Number.isInteger(days) && days >= 0 && days <= 90 ? null : 'Whole days from 0 to 90';
 }
+
+/** The Buy dialog's words: a one-off price is bought, a recurring one subscribed to. */
+export function buyWords(item: {
+  title: string;
+  price: number | string;
+  billing_interval?: 'month' | 'year' | null;
+  trial_days?: number;
+}): { title: string; text: string; action: string } {
+  const amount = Number(item.price);
+  if (!item.billing_interval) {
+    const price = `$${amount.toFixed(2)}`;
+    return {
+      title: `Buy ${item.title}`,
+      text: `You get full access to this dataset for ${price}.`,
+      action: `Buy for ${price}`,
+    };
+  }
+  const price = recurringPrice(amount, 'USD', item.billing_interval);
+  const trial = item.trial_days ? ` The first ${item.trial_days} days are free.` : '';
+  return {
+    title: `Subscribe to ${item.title}`,
+    text: `You get full access while subscribed, for ${price}.${trial} Cancel any time under Manage Data.`,
+    action: `Subscribe for ${price}`,
+  };
+}
