@@ -47,12 +47,12 @@ describe('subscription texts', () => {
 
 describe('buyWords', () => {
   it('buys a one-off price and subscribes to a recurring one, saying its trial', () => {
-    expect(buyWords({ title: 'Prices', price: 19.99, billing_interval: null })).toEqual({
+    expect(buyWords({ title: 'Prices', price: 19.99, billingInterval: null })).toEqual({
       title: 'Buy Prices',
       text: 'You get full access to this dataset for $19.99.',
       action: 'Buy for $19.99',
     });
-    expect(buyWords({ title: 'Prices', price: 9.99, billing_interval: 'month', trial_days: 14 })).toEqual({
+    expect(buyWords({ title: 'Prices', price: 9.99, billingInterval: 'month', trialDays: 14 })).toEqual({
       title: 'Subscribe to Prices',
       text: 'You get full access while subscribed, for $9.99 / month. The first 14 days are free. Cancel any time under Manage Data.',
       action: 'Subscribe for $9.99 / month',

@@ -50,11 +50,11 @@ export function trialDaysProblem(text: string): string | null {
 export function buyWords(item: {
   title: string;
   price: number | string;
-  billing_interval?: 'month' | 'year' | null;
-  trial_days?: number;
+  billingInterval?: 'month' | 'year' | null;
+  trialDays?: number;
 }): { title: string; text: string; action: string } {
   const amount = Number(item.price);
-  if (!item.billing_interval) {
+  if (!item.billingInterval) {
     const price = `$${amount.toFixed(2)}`;
     return {
       title: `Buy ${item.title}`,
@@ -62,8 +62,8 @@ export function buyWords(item: {
       action: `Buy for ${price}`,
     };
   }
-  const price = recurringPrice(amount, 'USD', item.billing_interval);
-  const trial = item.trial_days ? ` The first ${item.trial_days} days are free.` : '';
+  const price = recurringPrice(amount, 'USD', item.billingInterval);
+  const trial = item.trialDays ? ` The first ${item.trialDays} days are free.` : '';
   return {
     title: `Subscribe to ${item.title}`,
     text: `You get full access while subscribed, for ${price}.${trial} Cancel any time under Manage Data.`,

@@ -13,8 +13,8 @@ interface Props {
   item: {
     title: string;
     price: number | string;
-    billing_interval?: 'month' | 'year' | null;
-    trial_days?: number;
+    billingInterval?: 'month' | 'year' | null;
+    trialDays?: number;
   } | null;
   onConfirm: () => void;
   onCancel: () => void;
