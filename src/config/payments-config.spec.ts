@@ -29,12 +29,16 @@ describe('payments configuration', () => {
 
   it('takes SUBSCRIPTION_GRACE_DAYS from 0 to 60 days and refuses anything else with a clear message', () => {
     const dataDir = () => mkdtempSync(join(tmpdir(), 'dm-payments-'));
-    expect(loadConfig({ DATA_DIR: dataDir(), SUBSCRIPTION_GRACE_DAYS: '0' }).payments.subscriptionGraceDays).toBe(0);
-    expect(loadConfig({ DATA_DIR: dataDir(), SUBSCRIPTION_GRACE_DAYS: '14' }).payments.subscriptionGraceDays).toBe(
-      14,
-    );
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), SUBSCRIPTION_GRACE_DAYS: '0' }).payments.subscriptionGraceDays,
+    ).toBe(0);
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), SUBSCRIPTION_GRACE_DAYS: '14' }).payments.subscriptionGraceDays,
+    ).toBe(14);
     for (const bad of ['61', '-1', '1.5', 'week'])
-      expect(() => loadConfig({ DATA_DIR: dataDir(), SUBSCRIPTION_GRACE_DAYS: bad })).toThrow(/SUBSCRIPTION_GRACE_DAYS/);
+      expect(() => loadConfig({ DATA_DIR: dataDir(), SUBSCRIPTION_GRACE_DAYS: bad })).toThrow(
+        /SUBSCRIPTION_GRACE_DAYS/,
+      );
   });
 
   it('refuses to start in production with the test provider', () => {

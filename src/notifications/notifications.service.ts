@@ -61,7 +61,12 @@ export class NotificationsService {
   }
 
   /** The subscriber's notice that a renewal failed and until when they keep access. */
-  async subscriptionPastDue(sql: Sql, userId: string, facts: SubscriptionFacts, graceEnds: Date): Promise<void> {
+  async subscriptionPastDue(
+    sql: Sql,
+    userId: string,
+    facts: SubscriptionFacts,
+    graceEnds: Date,
+  ): Promise<void> {
     const notice = subscriptionPastDueNotice(this.config.appOrigin, facts, graceEnds);
     await this.add(sql, userId, 'subscription_past_due', notice);
   }

@@ -11,7 +11,11 @@ export interface SubscriptionFacts {
 
 const day = (moment: Date) => moment.toISOString().slice(0, 10);
 
-export function subscriptionPastDueNotice(appOrigin: string, facts: SubscriptionFacts, graceEnds: Date): NoticeText {
+export function subscriptionPastDueNotice(
+  appOrigin: string,
+  facts: SubscriptionFacts,
+  graceEnds: Date,
+): NoticeText {
   return {
     subject: `Payment failed for your subscription to ${facts.title}`,
     text: [

@@ -35,9 +35,9 @@ describe('subscriptions with Stripe Checkout in subscription mode (the real SDK 
   const held = async (agent: Agent) => (await agent.get('/api/access/my').expect(200)).body as string[];
   const mySubscriptions = async (agent: Agent) => (await agent.get('/api/subscriptions').expect(200)).body;
   const notices = async (agent: Agent) =>
-    ((await agent.get('/api/notifications').expect(200)).body as Array<{ kind: string; subject: string }>).map(
-      (notice) => notice.kind,
-    );
+    (
+      (await agent.get('/api/notifications').expect(200)).body as Array<{ kind: string; subject: string }>
+    ).map((notice) => notice.kind);
   const subscriberCount = async (assetId: string) =>
     (await testApp.dataSource.query(`SELECT subscriber_count FROM assets WHERE id = $1`, [assetId]))[0]
       .subscriber_count as number;
@@ -182,9 +182,10 @@ describe('subscriptions with Stripe Checkout in subscription mode (the real SDK 
     expect(await deliverEvent(failed)).toEqual({ received: true, duplicate: true });
     await deliverEvent(pastDue);
     expect(await deliverEvent(pastDue)).toEqual({ received: true, duplicate: true });
-    const rows = await testApp.dataSource.query(`SELECT count(*)::int AS count FROM payment_events WHERE event_id = $1`, [
-      failed.id,
-    ]);
+    const rows = await testApp.dataSource.query(
+      `SELECT count(*)::int AS count FROM payment_events WHERE event_id = $1`,
+      [failed.id],
+    );
     expect(rows[0].count).toBe(1);
     expect((await notices(buyer.agent)).filter((kind) => kind === 'subscription_past_due')).toHaveLength(1);
   });
@@ -283,7 +284,9 @@ describe('subscriptions with Stripe Checkout in subscription mode (the real SDK 
     await patch({ price: '8.00' });
     const callsBefore = stripe.calls.length;
     const late = await subscribe(assetId);
-    const lineItem = (stripe.calls[callsBefore].body.line_items as Array<{ price_data: { unit_amount: string } }>)[0];
+    const lineItem = (
+      stripe.calls[callsBefore].body.line_items as Array<{ price_data: { unit_amount: string } }>
+    )[0];
     expect(lineItem.price_data.unit_amount).toBe('800');
     expect(late.answer.subscription.amount).toBe(8);
     expect((await mySubscriptions(early.buyer.agent))[0]).toMatchObject({ amount: 5, status: 'active' });

@@ -21,9 +21,9 @@ describe('subscriptions with the test payment provider', () => {
   const held = async (agent: Agent) => (await agent.get('/api/access/my').expect(200)).body as string[];
   const mySubscriptions = async (agent: Agent) => (await agent.get('/api/subscriptions').expect(200)).body;
   const notices = async (agent: Agent) =>
-    ((await agent.get('/api/notifications').expect(200)).body as Array<{ kind: string; subject: string }>).map(
-      (notice) => `${notice.kind}: ${notice.subject}`,
-    );
+    (
+      (await agent.get('/api/notifications').expect(200)).body as Array<{ kind: string; subject: string }>
+    ).map((notice) => `${notice.kind}: ${notice.subject}`);
   const sweep = () => testApp.app.get(SubscriptionStates).endLapsed();
 
   async function listing(title: string, price: string, terms: object): Promise<string> {
@@ -103,7 +103,11 @@ describe('subscriptions with the test payment provider', () => {
     await post(buyer.agent, '/api/access/remove', { assetId }).expect(200);
     expect(await held(buyer.agent)).toEqual([]);
     const back = await post(buyer.agent, '/api/access/grant', { assetId }).expect(200);
-    expect(back.body).toMatchObject({ granted: true, reason: 'subscription', subscription: { id: buyer.id } });
+    expect(back.body).toMatchObject({
+      granted: true,
+      reason: 'subscription',
+      subscription: { id: buyer.id },
+    });
     expect(await mySubscriptions(buyer.agent)).toHaveLength(1);
   });
 
@@ -116,7 +120,9 @@ describe('subscriptions with the test payment provider', () => {
     expect(graceEnd).toBeGreaterThan(Date.now() + 6 * DAY_MS);
     expect(graceEnd).toBeLessThanOrEqual(Date.now() + 7 * DAY_MS);
     expect(await held(buyer.agent)).toEqual([assetId]);
-    expect(await notices(buyer.agent)).toContain('subscription_past_due: Payment failed for your subscription to Renewals');
+    expect(await notices(buyer.agent)).toContain(
+      'subscription_past_due: Payment failed for your subscription to Renewals',
+    );
 
     const renewed = (await post(buyer.agent, `/api/subscriptions/${buyer.id}/renew-now`).expect(200)).body;
     expect(renewed).toMatchObject({ status: 'active', in_force: true, access_until: null });
@@ -141,9 +147,12 @@ describe('subscriptions with the test payment provider', () => {
     await sweep();
     expect(await notices(buyer.agent)).toContain('subscription_ended: Your access to Lapsing has ended');
     expect(
-      (await testApp.dataSource.query(`SELECT count(*)::int AS count FROM access_grants WHERE user_id = $1`, [
-        buyer.user.id,
-      ]))[0].count,
+      (
+        await testApp.dataSource.query(
+          `SELECT count(*)::int AS count FROM access_grants WHERE user_id = $1`,
+          [buyer.user.id],
+        )
+      )[0].count,
     ).toBe(0);
     // A renewal cannot revive what has lapsed; a new subscription can.
     const again = await post(buyer.agent, '/api/access/grant', { assetId }).expect(200);
@@ -157,7 +166,9 @@ describe('subscriptions with the test payment provider', () => {
     const cancelled = (await post(buyer.agent, `/api/subscriptions/${buyer.id}/cancel`).expect(200)).body;
     expect(cancelled).toMatchObject({ status: 'active', cancel_at_period_end: true, in_force: true });
     expect(cancelled.access_until).toBe(cancelled.current_period_end);
-    expect((await post(buyer.agent, `/api/subscriptions/${buyer.id}/cancel`).expect(200)).body).toEqual(cancelled);
+    expect((await post(buyer.agent, `/api/subscriptions/${buyer.id}/cancel`).expect(200)).body).toEqual(
+      cancelled,
+    );
     expect(await held(buyer.agent)).toEqual([assetId]);
 
     await testApp.dataSource.query(
@@ -176,9 +187,9 @@ describe('subscriptions with the test payment provider', () => {
     const other = await createLoggedInUser(testApp);
     expect(await mySubscriptions(other.agent)).toEqual([]);
     for (const action of ['cancel', 'renew-now', 'fail-renewal'])
-      expect((await post(other.agent, `/api/subscriptions/${buyer.id}/${action}`).expect(404)).body.message).toBe(
-        'Subscription not found',
-      );
+      expect(
+        (await post(other.agent, `/api/subscriptions/${buyer.id}/${action}`).expect(404)).body.message,
+      ).toBe('Subscription not found');
     await testApp.dataSource.query(`UPDATE subscriptions SET status = 'canceled' WHERE id = $1`, [buyer.id]);
     expect((await post(buyer.agent, `/api/subscriptions/${buyer.id}/cancel`).expect(400)).body.message).toBe(
       'This subscription has already ended',

@@ -86,7 +86,11 @@ describe('audit log: commercial events', () => {
     const subscriptionId = granted.body.subscription.id;
     const started = await lastEvent(testApp, buyer.user.id, 'subscription_started');
     expect(started).toMatchObject({ credential_kind: 'session', ip: '203.0.113.21' });
-    expect(started!.detail).toEqual({ subscription_id: subscriptionId, dataset_id: assetId, provider: 'test' });
+    expect(started!.detail).toEqual({
+      subscription_id: subscriptionId,
+      dataset_id: assetId,
+      provider: 'test',
+    });
 
     const name = (await buyer.agent.get(`/api/assets/${assetId}`).expect(200)).body.readable_name;
     const sql = `SELECT count(*) FROM ${name}`;
@@ -96,7 +100,10 @@ describe('audit log: commercial events', () => {
       dataset_ids: [assetId],
     });
 
-    await buyer.agent.post(`/api/subscriptions/${subscriptionId}/cancel`).set('Origin', TEST_ORIGIN).expect(200);
+    await buyer.agent
+      .post(`/api/subscriptions/${subscriptionId}/cancel`)
+      .set('Origin', TEST_ORIGIN)
+      .expect(200);
     expect((await lastEvent(testApp, buyer.user.id, 'subscription_cancelled'))!.detail).toEqual({
       subscription_id: subscriptionId,
       dataset_id: assetId,
@@ -108,7 +115,11 @@ describe('audit log: commercial events', () => {
     await testApp.app.get(SubscriptionStates).endLapsed();
     const ended = await lastEvent(testApp, buyer.user.id, 'subscription_ended');
     expect(ended).toMatchObject({ credential_kind: 'none' });
-    expect(ended!.detail).toEqual({ subscription_id: subscriptionId, dataset_id: assetId, reason: 'canceled' });
+    expect(ended!.detail).toEqual({
+      subscription_id: subscriptionId,
+      dataset_id: assetId,
+      reason: 'canceled',
+    });
   });
 
   it('records unpublishing and publishing a listing, and deleting a dataset and a connection', async () => {

@@ -19,7 +19,11 @@ async function uploadPaid(page: Page, title: string): Promise<string> {
     multipart: {
       title,
       price: '9.99',
-      file: { name: 'tides.csv', mimeType: 'text/csv', buffer: Buffer.from('port,height\nBrest,6.1\nCadiz,2.3\n') },
+      file: {
+        name: 'tides.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('port,height\nBrest,6.1\nCadiz,2.3\n'),
+      },
     },
   });
   expect(response.status()).toBe(201);
@@ -56,7 +60,11 @@ describe('subscriptions in a browser (test payment provider)', () => {
       await screenshot(seller.page, 'subscription-price-form', viewport);
       await edit.getByRole('button', { name: 'Save' }).click();
       await expectNotice(seller.page, 'Dataset saved.');
-      const saved = await apiAs<{ billing_interval: string; trial_days: number }>(seller.page, 'GET', `assets/${id}`);
+      const saved = await apiAs<{ billing_interval: string; trial_days: number }>(
+        seller.page,
+        'GET',
+        `assets/${id}`,
+      );
       expect(saved).toMatchObject({ billing_interval: 'month', trial_days: 14 });
       expect(seller.errors).toEqual([]);
       await seller.context.close();
@@ -81,7 +89,10 @@ describe('subscriptions in a browser (test payment provider)', () => {
       await screenshot(buyer.page, 'subscriptions-section', viewport);
 
       await row.getByRole('button', { name: `Cancel subscription to ${title}` }).click();
-      await buyer.page.getByRole('dialog', { name: 'Cancel subscription?' }).getByRole('button', { name: 'Cancel subscription' }).click();
+      await buyer.page
+        .getByRole('dialog', { name: 'Cancel subscription?' })
+        .getByRole('button', { name: 'Cancel subscription' })
+        .click();
       await row.getByText(/Cancelled: access until \d{1,2} \w{3} \d{4}$/).waitFor();
       await expect(row.getByRole('button', { name: /^Cancel subscription/ }).count()).resolves.toBe(0);
       expect(await fitsTheScreen(buyer.page)).toBe(true);

@@ -61,13 +61,13 @@ export class StripeSubscriptionEvents {
   async apply(sql: Sql, event: Stripe.Event): Promise<void> {
     const at = new Date(event.created * 1000);
     if (event.type.startsWith('checkout.session.'))
-      return this.checkout(sql, event.type, event.data.object as Stripe.Checkout.Session, at);
+      return this.checkout(sql, event.type, event.data.object as Stripe.Checkout.Session);
     if (event.type.startsWith('invoice.'))
       return this.invoice(sql, event.type, event.data.object as Stripe.Invoice, at);
     return this.subscription(sql, event.type, event.data.object as Stripe.Subscription, at);
   }
 
-  private async checkout(sql: Sql, type: string, session: Stripe.Checkout.Session, at: Date): Promise<void> {
+  private async checkout(sql: Sql, type: string, session: Stripe.Checkout.Session): Promise<void> {
     const row = await this.states.lock(sql, {
       id: ourId(session.metadata?.subscription_id ?? session.client_reference_id),
       sessionId: session.id,
@@ -82,7 +82,8 @@ export class StripeSubscriptionEvents {
       return;
     }
     const settled = session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
-    if (type !== 'checkout.session.completed' || !settled) return this.link(sql, row, idOf(session.subscription));
+    if (type !== 'checkout.session.completed' || !settled)
+      return this.link(sql, row, idOf(session.subscription));
     await this.states.apply(sql, row, {
       status: row.trial_days > 0 ? 'trialing' : 'active',
       cancelAtPeriodEnd: row.cancel_at_period_end,
@@ -93,7 +94,12 @@ export class StripeSubscriptionEvents {
     });
   }
 
-  private async subscription(sql: Sql, type: string, subscription: Stripe.Subscription, at: Date): Promise<void> {
+  private async subscription(
+    sql: Sql,
+    type: string,
+    subscription: Stripe.Subscription,
+    at: Date,
+  ): Promise<void> {
     const row = await this.states.lock(sql, {
       id: ourId(subscription.metadata?.subscription_id),
       providerSubscriptionId: subscription.id,
@@ -127,10 +133,13 @@ export class StripeSubscriptionEvents {
     if (type === 'invoice.payment_failed' && ['trialing', 'active', 'past_due'].includes(row.status))
       status = 'past_due';
     if (type === 'invoice.paid' && ['pending', 'incomplete', 'past_due', 'unpaid'].includes(row.status))
-      status = row.status === 'pending' && invoice.amount_paid === 0 && row.trial_days > 0 ? 'trialing' : 'active';
+      status =
+        row.status === 'pending' && invoice.amount_paid === 0 && row.trial_days > 0 ? 'trialing' : 'active';
     const servedUntil = seconds(invoice.lines?.data?.[0]?.period?.end);
     const periodEnd =
-      type === 'invoice.paid' && servedUntil && (!row.current_period_end || servedUntil > row.current_period_end)
+      type === 'invoice.paid' &&
+      servedUntil &&
+      (!row.current_period_end || servedUntil > row.current_period_end)
         ? servedUntil
         : row.current_period_end;
     await this.states.apply(sql, row, {

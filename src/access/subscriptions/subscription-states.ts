@@ -118,7 +118,12 @@ export class SubscriptionStates implements OnApplicationBootstrap, OnModuleDestr
     );
     const facts = { subscriptionId: row.id, title: row.title, assetId: row.asset_id };
     if (next.status === 'past_due' && row.status !== 'past_due' && graceEnds)
-      await this.notifications.subscriptionPastDue(sql, row.user_id, { ...facts, reason: 'unpaid' }, graceEnds);
+      await this.notifications.subscriptionPastDue(
+        sql,
+        row.user_id,
+        { ...facts, reason: 'unpaid' },
+        graceEnds,
+      );
     if (STARTING.includes(row.status) && (next.status === 'trialing' || next.status === 'active'))
       await this.audit.recordIn(
         sql,

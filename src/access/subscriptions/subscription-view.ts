@@ -41,7 +41,8 @@ export class SubscriptionView {
     type: String,
     nullable: true,
     format: 'date-time',
-    description: 'End of the current (or trial) period: the next renewal, or the end of access once cancelled',
+    description:
+      'End of the current (or trial) period: the next renewal, or the end of access once cancelled',
   })
   current_period_end: string | null;
 
@@ -49,7 +50,8 @@ export class SubscriptionView {
     type: String,
     nullable: true,
     format: 'date-time',
-    description: 'When access ends unless the subscription recovers (grace end when past due, period end when cancelled)',
+    description:
+      'When access ends unless the subscription recovers (grace end when past due, period end when cancelled)',
   })
   access_until: string | null;
 

@@ -37,7 +37,9 @@ export class SubscriptionsController {
   @Post(':id/renew-now')
   @HttpCode(200)
   @ApiOkResponse({ type: SubscriptionView })
-  @ApiNotFoundResponse({ description: 'Not the test payment provider, or no such subscription of the caller' })
+  @ApiNotFoundResponse({
+    description: 'Not the test payment provider, or no such subscription of the caller',
+  })
   renewNow(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<SubscriptionView> {
     this.requireTestProvider();
     return this.subscriptions.renewNow(user.id, id);
@@ -47,7 +49,9 @@ export class SubscriptionsController {
   @Post(':id/fail-renewal')
   @HttpCode(200)
   @ApiOkResponse({ type: SubscriptionView })
-  @ApiNotFoundResponse({ description: 'Not the test payment provider, or no such subscription of the caller' })
+  @ApiNotFoundResponse({
+    description: 'Not the test payment provider, or no such subscription of the caller',
+  })
   failRenewal(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<SubscriptionView> {
     this.requireTestProvider();
     return this.subscriptions.failRenewal(user.id, id);

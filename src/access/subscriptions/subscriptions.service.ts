@@ -76,10 +76,11 @@ export class SubscriptionsService {
     asset: Asset,
   ): Promise<GrantResult | CheckoutStarted | SubscriptionToOpen> {
     const sql = sqlOn(manager);
-    const running = await this.find(manager, `s.user_id = $1 AND s.asset_id = $2 AND ${subscriptionInForce('s')}`, [
-      userId,
-      asset.id,
-    ]);
+    const running = await this.find(
+      manager,
+      `s.user_id = $1 AND s.asset_id = $2 AND ${subscriptionInForce('s')}`,
+      [userId, asset.id],
+    );
     if (running) {
       await insertGrant(sql, userId, asset.id, 'subscription');
       return this.granted(asset.id, running);
@@ -111,7 +112,11 @@ export class SubscriptionsService {
     }
     // The test provider: no page, no money; the subscription starts at once.
     const created = await manager.save(
-      manager.create(Subscription, { ...terms, status: 'pending', providerSubscriptionId: `test_sub_${randomUUID()}` }),
+      manager.create(Subscription, {
+        ...terms,
+        status: 'pending',
+        providerSubscriptionId: `test_sub_${randomUUID()}`,
+      }),
     );
     const row = (await this.states.lock(sql, { id: created.id }))!;
     const now = new Date();
@@ -119,7 +124,9 @@ export class SubscriptionsService {
       status: terms.trialDays > 0 ? 'trialing' : 'active',
       cancelAtPeriodEnd: false,
       currentPeriodEnd:
-        terms.trialDays > 0 ? new Date(now.getTime() + terms.trialDays * DAY_MS) : addInterval(now, terms.billingInterval),
+        terms.trialDays > 0
+          ? new Date(now.getTime() + terms.trialDays * DAY_MS)
+          : addInterval(now, terms.billingInterval),
       at: now,
     });
     return this.granted(asset.id, (await manager.findOneBy(Subscription, { id: created.id }))!);
@@ -142,7 +149,10 @@ export class SubscriptionsService {
       });
     } catch (error) {
       // No page, nothing to pay: the next Subscribe starts afresh.
-      await repository.update({ id: subscription.id, status: 'pending', checkoutUrl: IsNull() }, { status: 'expired' });
+      await repository.update(
+        { id: subscription.id, status: 'pending', checkoutUrl: IsNull() },
+        { status: 'expired' },
+      );
       throw error;
     }
     const opened = {
@@ -166,7 +176,9 @@ export class SubscriptionsService {
       .addOrderBy('s.id')
       .getRawAndEntities()
       .then(({ entities, raw }) =>
-        entities.map((entity, index) => Object.assign(entity, { in_force: (raw[index] as { in_force: boolean }).in_force })),
+        entities.map((entity, index) =>
+          Object.assign(entity, { in_force: (raw[index] as { in_force: boolean }).in_force }),
+        ),
       );
     return rows.map((row) => toSubscriptionView(row, row.in_force));
   }
@@ -177,7 +189,8 @@ export class SubscriptionsService {
    */
   async cancel(userId: string, subscriptionId: string): Promise<SubscriptionView> {
     const current = await this.own(userId, subscriptionId);
-    if (!['trialing', 'active', 'past_due'].includes(current.status)) throw new BadRequestException(SUBSCRIPTION_ENDED);
+    if (!['trialing', 'active', 'past_due'].includes(current.status))
+      throw new BadRequestException(SUBSCRIPTION_ENDED);
     if (!current.cancelAtPeriodEnd && current.providerSubscriptionId && this.payments.cancelAtPeriodEnd)
       await this.payments.cancelAtPeriodEnd(current.providerSubscriptionId);
     await this.dataSource.transaction(async (manager) => {
@@ -185,7 +198,12 @@ export class SubscriptionsService {
       const row = (await this.states.lock(sql, { id: subscriptionId }))!;
       if (row.cancel_at_period_end || row.status === 'canceled') return;
       await this.states.apply(sql, row, { ...this.stateOf(row), cancelAtPeriodEnd: true, at: null });
-      await this.audit.recordIn(sql, 'subscription_cancelled', { subscription_id: row.id, dataset_id: row.asset_id }, userId);
+      await this.audit.recordIn(
+        sql,
+        'subscription_cancelled',
+        { subscription_id: row.id, dataset_id: row.asset_id },
+        userId,
+      );
     });
     return this.view(userId, subscriptionId);
   }

@@ -70,7 +70,11 @@ export class UpdateAssetDto {
   @IsIn(['one_off', 'month', 'year'], { message: "billing_interval must be 'one_off', 'month' or 'year'" })
   billing_interval?: 'one_off' | 'month' | 'year';
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 90, description: 'Free days before a new subscription is charged' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 90,
+    description: 'Free days before a new subscription is charged',
+  })
   @OptionalNotNull()
   @IsInt({ message: 'trial_days must be a whole number of days from 0 to 90' })
   @Min(0, { message: 'trial_days must be a whole number of days from 0 to 90' })

@@ -208,7 +208,11 @@ export class ImitationStripe {
     } as unknown as Subscription;
     this.subscriptions.set(id, subscription);
     const created = this.event('customer.subscription.created', subscription);
-    const invoice = this.invoice(subscription, trialEnd ? 0 : (session.amount_total ?? 0), 'subscription_create');
+    const invoice = this.invoice(
+      subscription,
+      trialEnd ? 0 : (session.amount_total ?? 0),
+      'subscription_create',
+    );
     subscription.latest_invoice = invoice.id;
     const paid = this.event('invoice.paid', invoice);
     Object.assign(session, {
@@ -231,7 +235,10 @@ export class ImitationStripe {
     const invoice = this.invoice(subscription, item.price.unit_amount ?? 0, 'subscription_cycle');
     Object.assign(subscription, { status: 'active', latest_invoice: invoice.id });
     return {
-      events: [this.event('invoice.paid', invoice), this.event('customer.subscription.updated', subscription)],
+      events: [
+        this.event('invoice.paid', invoice),
+        this.event('customer.subscription.updated', subscription),
+      ],
       subscription,
     };
   }
@@ -287,7 +294,11 @@ export class ImitationStripe {
       customer: subscription.customer,
       livemode: false,
       created: this.now(),
-      parent: { type: 'subscription_details', subscription_details: subscriptionDetails, quote_details: null },
+      parent: {
+        type: 'subscription_details',
+        subscription_details: subscriptionDetails,
+        quote_details: null,
+      },
       lines: {
         object: 'list',
         has_more: false,
@@ -402,7 +413,10 @@ export class ImitationStripe {
     this.sessions.set(id, session);
     if (params.mode === 'subscription') {
       const recurring = lineItems[0].price_data.recurring;
-      const data = (params.subscription_data ?? {}) as { metadata?: Record<string, string>; trial_period_days?: string };
+      const data = (params.subscription_data ?? {}) as {
+        metadata?: Record<string, string>;
+        trial_period_days?: string;
+      };
       if (!recurring) throw new Error('subscription mode needs price_data.recurring');
       this.subscriptionData.set(id, {
         interval: recurring.interval,

@@ -14,7 +14,12 @@ interface SubscriptionFacts {
 }
 
 const day = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  new Date(iso).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 
 /** "$9.99 / month", "120.00 EUR / year". */
 export function recurringPrice(amount: number, currency: string, interval: 'month' | 'year'): string {

@@ -1,5 +1,6 @@
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -29,7 +30,12 @@ export function SubscriptionsSection() {
   };
 
   return (
-    <Paper variant="outlined" component="section" aria-labelledby="subscriptions-heading" sx={{ mt: 3, p: { xs: 2, md: 3 } }}>
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby="subscriptions-heading"
+      sx={{ mt: 3, p: { xs: 2, md: 3 } }}
+    >
       <Typography variant="h5" component="h2" id="subscriptions-heading" gutterBottom>
         Subscriptions
       </Typography>
@@ -44,15 +50,18 @@ export function SubscriptionsSection() {
           >
             <Stack sx={{ flex: 1, minWidth: 0 }}>
               {subscription.asset_id ? (
-                <Typography
+                <Link
                   component={RouterLink}
                   to={`/dataset_profile/${subscription.asset_id}`}
+                  underline="hover"
                   sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}
                 >
                   {subscription.title}
-                </Typography>
+                </Link>
               ) : (
-                <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{subscription.title}</Typography>
+                <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+                  {subscription.title}
+                </Typography>
               )}
               <Typography variant="body2" color="text.secondary">
                 {recurringPrice(subscription.amount, subscription.currency, subscription.interval)} ·{' '}
@@ -60,7 +69,12 @@ export function SubscriptionsSection() {
               </Typography>
             </Stack>
             {subscription.status === 'past_due' && subscription.in_force && (
-              <Chip label="Payment failed" color="warning" size="small" sx={{ alignSelf: { xs: 'flex-start', sm: 'center' } }} />
+              <Chip
+                label="Payment failed"
+                color="warning"
+                size="small"
+                sx={{ alignSelf: { xs: 'flex-start', sm: 'center' } }}
+              />
             )}
             {canCancel(subscription) && (
               <Button

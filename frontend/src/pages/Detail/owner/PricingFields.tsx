@@ -16,7 +16,13 @@ const CHOICES: Array<{ value: BillingChoice; label: string }> = [
 ];
 
 /** Price, one-off or recurring (monthly or yearly), and a recurring price's free trial. */
-export function PricingFields({ value, onChange }: { value: Pricing; onChange: (changes: Partial<Pricing>) => void }) {
+export function PricingFields({
+  value,
+  onChange,
+}: {
+  value: Pricing;
+  onChange: (changes: Partial<Pricing>) => void;
+}) {
   const recurring = value.billing !== 'one_off';
   const trialProblem = trialDaysProblem(value.trialDays);
   return (
@@ -26,7 +32,9 @@ export function PricingFields({ value, onChange }: { value: Pricing; onChange: (
         fullWidth
         value={value.price}
         onChange={(event) => onChange({ price: event.target.value })}
-        helperText={recurring ? 'Charged each period; a new price is for new subscribers' : '0 or empty means free'}
+        helperText={
+          recurring ? 'Charged each period; a new price is for new subscribers' : '0 or empty means free'
+        }
         slotProps={{ htmlInput: { inputMode: 'decimal' } }}
       />
       <TextField
