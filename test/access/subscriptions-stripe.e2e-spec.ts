@@ -164,6 +164,32 @@ describe('subscriptions with Stripe Checkout in subscription mode (the real SDK 
     expect(await held(buyer.agent)).toEqual([monthlyId]);
   });
 
+  it('keeps an update of the same second as the creation when the creation comes after it', async () => {
+    const { buyer, sessionId } = await subscribe(trialId);
+    const [created, paid, completed] = stripe.completeSubscription(sessionId).events;
+    const subscriptionId = (created.data.object as Stripe.Subscription).id;
+    // The trial ends early and the first charge goes through, all within the creation's second.
+    const renewal = stripe
+      .renew(subscriptionId)
+      .events.map((event) => ({ ...event, created: created.created }));
+    await deliverAll(renewal);
+    await deliverAll([created, paid, completed]);
+    expect((await mySubscriptions(buyer.agent))[0]).toMatchObject({ status: 'active', in_force: true });
+  });
+
+  it('closes a subscription checkout that expired; the next Subscribe opens a new one', async () => {
+    const { buyer, sessionId, answer } = await subscribe();
+    await deliverEvent(stripe.expire(sessionId));
+    const [row] = await testApp.dataSource.query(
+      `SELECT status, checkout_url FROM subscriptions WHERE id = $1`,
+      [answer.subscription.id],
+    );
+    expect(row).toEqual({ status: 'expired', checkout_url: null });
+    const again = (await post(buyer.agent, '/api/access/grant', { assetId: monthlyId }).expect(200)).body;
+    expect(again.subscription.id).not.toBe(answer.subscription.id);
+    expect(again.checkout_url).not.toBe(answer.checkout_url);
+  });
+
   it('ignores an older state delivered after a newer one', async () => {
     const { buyer, stripeId } = await subscribed();
     const [, pastDue] = stripe.failRenewal(stripeId).events;
