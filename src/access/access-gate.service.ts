@@ -73,6 +73,27 @@ export function boughtOnce(asset: string, caller: string): string {
      AND bought.user_id = CAST(${caller} AS uuid) AND bought.status = 'paid')`;
 }
 
+/**
+ * A subscription (`subscription`, the alias of the subscriptions table) gives access: trialing,
+ * active, or past due within its grace period, and not past the end of a cancelled period.
+ * `access_until` holds the earlier of the grace end and the cancelled period's end. An SQL condition.
+ */
+export function subscriptionInForce(subscription: string): string {
+  return `(${subscription}.status IN ('trialing', 'active', 'past_due')
+     AND (${subscription}.access_until IS NULL OR ${subscription}.access_until > now()))`;
+}
+
+/**
+ * A grant row (`grant`, the alias of access_grants) is in force: any reason but 'subscription',
+ * or a subscription of its holder to its dataset still in force. Access thus ends at the grace
+ * period's or the cancelled period's end, even before the row is swept away. An SQL condition.
+ */
+export function grantInForce(grant: string): string {
+  return `(${grant}.reason <> 'subscription' OR EXISTS (SELECT 1 FROM subscriptions grant_subscription
+     WHERE grant_subscription.user_id = ${grant}.user_id AND grant_subscription.asset_id = ${grant}.asset_id
+       AND ${subscriptionInForce('grant_subscription')}))`;
+}
+
 /** What a caller without the flag an action needs is told. */
 export const FLAG_REFUSALS: Record<UserFlag, string> = {
   pro: 'Only pro users can set a refresh interval',

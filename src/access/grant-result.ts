@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Purchase, PURCHASE_STATUSES, PurchaseStatus } from './entities/purchase.entity';
+import { SubscriptionView } from './subscriptions/subscription-view';
 
 /** The order recorded for a paid dataset, as the buyer sees it. */
 export class PurchaseView {
@@ -40,14 +41,16 @@ export class GrantResult {
   @ApiProperty({ description: 'The caller already held access before this call' })
   already: boolean;
 
-  @ApiProperty({ enum: ['owner', 'free', 'purchase'] })
-  reason: 'owner' | 'free' | 'purchase';
+  @ApiProperty({ enum: ['owner', 'free', 'purchase', 'subscription'] })
+  reason: 'owner' | 'free' | 'purchase' | 'subscription';
 
   @ApiPropertyOptional({ type: () => PurchaseView })
   purchase?: PurchaseView;
 
   @ApiPropertyOptional({ description: 'The organisation that holds it, when it was got or bought for one' })
   organisationId?: string;
+  @ApiPropertyOptional({ type: () => SubscriptionView, description: 'For a recurring price' })
+  subscription?: SubscriptionView;
 }
 
 /** A paid dataset with a hosted checkout: the buyer pays there; access follows the provider's notice. */
@@ -61,8 +64,14 @@ export class CheckoutStarted {
   @ApiProperty({ description: "The provider's checkout page to send the buyer to" })
   checkout_url: string;
 
-  @ApiProperty({ type: () => PurchaseView })
-  purchase: PurchaseView;
+  @ApiPropertyOptional({ type: () => PurchaseView, description: 'The pending order, for a one-off price' })
+  purchase?: PurchaseView;
+
+  @ApiPropertyOptional({
+    type: () => SubscriptionView,
+    description: 'The pending subscription, for a recurring price',
+  })
+  subscription?: SubscriptionView;
 }
 
 export class RemoveResult {
@@ -103,8 +112,8 @@ export class HeldDatasetView {
   @ApiProperty()
   title: string;
 
-  @ApiProperty({ enum: ['free', 'purchase'] })
-  reason: 'free' | 'purchase';
+  @ApiProperty({ enum: ['free', 'purchase', 'subscription'] })
+  reason: 'free' | 'purchase' | 'subscription';
 
   @ApiProperty({ format: 'date-time', description: 'When access was granted' })
   granted_at: string;

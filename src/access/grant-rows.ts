@@ -23,11 +23,20 @@ export async function insertGrant(
   }
 }
 
-/** Takes a grant away and, only if there was one (not the owner's), uncounts the subscriber. True when one was removed. */
-export async function deleteGrant(sql: Sql, userId: string, assetId: string): Promise<boolean> {
+/**
+ * Takes a grant away (with `reason`, only a grant of that reason) and, only if there was one (not
+ * the owner's), uncounts the subscriber. True when one was removed.
+ */
+export async function deleteGrant(
+  sql: Sql,
+  userId: string,
+  assetId: string,
+  reason?: GrantResult['reason'],
+): Promise<boolean> {
   const deleted = await sql(
-    `DELETE FROM access_grants WHERE user_id = $1 AND asset_id = $2 RETURNING asset_id`,
-    [userId, assetId],
+    `DELETE FROM access_grants WHERE user_id = $1 AND asset_id = $2 AND ($3::text IS NULL OR reason = $3)
+     RETURNING asset_id`,
+    [userId, assetId, reason ?? null],
   );
   if (deleted.rows.length === 0) return false;
   await sql(

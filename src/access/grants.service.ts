@@ -22,9 +22,13 @@ import { deleteGrant, deleteOrganisationGrant, insertGrant, insertOrganisationGr
 import { HostedCheckout } from './payments/hosted-checkout';
 import { PAYMENT_PROVIDER, PaymentProvider } from './payments/payment-provider';
 import { AuditService } from '../audit/audit.service';
+import { SubscriptionsService } from './subscriptions/subscriptions.service';
 
 export const NO_HOSTED_CHECKOUT_FOR_ORGANISATIONS =
   'Paid datasets cannot be bought for an organisation with this payment provider yet. Buy it for yourself, or get free datasets for the organisation.';
+
+export const NO_SUBSCRIPTIONS_FOR_ORGANISATIONS =
+  'Datasets sold by the month or year cannot be subscribed to for an organisation yet. Subscribe for yourself, or get free datasets for the organisation.';
 
 /**
  * Changes who holds which dataset: grants, purchases and removals, with the subscriber count kept
@@ -41,6 +45,7 @@ export class GrantsService {
     @Inject(PAYMENT_PROVIDER) private readonly payments: PaymentProvider,
     private readonly notifications: NotificationsService,
     private readonly audit: AuditService,
+    private readonly subscriptions: SubscriptionsService,
   ) {
     this.checkout = new HostedCheckout(dataSource, payments);
   }
@@ -65,7 +70,10 @@ export class GrantsService {
       await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`grant:${user.id}:${assetId}`]);
       const { asset, owned } = await this.gate.requireDataset(user, assetId, 'sample', manager);
       const existing = await manager.findOneBy(AccessGrant, { userId: user.id, assetId });
-      if (existing)
+      // A subscription's grant outlives its subscription until the sweep: it is no access then.
+      if (existing?.reason === 'subscription' && !(await this.subscriptions.inForce(sql, user.id, assetId)))
+        await deleteGrant(sql, user.id, assetId, 'subscription');
+      else if (existing)
         return { granted: true, already: true, assetId, reason: existing.reason } satisfies GrantResult;
       // Editors of the organisation it belongs to act as its owner only while their role lasts:
       // no personal grant is recorded that would outlast it.
@@ -81,6 +89,7 @@ export class GrantsService {
       }
       // Bought once, owned for good: getting it back after a Remove charges nothing.
       let purchase = await this.paidPurchase(manager, { userId: user.id, organisationId: IsNull(), assetId });
+      if (!purchase && asset.billingInterval) return this.subscriptions.start(manager, user.id, asset);
       if (!purchase) {
         if (this.payments.hostedCheckout) return this.checkout.reserve(manager, user.id, asset);
         const charged = await this.charge(manager, user.id, asset);
@@ -105,6 +114,7 @@ export class GrantsService {
       throw new HttpException(`Payment failed: ${failure ?? 'declined'}`, HttpStatus.PAYMENT_REQUIRED);
     // The provider is called after the commit: no transaction or lock waits on its network.
     if ('toOpen' in result) return this.checkout.open(result);
+    if ('subscriptionToOpen' in result) return this.subscriptions.open(result);
     return result;
   }
 
@@ -136,6 +146,7 @@ export class GrantsService {
         return { ...held, already: false, reason: 'free' } satisfies GrantResult;
       }
       if (this.payments.hostedCheckout) throw new BadRequestException(NO_HOSTED_CHECKOUT_FOR_ORGANISATIONS);
+      if (asset.billingInterval) throw new BadRequestException(NO_SUBSCRIPTIONS_FOR_ORGANISATIONS);
       let purchase = await this.paidPurchase(manager, { organisationId, assetId });
       if (!purchase) {
         const charged = await this.charge(manager, user.id, asset, organisationId);

@@ -1,3 +1,4 @@
+import type { BillingInterval } from './entities/asset.entity';
 import { ApiProperty, ApiPropertyOptional, ApiSchema, OmitType } from '@nestjs/swagger';
 import {
   CsvDialect,
@@ -65,6 +66,17 @@ export class AssetSummary {
 
   @ApiProperty({ example: 'USD' })
   currency: string;
+
+  @ApiProperty({
+    type: String,
+    enum: ['month', 'year'],
+    nullable: true,
+    description: 'Null for a one-off price; otherwise `price` is charged each month or year (a subscription)',
+  })
+  billing_interval: BillingInterval | null;
+
+  @ApiProperty({ description: 'Free days before a new subscription is first charged (recurring prices)' })
+  trial_days: number;
 
   @ApiProperty()
   is_public: boolean;

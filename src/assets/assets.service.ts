@@ -14,7 +14,7 @@ import type {
 import type { CatalogueSort, FacetsQueryDto, ListAssetsQueryDto } from './dto/list-assets-query.dto';
 import type { UploadCsvDto } from './dto/upload-csv.dto';
 import { DatasetHooks } from './dataset-hooks';
-import { Asset } from './entities/asset.entity';
+import { Asset, type BillingInterval } from './entities/asset.entity';
 import type { LiveView } from './live-view';
 import { ColumnProfileService, isProfilePending } from './ingest/column-profile.service';
 import { CsvIngestService } from './ingest/csv-ingest.service';
@@ -32,6 +32,8 @@ interface CatalogueRow {
   keywords: string[];
   price: number;
   currency: string;
+  billing_interval: BillingInterval | null;
+  trial_days: number;
   is_public: boolean;
   image: string | null;
   subscriber_count: number;
@@ -57,7 +59,7 @@ const PUBLISHER = `(SELECT json_build_object('name', publisher.name, 'slug', pub
 
 function catalogueColumns(gate: AccessGate): string {
   return `asset.id, asset.title, asset.readable_name, asset.description, asset.category, asset.keywords,
-  asset.price::float8 AS price, asset.currency, asset.is_public, asset.image, asset.subscriber_count,
+  asset.price::float8 AS price, asset.currency, asset.billing_interval, asset.trial_days, asset.is_public, asset.image, asset.subscriber_count,
   asset.source, asset.author, ${PUBLISHER} AS organisation, asset.row_count::float8 AS row_count, asset.created_at,
   asset.data_updated_at, ${IS_LIVE} AS live, ${STALE_SINCE} AS stale_since,
   ${gate.datasetCondition('owned', 'asset', '$1')} AS owned,
@@ -75,6 +77,8 @@ function rowToSummary(row: CatalogueRow): AssetSummary {
     keywords: row.keywords,
     price: row.price,
     currency: row.currency,
+    billing_interval: row.billing_interval,
+    trial_days: row.trial_days,
     is_public: row.is_public,
     visibility: row.is_public ? 'public' : 'private',
     image: row.image,
@@ -109,6 +113,8 @@ function toSummary(
     keywords: asset.keywords,
     price: Number(asset.price),
     currency: asset.currency,
+    billing_interval: asset.billingInterval,
+    trial_days: asset.trialDays,
     is_public: asset.isPublic,
     image: asset.image,
     subscriber_count: asset.subscriberCount,

@@ -62,7 +62,11 @@ export class DatasetOwnerService {
       if (input.description !== undefined) changes.description = input.description.trim();
       if (input.category !== undefined) changes.category = input.category || 'Other';
       if (input.keywords !== undefined) changes.keywords = input.keywords;
+      // A new price or interval is for new subscribers: subscriptions keep the price they were taken at.
       if (input.price !== undefined) changes.price = input.price;
+      if (input.billing_interval !== undefined)
+        changes.billing_interval = input.billing_interval === 'one_off' ? null : input.billing_interval;
+      if (input.trial_days !== undefined) changes.trial_days = input.trial_days;
       if (input.is_public !== undefined) changes.is_public = input.is_public;
       if (input.source !== undefined) changes.source = input.source;
       if (input.licence !== undefined) changes.licence = normaliseLicence(input.licence);

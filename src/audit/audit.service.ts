@@ -77,7 +77,7 @@ export class AuditService {
   }
 
   /**
-   * A query that reads datasets the caller bought (held by a purchase grant) is recorded with
+   * A query that reads datasets the caller bought (held by a purchase or subscription grant) is recorded with
    * the start of its text and those datasets; queries over free or own data are not.
    */
   async recordPaidQuery(caller: AuthenticatedUser, sql: string, tables: Array<{ source: StreamSource }>) {
@@ -85,7 +85,8 @@ export class AuditService {
     if (assetIds.length === 0) return;
     const { rows } = await sqlOn(this.dataSource)<{ asset_id: string }>(
       `SELECT asset_id FROM access_grants
-        WHERE user_id = $1 AND asset_id = ANY($2::uuid[]) AND reason = 'purchase' ORDER BY asset_id`,
+        WHERE user_id = $1 AND asset_id = ANY($2::uuid[]) AND reason IN ('purchase', 'subscription')
+        ORDER BY asset_id`,
       [caller.id, assetIds],
     );
     if (rows.length === 0) return;

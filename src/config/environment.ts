@@ -279,6 +279,14 @@ export class EnvironmentVariables {
   @Transform(toBoolean)
   @IsBoolean({ message: 'ALLOW_TEST_PAYMENTS_IN_PRODUCTION must be true or false' })
   ALLOW_TEST_PAYMENTS_IN_PRODUCTION?: boolean;
+
+  /** Days a subscriber keeps access after a failed renewal (status past_due) before it ends. */
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'SUBSCRIPTION_GRACE_DAYS must be a whole number of days' })
+  @Min(0)
+  @Max(60)
+  SUBSCRIPTION_GRACE_DAYS?: number;
 }
 
 export class ConfigError extends Error {

@@ -20,7 +20,25 @@ const stripeKeys = {
 describe('payments configuration', () => {
   it('uses the test provider by default outside production', () => {
     const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'dm-payments-')) });
-    expect(config.payments).toEqual({ provider: 'test', testPaymentsInProduction: false });
+    expect(config.payments).toEqual({
+      provider: 'test',
+      testPaymentsInProduction: false,
+      subscriptionGraceDays: 7,
+    });
+  });
+
+  it('takes SUBSCRIPTION_GRACE_DAYS from 0 to 60 days and refuses anything else with a clear message', () => {
+    const dataDir = () => mkdtempSync(join(tmpdir(), 'dm-payments-'));
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), SUBSCRIPTION_GRACE_DAYS: '0' }).payments.subscriptionGraceDays,
+    ).toBe(0);
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), SUBSCRIPTION_GRACE_DAYS: '14' }).payments.subscriptionGraceDays,
+    ).toBe(14);
+    for (const bad of ['61', '-1', '1.5', 'week'])
+      expect(() => loadConfig({ DATA_DIR: dataDir(), SUBSCRIPTION_GRACE_DAYS: bad })).toThrow(
+        /SUBSCRIPTION_GRACE_DAYS/,
+      );
   });
 
   it('refuses to start in production with the test provider', () => {
@@ -34,13 +52,18 @@ describe('payments configuration', () => {
 
   it('starts in production with the test provider only when ALLOW_TEST_PAYMENTS_IN_PRODUCTION=true', () => {
     const config = loadConfig(production({ ALLOW_TEST_PAYMENTS_IN_PRODUCTION: 'true' }));
-    expect(config.payments).toEqual({ provider: 'test', testPaymentsInProduction: true });
+    expect(config.payments).toEqual({
+      provider: 'test',
+      testPaymentsInProduction: true,
+      subscriptionGraceDays: 7,
+    });
   });
 
   it('starts in production with Stripe keys, live or test mode by the key', () => {
     expect(loadConfig(production(stripeKeys)).payments).toEqual({
       provider: 'stripe',
       testPaymentsInProduction: false,
+      subscriptionGraceDays: 7,
       stripe: {
         secretKey: 'sk_live_hunter2hunter2',
         webhookSecret: 'whsec_hunter2hunter2',

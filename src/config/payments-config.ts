@@ -15,6 +15,8 @@ export interface PaymentsConfig {
   /** The operator deliberately runs the approve-everything test provider in production. */
   testPaymentsInProduction: boolean;
   stripe?: StripeSettings;
+  /** Days a subscription whose renewal failed (past_due) keeps its access (SUBSCRIPTION_GRACE_DAYS). */
+  subscriptionGraceDays: number;
 }
 
 function apiBaseOf(url: string): StripeSettings['apiBase'] {
@@ -30,6 +32,7 @@ function apiBaseOf(url: string): StripeSettings['apiBase'] {
  */
 export function settlePayments(env: EnvironmentVariables, isProduction: boolean): PaymentsConfig {
   const provider = env.PAYMENT_PROVIDER ?? 'test';
+  const grace = env.SUBSCRIPTION_GRACE_DAYS ?? 7;
   if (provider === 'test') {
     const allowed = env.ALLOW_TEST_PAYMENTS_IN_PRODUCTION ?? false;
     if (isProduction && !allowed) {
@@ -40,7 +43,7 @@ export function settlePayments(env: EnvironmentVariables, isProduction: boolean)
           'STRIPE_WEBHOOK_SECRET, or ALLOW_TEST_PAYMENTS_IN_PRODUCTION=true to give paid datasets away on purpose.',
       );
     }
-    return { provider, testPaymentsInProduction: isProduction && allowed };
+    return { provider, testPaymentsInProduction: isProduction && allowed, subscriptionGraceDays: grace };
   }
   const missing = [
     !env.STRIPE_SECRET_KEY && 'STRIPE_SECRET_KEY',
@@ -54,6 +57,7 @@ export function settlePayments(env: EnvironmentVariables, isProduction: boolean)
   return {
     provider,
     testPaymentsInProduction: false,
+    subscriptionGraceDays: grace,
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY,
       webhookSecret: env.STRIPE_WEBHOOK_SECRET,

@@ -4,6 +4,11 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { Sql } from '../database/sql';
 import type { NoticeKind } from './entities/notification.entity';
 import { archivedNotice, NoticeText, OrderFacts, receiptNotice, refundNotice } from './notice-texts';
+import {
+  subscriptionEndedNotice,
+  SubscriptionFacts,
+  subscriptionPastDueNotice,
+} from './subscription-notice-texts';
 import type { NoticeView } from './notice-view';
 import {
   columnsAddedNotice,
@@ -53,6 +58,22 @@ export class NotificationsService {
     const order = await this.order(sql, purchaseId);
     const notice = refundNotice(this.config.appOrigin, this.facts(order), accessRemoved);
     await this.add(sql, order.user_id, 'refund', notice);
+  }
+
+  /** The subscriber's notice that a renewal failed and until when they keep access. */
+  async subscriptionPastDue(
+    sql: Sql,
+    userId: string,
+    facts: SubscriptionFacts,
+    graceEnds: Date,
+  ): Promise<void> {
+    const notice = subscriptionPastDueNotice(this.config.appOrigin, facts, graceEnds);
+    await this.add(sql, userId, 'subscription_past_due', notice);
+  }
+
+  /** The subscriber's notice that their subscription no longer gives access to the dataset. */
+  async subscriptionEnded(sql: Sql, userId: string, facts: SubscriptionFacts): Promise<void> {
+    await this.add(sql, userId, 'subscription_ended', subscriptionEndedNotice(this.config.appOrigin, facts));
   }
 
   /** A notice to every holder (the owner aside) of a dataset its owner archived. */

@@ -7,6 +7,7 @@ import { NotificationsService } from '../../src/notifications/notifications.serv
 import { uploadDataset } from '../factories/asset.factory';
 import { createLoggedInUser, TestUser } from '../factories/user.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
+import { SubscriptionsService } from '../../src/access/subscriptions/subscriptions.service';
 import { AuditService } from '../../src/audit/audit.service';
 
 type Agent = TestAgent<Test>;
@@ -325,6 +326,7 @@ describe('GrantsService with another payment provider behind the same interface'
       declining,
       testApp.app.get(NotificationsService),
       testApp.app.get(AuditService),
+      testApp.app.get(SubscriptionsService),
     );
     const owner = await createLoggedInUser(testApp);
     const buyer = await createLoggedInUser(testApp);

@@ -88,6 +88,8 @@ describe('GET assets and GET assets/{id}: what each caller sees', () => {
       keywords: [],
       price: 9.99,
       currency: 'USD',
+      billing_interval: null,
+      trial_days: 0,
       is_public: true,
       visibility: 'public',
       image: null,

@@ -1,4 +1,5 @@
 import { PaymentEventsService } from '../../src/access/payments/payment-events.service';
+import { SubscriptionStates } from '../../src/access/subscriptions/subscription-states';
 import { uploadDataset } from '../factories/asset.factory';
 import { createConnector } from '../factories/connector.factory';
 import { createLoggedInUser } from '../factories/user.factory';
@@ -65,6 +66,60 @@ describe('audit log: commercial events', () => {
     const refund = await lastEvent(testApp, buyer.user.id, 'refund');
     expect(refund).toMatchObject({ credential_kind: 'none' });
     expect(refund!.detail).toMatchObject({ purchase_id: order.id, dataset_id: paidId });
+  });
+
+  it('records a subscription started, SQL over its dataset, its cancellation and its end', async () => {
+    const seller = await createLoggedInUser(testApp);
+    const buyer = await createLoggedInUser(testApp);
+    const assetId = await uploadDataset(seller.agent, { title: 'Audit monthly', price: '3' });
+    await seller.agent
+      .patch(`/api/assets/${assetId}`)
+      .set('Origin', TEST_ORIGIN)
+      .send({ billing_interval: 'month' })
+      .expect(200);
+    const granted = await buyer.agent
+      .post('/api/access/grant')
+      .set('Origin', TEST_ORIGIN)
+      .set('X-Forwarded-For', '203.0.113.21')
+      .send({ assetId })
+      .expect(200);
+    const subscriptionId = granted.body.subscription.id;
+    const started = await lastEvent(testApp, buyer.user.id, 'subscription_started');
+    expect(started).toMatchObject({ credential_kind: 'session', ip: '203.0.113.21' });
+    expect(started!.detail).toEqual({
+      subscription_id: subscriptionId,
+      dataset_id: assetId,
+      provider: 'test',
+    });
+
+    const name = (await buyer.agent.get(`/api/assets/${assetId}`).expect(200)).body.readable_name;
+    const sql = `SELECT count(*) FROM ${name}`;
+    await buyer.agent.post('/api/query').set('Origin', TEST_ORIGIN).send({ sql }).expect(200);
+    expect((await lastEvent(testApp, buyer.user.id, 'paid_data_queried'))!.detail).toEqual({
+      query: sql,
+      dataset_ids: [assetId],
+    });
+
+    await buyer.agent
+      .post(`/api/subscriptions/${subscriptionId}/cancel`)
+      .set('Origin', TEST_ORIGIN)
+      .expect(200);
+    expect((await lastEvent(testApp, buyer.user.id, 'subscription_cancelled'))!.detail).toEqual({
+      subscription_id: subscriptionId,
+      dataset_id: assetId,
+    });
+    await testApp.dataSource.query(
+      `UPDATE subscriptions SET access_until = now() - interval '1 minute' WHERE id = $1`,
+      [subscriptionId],
+    );
+    await testApp.app.get(SubscriptionStates).endLapsed();
+    const ended = await lastEvent(testApp, buyer.user.id, 'subscription_ended');
+    expect(ended).toMatchObject({ credential_kind: 'none' });
+    expect(ended!.detail).toEqual({
+      subscription_id: subscriptionId,
+      dataset_id: assetId,
+      reason: 'canceled',
+    });
   });
 
   it('records unpublishing and publishing a listing, and deleting a dataset and a connection', async () => {

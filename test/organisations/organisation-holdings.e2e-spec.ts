@@ -1,4 +1,5 @@
 import { RateLimiterService } from '../../src/common/rate-limit/rate-limiter.service';
+import { NO_SUBSCRIPTIONS_FOR_ORGANISATIONS } from '../../src/access/grants.service';
 import { QueryRoles } from '../../src/query/run/query-roles.service';
 import { uploadDataset } from '../factories/asset.factory';
 import { createLoggedInUser } from '../factories/user.factory';
@@ -123,6 +124,20 @@ describe('organisations: datasets an organisation holds', () => {
         [id, team.people.editor.user.id],
       );
       expect(mine).toHaveLength(0);
+    });
+
+    it('refuses a dataset sold by the month for an organisation, taking nothing', async () => {
+      const id = await uploadDataset(publisher.agent, { is_public: 'true', price: '9.00' }, TWELVE_ROWS);
+      await publisher.agent
+        .patch(`/api/assets/${id}`)
+        .set('Origin', TEST_ORIGIN)
+        .send({ billing_interval: 'month' })
+        .expect(200);
+      const refused = await grantFor(team.people.editor.agent, id, team.id).expect(400);
+      expect(refused.body.message).toBe(NO_SUBSCRIPTIONS_FOR_ORGANISATIONS);
+      const orders = await testApp.dataSource.query(`SELECT 1 FROM purchases WHERE asset_id = $1`, [id]);
+      expect(orders).toHaveLength(0);
+      await team.people.viewer.agent.get(`/api/assets/${id}/data`).expect(200, /"sample":true/);
     });
 
     it.each([[null], [42], ['x'.repeat(101)]])('refuses organisationId %p with 400', async (value) => {

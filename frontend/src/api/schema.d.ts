@@ -1112,6 +1112,70 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/subscriptions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['SubscriptionsController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/subscriptions/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['SubscriptionsController_cancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/subscriptions/{id}/fail-renewal': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['SubscriptionsController_failRenewal'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/subscriptions/{id}/renew-now': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['SubscriptionsController_renewNow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/users/change-password': {
     parameters: {
       query?: never;
@@ -1548,6 +1612,11 @@ export interface components {
     };
     AssetDetail: {
       author: string;
+      /**
+       * @description Null for a one-off price; otherwise `price` is charged each month or year (a subscription)
+       * @enum {string|null}
+       */
+      billing_interval: 'month' | 'year' | null;
       /** @description The caller paid for it once: getting it back (after a Remove) costs nothing */
       bought: boolean;
       /** @description Bytes of the files behind the current rows; of a live dataset, of its rows as stored */
@@ -1602,6 +1671,8 @@ export interface components {
       /** @description Users other than the owner holding the dataset */
       subscriber_count: number;
       title: string;
+      /** @description Free days before a new subscription is first charged (recurring prices) */
+      trial_days: number;
       /** @enum {string} */
       type: 'dataset';
       /** @description Every load, newest first */
@@ -1611,6 +1682,11 @@ export interface components {
     };
     AssetSummary: {
       author: string;
+      /**
+       * @description Null for a one-off price; otherwise `price` is charged each month or year (a subscription)
+       * @enum {string|null}
+       */
+      billing_interval: 'month' | 'year' | null;
       /** @description The caller paid for it once: getting it back (after a Remove) costs nothing */
       bought: boolean;
       category: string;
@@ -1653,6 +1729,8 @@ export interface components {
       /** @description Users other than the owner holding the dataset */
       subscriber_count: number;
       title: string;
+      /** @description Free days before a new subscription is first charged (recurring prices) */
+      trial_days: number;
       /** @enum {string} */
       type: 'dataset';
       /** @enum {string} */
@@ -1688,6 +1766,9 @@ export interface components {
         | 'api_token_revoked'
         | 'purchase_granted'
         | 'refund'
+        | 'subscription_started'
+        | 'subscription_cancelled'
+        | 'subscription_ended'
         | 'listing_published'
         | 'listing_unpublished'
         | 'dataset_deleted'
@@ -1765,7 +1846,10 @@ export interface components {
       checkout_url: string;
       /** @enum {boolean} */
       granted: false;
-      purchase: components['schemas']['PurchaseView'];
+      /** @description The pending order, for a one-off price */
+      purchase?: components['schemas']['PurchaseView'];
+      /** @description The pending subscription, for a recurring price */
+      subscription?: components['schemas']['SubscriptionView'];
     };
     ColumnProfile: {
       distinctCount: number;
@@ -1998,7 +2082,9 @@ export interface components {
       organisationId?: string;
       purchase?: components['schemas']['PurchaseView'];
       /** @enum {string} */
-      reason: 'owner' | 'free' | 'purchase';
+      reason: 'owner' | 'free' | 'purchase' | 'subscription';
+      /** @description For a recurring price */
+      subscription?: components['schemas']['SubscriptionView'];
     };
     HeldDatasetView: {
       /** @description Price paid */
@@ -2013,7 +2099,7 @@ export interface components {
       /** @description The paid order behind it, if any */
       order_id: string | null;
       /** @enum {string} */
-      reason: 'free' | 'purchase';
+      reason: 'free' | 'purchase' | 'subscription';
       title: string;
     };
     InstanceTableView: {
@@ -2198,7 +2284,9 @@ export interface components {
         | 'product_stale'
         | 'product_recovered'
         | 'product_schema_change'
-        | 'product_ended';
+        | 'product_ended'
+        | 'subscription_past_due'
+        | 'subscription_ended';
       subject: string;
       /** @description The same text as the e-mail */
       text: string;
@@ -2247,6 +2335,11 @@ export interface components {
       contact_form_url: string | null;
     };
     PublishProductDto: {
+      /**
+       * @description How `price` is charged: once ('one_off'), or each month or year as a subscription
+       * @enum {string}
+       */
+      billing_interval?: 'one_off' | 'month' | 'year';
       /** @example Finance */
       category?: string;
       description?: string;
@@ -2270,6 +2363,8 @@ export interface components {
        */
       table: string;
       title: string;
+      /** @description Free days before a new subscription is charged */
+      trial_days?: number;
     };
     PublishedListing: {
       /** @description The listing’s dataset id */
@@ -2499,6 +2594,48 @@ export interface components {
     SessionStateResponse: {
       user: components['schemas']['MeResponse'] | null;
     };
+    SubscriptionView: {
+      /**
+       * Format: date-time
+       * @description When access ends unless the subscription recovers (grace end when past due, period end when cancelled)
+       */
+      access_until: string | null;
+      /** @description Price per period, as it was when the buyer subscribed */
+      amount: number;
+      /** @description Empty once the owner deleted the dataset */
+      asset_id: string | null;
+      /** @description Cancelled by the buyer: it ends at current_period_end, without renewal */
+      cancel_at_period_end: boolean;
+      /** Format: date-time */
+      created_at: string;
+      /** @example USD */
+      currency: string;
+      /**
+       * Format: date-time
+       * @description End of the current (or trial) period: the next renewal, or the end of access once cancelled
+       */
+      current_period_end: string | null;
+      id: string;
+      /** @description The subscription gives access now */
+      in_force: boolean;
+      /** @enum {string} */
+      interval: 'month' | 'year';
+      provider: string;
+      /** @enum {string} */
+      status:
+        | 'pending'
+        | 'expired'
+        | 'incomplete'
+        | 'incomplete_expired'
+        | 'trialing'
+        | 'active'
+        | 'past_due'
+        | 'unpaid'
+        | 'paused'
+        | 'canceled';
+      title: string;
+      trial_days: number;
+    };
     TableColumn: {
       name: string;
       /** @description integer, numeric, boolean, date, timestamptz, text or jsonb */
@@ -2589,6 +2726,11 @@ export interface components {
       token: string;
     };
     UpdateAssetDto: {
+      /**
+       * @description How `price` is charged: once ('one_off'), or each month or year as a subscription
+       * @enum {string}
+       */
+      billing_interval?: 'one_off' | 'month' | 'year';
       /** @example Finance */
       category?: string;
       description?: string;
@@ -2608,6 +2750,8 @@ export interface components {
       price?: number | string;
       source?: string;
       title?: string;
+      /** @description Free days before a new subscription is charged */
+      trial_days?: number;
     };
     UpdateInstanceDto: {
       auth_data?: {
@@ -3279,6 +3423,9 @@ export interface operations {
           | 'api_token_revoked'
           | 'purchase_granted'
           | 'refund'
+          | 'subscription_started'
+          | 'subscription_cancelled'
+          | 'subscription_ended'
           | 'listing_published'
           | 'listing_unpublished'
           | 'dataset_deleted'
@@ -3334,6 +3481,9 @@ export interface operations {
           | 'api_token_revoked'
           | 'purchase_granted'
           | 'refund'
+          | 'subscription_started'
+          | 'subscription_cancelled'
+          | 'subscription_ended'
           | 'listing_published'
           | 'listing_unpublished'
           | 'dataset_deleted'
@@ -4784,6 +4934,109 @@ export interface operations {
     responses: {
       /** @description JSON array of flat objects, or CSV with a header row */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  SubscriptionsController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SubscriptionView'][];
+        };
+      };
+    };
+  };
+  SubscriptionsController_cancel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SubscriptionView'];
+        };
+      };
+      /** @description No subscription of the caller has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  SubscriptionsController_failRenewal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SubscriptionView'];
+        };
+      };
+      /** @description Not the test payment provider, or no such subscription of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  SubscriptionsController_renewNow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SubscriptionView'];
+        };
+      };
+      /** @description Not the test payment provider, or no such subscription of the caller */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -14,7 +14,7 @@ import { User } from '../../users/entities/user.entity';
 
 /** One row per user holding access to a dataset (together: a user's access list). */
 @Entity({ name: 'access_grants' })
-@Check('access_grants_reason_check', `reason IN ('owner', 'free', 'purchase')`)
+@Check('access_grants_reason_check', `reason IN ('owner', 'free', 'purchase', 'subscription')`)
 export class AccessGrant {
   @PrimaryColumn({ name: 'user_id', type: 'uuid' })
   userId: string;
@@ -31,9 +31,12 @@ export class AccessGrant {
   @JoinColumn({ name: 'asset_id', foreignKeyConstraintName: 'access_grants_asset_id_fkey' })
   asset?: Relation<Asset>;
 
-  /** How the access came about: 'owner' (uploader), 'free' or 'purchase'. */
+  /**
+   * How the access came about: 'owner' (uploader), 'free', 'purchase', or 'subscription' (held
+   * while a subscription is in force; the access gate checks that too).
+   */
   @Column({ type: 'text' })
-  reason: 'owner' | 'free' | 'purchase';
+  reason: 'owner' | 'free' | 'purchase' | 'subscription';
 
   @CreateDateColumn({ name: 'granted_at', type: 'timestamptz' })
   grantedAt: Date;

@@ -7,6 +7,7 @@ import type { PurchaseStatus } from '../entities/purchase.entity';
 import { deleteGrant, insertGrant } from '../grant-rows';
 import { toMinorUnits } from './minor-units';
 import { AuditService } from '../../audit/audit.service';
+import { isSubscriptionEvent, StripeSubscriptionEvents } from '../subscriptions/stripe-subscription-events';
 
 interface PurchaseRow {
   id: string;
@@ -71,10 +72,12 @@ export class PaymentEventsService {
     private readonly dataSource: DataSource,
     private readonly notifications: NotificationsService,
     private readonly audit: AuditService,
+    private readonly subscriptions: StripeSubscriptionEvents,
   ) {}
 
   /** Handles one verified event; true when it was new, false for one already handled. */
   async handle(event: Stripe.Event): Promise<boolean> {
+    if (isSubscriptionEvent(event)) return this.handleSubscription(event);
     const ids = idsOf(event);
     return this.dataSource.transaction(async (manager) => {
       const sql = sqlOn(manager);
@@ -96,6 +99,21 @@ export class PaymentEventsService {
         return true;
       }
       await this.apply(sql, event, purchase, ids);
+      return true;
+    });
+  }
+
+  /** A subscription's event, recorded like an order's so a replay changes nothing. */
+  private handleSubscription(event: Stripe.Event): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const sql = sqlOn(manager);
+      const recorded = await sql(
+        `INSERT INTO payment_events (event_id, provider, type) VALUES ($1, 'stripe', $2)
+         ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+        [event.id, event.type],
+      );
+      if (recorded.rows.length === 0) return false;
+      await this.subscriptions.apply(sql, event);
       return true;
     });
   }

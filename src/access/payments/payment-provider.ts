@@ -27,6 +27,28 @@ export interface ChargeResult {
   checkout?: { url: string; expiresAt: Date };
 }
 
+/** What the marketplace asks a hosted checkout to open for a recurring price. */
+export interface SubscriptionRequest {
+  /** Decimal amount per period as stored (e.g. "9.99"). */
+  amount: string;
+  currency: string;
+  interval: 'month' | 'year';
+  /** Free days before the first charge; 0 for none. */
+  trialDays: number;
+  userId: string;
+  assetId: string;
+  description: string;
+  /** Our subscription id; the idempotency key, and in the provider's metadata. */
+  subscriptionId: string;
+}
+
+/** A hosted page where the buyer starts a subscription. */
+export interface SubscriptionCheckout {
+  reference: string;
+  testMode: boolean;
+  checkout: { url: string; expiresAt: Date };
+}
+
 /**
  * The seam for card processing. The built-in provider is `test` (approves at once); `stripe`
  * (Stripe Checkout) answers 'pending' with a checkout page. PAYMENT_PROVIDER chooses one.
@@ -41,6 +63,13 @@ export interface PaymentProvider {
    */
   readonly hostedCheckout?: boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  /**
+   * With a hosted checkout: opens the page where the buyer subscribes. Providers without one
+   * (test) start subscriptions at once, without a call.
+   */
+  startSubscription?(request: SubscriptionRequest): Promise<SubscriptionCheckout>;
+  /** Asks the provider to end the subscription at the end of its current period. */
+  cancelAtPeriodEnd?(providerSubscriptionId: string): Promise<void>;
 }
 
 export const PAYMENT_PROVIDER = Symbol('PAYMENT_PROVIDER');

@@ -2,7 +2,13 @@ import { BadGatewayException, Logger } from '@nestjs/common';
 import Stripe from 'stripe';
 import type { StripeSettings } from '../../config/payments-config';
 import { toMinorUnits } from './minor-units';
-import type { ChargeRequest, ChargeResult, PaymentProvider } from './payment-provider';
+import type {
+  ChargeRequest,
+  ChargeResult,
+  PaymentProvider,
+  SubscriptionCheckout,
+  SubscriptionRequest,
+} from './payment-provider';
 
 /** Path of the webhook endpoint Stripe posts its signed events to (outside the JSON body parser). */
 export const STRIPE_WEBHOOK_PATH = '/api/payments/stripe/webhook';
@@ -80,6 +86,71 @@ export class StripePaymentProvider implements PaymentProvider {
       testMode: !session.livemode,
       checkout: { url: session.url, expiresAt: new Date(session.expires_at * 1000) },
     };
+  }
+
+  /**
+   * A Checkout Session in subscription mode: the price is given inline (price_data with
+   * `recurring`), so each subscription keeps the price it was taken at whatever the seller sets
+   * later. Our ids go on the subscription's metadata too: its events and invoices carry them.
+   */
+  async startSubscription(request: SubscriptionRequest): Promise<SubscriptionCheckout> {
+    const datasetPage = `${this.appOrigin}/dataset_profile/${request.assetId}`;
+    const metadata = {
+      subscription_id: request.subscriptionId,
+      user_id: request.userId,
+      asset_id: request.assetId,
+    };
+    let session: Stripe.Checkout.Session;
+    try {
+      session = await this.stripe.checkout.sessions.create(
+        {
+          mode: 'subscription',
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: request.currency.toLowerCase(),
+                unit_amount: toMinorUnits(request.amount, request.currency),
+                recurring: { interval: request.interval },
+                product_data: { name: request.description },
+              },
+            },
+          ],
+          client_reference_id: request.subscriptionId,
+          metadata,
+          subscription_data: {
+            metadata,
+            ...(request.trialDays > 0 ? { trial_period_days: request.trialDays } : {}),
+          },
+          success_url: `${datasetPage}?checkout=success`,
+          cancel_url: `${datasetPage}?checkout=cancelled`,
+        },
+        { idempotencyKey: `subscription-checkout-${request.subscriptionId}` },
+      );
+    } catch (error) {
+      throw this.unreachable(error, `subscription checkout ${request.subscriptionId}`);
+    }
+    if (!session.url) throw new BadGatewayException('The payment provider returned no checkout page.');
+    return {
+      reference: session.id,
+      testMode: !session.livemode,
+      checkout: { url: session.url, expiresAt: new Date(session.expires_at * 1000) },
+    };
+  }
+
+  /** Sets cancel_at_period_end: Stripe keeps the subscription to the period's end, then deletes it. */
+  async cancelAtPeriodEnd(providerSubscriptionId: string): Promise<void> {
+    try {
+      await this.stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: true });
+    } catch (error) {
+      throw this.unreachable(error, `cancelling subscription ${providerSubscriptionId}`);
+    }
+  }
+
+  private unreachable(error: unknown, what: string): BadGatewayException {
+    const detail = error instanceof Stripe.errors.StripeError ? `${error.type} ${error.code ?? ''}` : '';
+    this.logger.error(`Stripe ${what} failed: ${detail}`.trim());
+    return new BadGatewayException('The payment provider could not be reached. Please try again.');
   }
 
   /**

@@ -6,11 +6,14 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
+  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
+  Max,
   MaxLength,
+  Min,
 } from 'class-validator';
 import { OptionalNotNull } from '../../common/decorators/optional-not-null.decorator';
 import { IsCoverImage } from '../../blog/dto/is-cover-image.validator';
@@ -58,6 +61,25 @@ export class UpdateAssetDto {
   @OptionalNotNull()
   @IsPriceAmount()
   price?: string;
+
+  @ApiPropertyOptional({
+    enum: ['one_off', 'month', 'year'],
+    description: "How `price` is charged: once ('one_off'), or each month or year as a subscription",
+  })
+  @OptionalNotNull()
+  @IsIn(['one_off', 'month', 'year'], { message: "billing_interval must be 'one_off', 'month' or 'year'" })
+  billing_interval?: 'one_off' | 'month' | 'year';
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 90,
+    description: 'Free days before a new subscription is charged',
+  })
+  @OptionalNotNull()
+  @IsInt({ message: 'trial_days must be a whole number of days from 0 to 90' })
+  @Min(0, { message: 'trial_days must be a whole number of days from 0 to 90' })
+  @Max(90, { message: 'trial_days must be a whole number of days from 0 to 90' })
+  trial_days?: number;
 
   @ApiPropertyOptional()
   @OptionalNotNull()

@@ -41,9 +41,14 @@ export interface ColumnProfile {
  * A dataset in the catalogue. Its rows live in the real table `data.<table_name>`; the row only
  * exists once that table is complete (ingest creates both in one transaction).
  */
+export const BILLING_INTERVALS = ['month', 'year'] as const;
+export type BillingInterval = (typeof BILLING_INTERVALS)[number];
+
 @Entity({ name: 'assets' })
 @Check('assets_price_check', `price >= 0`)
 @Check('assets_subscriber_count_check', `subscriber_count >= 0`)
+@Check('assets_billing_interval_check', `billing_interval IN ('month', 'year')`)
+@Check('assets_trial_days_check', `trial_days BETWEEN 0 AND 90`)
 @Index('assets_search_idx', { synchronize: false })
 @Index('assets_search_document_idx', { synchronize: false })
 // Partial (only datasets of an organisation): in the migration.
@@ -90,6 +95,14 @@ export class Asset {
 
   @Column({ type: 'text', default: 'USD' })
   currency: string;
+
+  /** Null for a one-off price; 'month' or 'year' when `price` is charged again each period. */
+  @Column({ name: 'billing_interval', type: 'text', nullable: true })
+  billingInterval: BillingInterval | null;
+
+  /** Free days before a new subscription's first charge (recurring prices only). */
+  @Column({ name: 'trial_days', type: 'integer', default: 0 })
+  trialDays: number;
 
   @Index('assets_is_public_idx')
   @Column({ name: 'is_public', type: 'boolean', default: true })

@@ -18,6 +18,8 @@ export const NOTICE_KINDS = [
   'product_recovered',
   'product_schema_change',
   'product_ended',
+  'subscription_past_due',
+  'subscription_ended',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 

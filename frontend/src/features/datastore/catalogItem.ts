@@ -10,6 +10,10 @@ export interface CatalogItem {
   description: string;
   category: string;
   price: number | string;
+  /** Datasets: null or absent for a one-off price; the period of a recurring one (a subscription). */
+  billingInterval?: 'month' | 'year' | null;
+  /** Datasets with a recurring price: free days before the first charge. */
+  trialDays?: number;
   image?: string | null;
   isPrivate: boolean;
   owned: boolean;

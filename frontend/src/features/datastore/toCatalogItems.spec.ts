@@ -17,6 +17,12 @@ describe('catalogue items', () => {
     expect(assetToItem(asset).isPrivate).toBe(false);
   });
 
+  it('carry a recurring price with its trial, so Buy is confirmed as a subscription', () => {
+    const monthly = assetToItem({ ...asset, price: 9.99, billing_interval: 'month', trial_days: 14 });
+    expect(monthly).toMatchObject({ billingInterval: 'month', trialDays: 14 });
+    expect(assetToItem({ ...asset, billing_interval: null }).billingInterval).toBeUndefined();
+  });
+
   it("carry a live dataset's last change and stale time for its card; an uploaded one has none", () => {
     const live = { ...asset, live: true, data_updated_at: '2026-03-10T11:48:00Z', stale_since: null };
     expect(assetToItem(live).live).toEqual({ updatedAt: '2026-03-10T11:48:00Z', staleSince: null });

@@ -5,7 +5,12 @@ import type { CatalogItem } from './catalogItem';
 
 /** The fields of a dataset a card reads. */
 type CardDataset = Pick<AssetSummary, 'id' | 'title' | 'description' | 'category' | 'price' | 'is_public'> &
-  Partial<Pick<AssetSummary, 'visibility' | 'image' | 'owned' | 'has_access' | 'bought'>> & {
+  Partial<
+    Pick<
+      AssetSummary,
+      'visibility' | 'image' | 'owned' | 'has_access' | 'bought' | 'billing_interval' | 'trial_days'
+    >
+  > & {
     /** A flag in the catalogue, the live block on the detail page. */
     live?: unknown;
     data_updated_at?: string | null;
@@ -26,6 +31,9 @@ export function assetToItem(asset: CardDataset): CatalogItem {
     description: asset.description ?? '',
     category: asset.category ?? '',
     price: asset.price,
+    ...(asset.billing_interval
+      ? { billingInterval: asset.billing_interval, trialDays: asset.trial_days ?? 0 }
+      : {}),
     image: asset.image,
     isPrivate: asset.visibility ? asset.visibility === 'private' : !asset.is_public,
     owned: !!asset.owned,

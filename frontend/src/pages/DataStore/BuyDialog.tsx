@@ -5,26 +5,33 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import Alert from '@mui/material/Alert';
 import DialogTitle from '@mui/material/DialogTitle';
-import { formatPrice } from '../../components/price';
 import { usePaymentMode } from '../../api/access';
 import { paymentNote } from '../../features/datastore/checkout';
+import { buyWords } from '../../features/subscriptions/subscriptionText';
 
 interface Props {
-  item: { title: string; price: number | string } | null;
+  item: {
+    title: string;
+    price: number | string;
+    billingInterval?: 'month' | 'year' | null;
+    trialDays?: number;
+  } | null;
   onConfirm: () => void;
   onCancel: () => void;
 }
 
-/** A paid dataset is granted (or its checkout opened) only after the user confirms the price. */
+/**
+ * A paid dataset is granted (or its checkout opened) only after the user confirms the price; a
+ * recurring price is confirmed as a subscription.
+ */
 export function BuyDialog({ item, onConfirm, onCancel }: Props) {
   const note = paymentNote(usePaymentMode().data);
+  const words = item ? buyWords(item) : null;
   return (
     <Dialog open={!!item} onClose={onCancel} aria-labelledby="buy-dialog-title" maxWidth="xs" fullWidth>
-      <DialogTitle id="buy-dialog-title">Buy {item?.title}</DialogTitle>
+      <DialogTitle id="buy-dialog-title">{words?.title}</DialogTitle>
       <DialogContent>
-        <DialogContentText>
-          You get full access to this dataset for {item ? formatPrice(item.price) : ''}.
-        </DialogContentText>
+        <DialogContentText>{words?.text}</DialogContentText>
         {note && (
           <Alert severity="info" sx={{ mt: 2 }}>
             {note}
@@ -34,7 +41,7 @@ export function BuyDialog({ item, onConfirm, onCancel }: Props) {
       <DialogActions>
         <Button onClick={onCancel}>Cancel</Button>
         <Button variant="contained" onClick={onConfirm} autoFocus>
-          Buy for {item ? formatPrice(item.price) : ''}
+          {words?.action}
         </Button>
       </DialogActions>
     </Dialog>

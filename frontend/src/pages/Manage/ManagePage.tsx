@@ -13,6 +13,7 @@ import { loginPath } from '../../auth/loginReturn';
 import { useSession } from '../../auth/useSession';
 import { ActiveTab } from './ActiveTab';
 import { StreamTab } from './StreamTab';
+import { SubscriptionsSection } from './SubscriptionsSection';
 import { UploadedTab } from './UploadedTab';
 import { useManageData } from './useManageData';
 
@@ -72,6 +73,7 @@ export function ManagePage() {
           </Box>
         </Paper>
       )}
+      {status === 'in' && !data.needsSignIn && <SubscriptionsSection />}
     </Container>
   );
 }

@@ -13,14 +13,16 @@ import { FormEvent, useState } from 'react';
 import { descriptionAdvice, LicenceField } from '../../../components/LicenceField';
 import { AssetDetail, useAssetDetail, useUpdateAsset } from '../../../api/assets';
 import { useNotify } from '../../../components/useNotify';
+import { trialDaysProblem } from '../../../features/subscriptions/subscriptionText';
 import { ownerErrorText } from './ownerErrors';
+import { Pricing, PricingFields } from './PricingFields';
 
 interface Form {
   title: string;
   description: string;
   category: string;
   keywords: string;
-  price: string;
+  pricing: Pricing;
   isPublic: boolean;
   source: string;
   licence: string;
@@ -34,7 +36,11 @@ function formOf(asset: AssetDetail): Form {
     description: asset.description,
     category: asset.category,
     keywords: asset.keywords.join(', '),
-    price: String(asset.price),
+    pricing: {
+      price: String(asset.price),
+      billing: asset.billing_interval ?? 'one_off',
+      trialDays: asset.trial_days ? String(asset.trial_days) : '',
+    },
     isPublic: asset.is_public,
     source: asset.source,
     licence: asset.licence,
@@ -74,7 +80,9 @@ function EditForm({ id, open, onClose }: { id: string; open: boolean; onClose: (
           .split(',')
           .map((word) => word.trim())
           .filter(Boolean),
-        price: form.price.trim() === '' ? '0' : form.price.trim(),
+        price: form.pricing.price.trim() === '' ? '0' : form.pricing.price.trim(),
+        billing_interval: form.pricing.billing,
+        ...(form.pricing.billing === 'one_off' ? {} : { trial_days: Number(form.pricing.trialDays || 0) }),
         is_public: form.isPublic,
         source: form.source,
         licence: form.licence,
@@ -121,22 +129,15 @@ function EditForm({ id, open, onClose }: { id: string; open: boolean; onClose: (
                 onChange={(event) => set({ description: event.target.value })}
                 helperText={descriptionAdvice(form.description)}
               />
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <TextField
-                  label="Category"
-                  fullWidth
-                  value={form.category}
-                  onChange={(event) => set({ category: event.target.value })}
-                />
-                <TextField
-                  label="Price (USD)"
-                  fullWidth
-                  value={form.price}
-                  onChange={(event) => set({ price: event.target.value })}
-                  helperText="0 or empty means free"
-                  slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-                />
-              </Stack>
+              <TextField
+                label="Category"
+                value={form.category}
+                onChange={(event) => set({ category: event.target.value })}
+              />
+              <PricingFields
+                value={form.pricing}
+                onChange={(changes) => set({ pricing: { ...form.pricing, ...changes } })}
+              />
               <TextField
                 label="Keywords"
                 value={form.keywords}
@@ -189,7 +190,11 @@ function EditForm({ id, open, onClose }: { id: string; open: boolean; onClose: (
           <Button onClick={onClose} disabled={update.isPending}>
             Cancel
           </Button>
-          <Button type="submit" variant="contained" disabled={!form || update.isPending}>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={!form || update.isPending || !!trialDaysProblem(form.pricing.trialDays)}
+          >
             Save
           </Button>
         </DialogActions>
