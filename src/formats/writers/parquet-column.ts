@@ -237,6 +237,13 @@ export class ParquetColumn {
   /** The same buffer again, for copying text four bytes at a time. */
   private view!: DataView;
   private byteLength = 0;
+  /** Text bytes of the group last taken, to size the next group's buffer. */
+  private lastByteLength = 0;
+  /**
+   * Whether the current group has buffers yet: a group gets them at its first value, not when the
+   * previous one is taken, so the previous one's can be written and given back first.
+   */
+  private allocated = false;
   /** The COPY buffer text was last copied from, and a view of it (one per chunk, not per value). */
   private source?: Buffer;
   private sourceView?: DataView;
@@ -253,6 +260,7 @@ export class ParquetColumn {
   }
 
   append(buffer: Buffer, start: number, length: number): void {
+    if (!this.allocated) this.allocate();
     const row = this.rows++;
     if (length < 0) {
       this.nullCount++;
@@ -308,6 +316,7 @@ export class ParquetColumn {
 
   /** The group's values so far, in buffers now the caller's; the column starts over empty. */
   take(): FilledColumn {
+    if (!this.allocated) this.allocate();
     const filled: FilledColumn = {
       rows: this.rows,
       values: this.values,
@@ -316,7 +325,15 @@ export class ParquetColumn {
       bytes: this.bytes,
       byteLength: this.byteLength,
     };
-    this.allocate();
+    this.lastByteLength = this.byteLength;
+    this.rows = 0;
+    this.values = 0;
+    this.nullCount = 0;
+    this.byteLength = 0;
+    // The COPY chunk is not needed once read: a view of it would keep it (or a moved batch) referred to.
+    this.source = undefined;
+    this.sourceView = undefined;
+    this.allocated = false;
     return filled;
   }
 
@@ -391,14 +408,8 @@ export class ParquetColumn {
       this.kind === 'boolean' ? Math.ceil(this.capacity / 8) : this.capacity * this.valueBytes;
     // Fixed-width values fill one buffer seen three ways; text grows its own, from the size the
     // previous group's text needed (an eighth more), so groups alike do not grow it step by step.
-    const textBytes = Math.max(MIN_TEXT_BYTES, Math.ceil(this.byteLength * 1.125));
-    this.rows = 0;
-    this.values = 0;
-    this.nullCount = 0;
-    this.byteLength = 0;
-    // The COPY chunk is not needed once read: a view of it would keep it (or a moved batch) referred to.
-    this.source = undefined;
-    this.sourceView = undefined;
+    const textBytes = Math.max(MIN_TEXT_BYTES, Math.ceil(this.lastByteLength * 1.125));
+    this.allocated = true;
     this.use(this.buffers.take(fixedBytes > 0 ? fixedBytes : textBytes, this.kind === 'boolean'));
   }
 

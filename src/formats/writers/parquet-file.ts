@@ -62,7 +62,14 @@ export class ParquetGroupFiller {
   /** Groups finished by the current `push`. */
   private filled: FilledGroup[] = [];
 
-  constructor(columns: ExportColumn[]) {
+  /**
+   * `written`, when given, takes each group as soon as it is full (and gives its buffers back)
+   * before the next row is read, rather than `push` answering it.
+   */
+  constructor(
+    columns: ExportColumn[],
+    private readonly written?: (group: FilledGroup) => void,
+  ) {
     const spare = new SpareBuffers(columns.length * 2 * 2);
     this.spare = spare;
     const fileColumns = columns.map(
@@ -106,7 +113,9 @@ export class ParquetGroupFiller {
   }
 
   private finishGroup(): void {
-    this.filled.push({ rows: this.rows, columns: this.columns.map((column) => column.take()) });
+    const group = { rows: this.rows, columns: this.columns.map((column) => column.take()) };
+    if (this.written) this.written(group);
+    else this.filled.push(group);
     this.rows = 0;
     this.copyBytes = 0;
     this.groups++;
@@ -156,27 +165,36 @@ export class ParquetFileWriter {
 export class ParquetFileEncoder {
   private readonly filler: ParquetGroupFiller;
   private readonly writer: ParquetFileWriter;
+  /** Parts of the groups written during the current `push`. */
+  private parts: Uint8Array[] = [];
 
   constructor(columns: ExportColumn[], compression: ParquetCompression) {
-    this.filler = new ParquetGroupFiller(columns);
+    // Each group is written as soon as it is full, so the next one fills its buffers again.
+    this.filler = new ParquetGroupFiller(columns, (group) => this.write(group));
     this.writer = new ParquetFileWriter(columns, compression);
   }
 
   /** Reads a chunk of the COPY; answers the parts of the row groups it completed, in order. */
   push(chunk: Buffer): Uint8Array[] {
-    return this.filler.push(chunk).flatMap((group) => this.write(group));
+    this.filler.push(chunk);
+    return this.takeParts();
   }
 
   /** The last group and the footer, once the COPY has ended; fails if it ended early. */
   finish(): Uint8Array[] {
-    const parts = this.filler.finish().flatMap((group) => this.write(group));
-    parts.push(this.writer.footer());
-    return parts;
+    this.filler.finish();
+    this.parts.push(this.writer.footer());
+    return this.takeParts();
   }
 
-  private write(group: FilledGroup): Uint8Array[] {
-    const parts = this.writer.group(group);
+  private write(group: FilledGroup): void {
+    for (const part of this.writer.group(group)) this.parts.push(part);
     this.filler.reuse(this.writer.reusable(group));
+  }
+
+  private takeParts(): Uint8Array[] {
+    const parts = this.parts;
+    this.parts = [];
     return parts;
   }
 }
