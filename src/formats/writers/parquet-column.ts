@@ -112,14 +112,120 @@ export interface ColumnPage {
 }
 
 /**
+ * One row group's part of a column as it was filled, before it becomes a page: the bytes move
+ * to the thread that encodes and compresses the group (a buffer each, transferred, not copied).
+ */
+export interface FilledColumn {
+  rows: number;
+  values: number;
+  nullCount: number;
+  /** Definition levels, one bit per row: set where the row has a value. */
+  validity: Uint8Array;
+  /** The values, PLAIN (see ParquetColumn); for text, `byteLength` of them are used. */
+  bytes: Uint8Array;
+  byteLength: number;
+}
+
+/**
+ * Buffers of groups already written, given back to fill the next groups: a file then allocates
+ * its groups' buffers once rather than per group, which kept the memory of a thread that frees
+ * what another allocated from growing with the table.
+ */
+export class SpareBuffers {
+  private readonly spare: ArrayBuffer[] = [];
+
+  constructor(private readonly most: number) {}
+
+  /** A buffer of at least `bytes` (at most twice as many), zero-filled when `zeroed`. */
+  take(bytes: number, zeroed: boolean): ArrayBuffer {
+    const at = this.spare.findIndex((buffer) => buffer.byteLength >= bytes && buffer.byteLength <= bytes * 2);
+    if (at === -1) return new ArrayBuffer(bytes);
+    const [buffer] = this.spare.splice(at, 1);
+    if (zeroed) new Uint8Array(buffer).fill(0);
+    return buffer;
+  }
+
+  give(buffers: ArrayBuffer[]): void {
+    for (const buffer of buffers) if (this.spare.length < this.most && buffer.byteLength > 0) this.spare.push(buffer);
+  }
+}
+
+/** How a column's values are laid out and which encodings it tries: all a page needs beside its bytes. */
+export class ColumnShape {
+  readonly element: SchemaElement;
+  readonly kind: ValueKind;
+  readonly valueBytes: number;
+  /** Every kind but booleans (a bit each already) tries a dictionary per chunk. */
+  readonly tryDictionary: boolean;
+  /** Integers, INT64 decimals and dates without a dictionary try DELTA_BINARY_PACKED. */
+  readonly tryDelta: boolean;
+
+  constructor(readonly column: ExportColumn) {
+    this.kind = valueKind(column);
+    ({ element: this.element, valueBytes: this.valueBytes } = layout(column, this.kind));
+    this.tryDictionary = this.kind !== 'boolean';
+    const int64 = this.kind === 'integer' || (this.kind === 'decimal' && this.valueBytes === 8);
+    this.tryDelta = int64 || this.kind === 'date';
+  }
+
+  /**
+   * A filled group's page body, its values as indices into a dictionary when one is worth it
+   * (see DictionaryEncoder), else as differences when they are smaller (see DeltaEncoder), else
+   * PLAIN.
+   */
+  page(filled: FilledColumn): ColumnPage {
+    const levels = definitionLevels(filled);
+    const plain = filled.bytes.subarray(0, this.valueLength(filled));
+    const chunk = this.tryDictionary
+      ? sharedDictionaryEncoder.encode(plain, filled.values, this.valueBytes)
+      : undefined;
+    const words = new Int32Array(filled.bytes.buffer, filled.bytes.byteOffset, filled.bytes.length >> 2);
+    const deltas =
+      chunk || !this.tryDelta ? undefined : sharedDeltaEncoder.encode(words, filled.values, this.valueBytes === 8);
+    const values = chunk?.indices ?? deltas ?? plain;
+    const encoding: ValuesEncoding = chunk ? 'RLE_DICTIONARY' : deltas ? 'DELTA_BINARY_PACKED' : 'PLAIN';
+    return {
+      rows: filled.rows,
+      nullCount: filled.nullCount,
+      body: [levels, values],
+      byteLength: levels.length + values.length,
+      encoding,
+      dictionary: chunk && { entries: chunk.entries, body: chunk.dictionary },
+    };
+  }
+
+  private valueLength(filled: FilledColumn): number {
+    if (this.kind === 'boolean') return Math.ceil(filled.values / 8);
+    if (this.valueBytes > 0) return filled.values * this.valueBytes;
+    return filled.byteLength;
+  }
+}
+
+/**
+ * The rows' definition levels (bit width 1) in the RLE/bit-packed hybrid, behind their length
+ * as data page v1 has it: one run of 1s when nothing is null, else the validity bits as
+ * bit-packed groups of eight (the same bits, least significant first).
+ */
+function definitionLevels({ rows, nullCount, validity }: FilledColumn): Uint8Array {
+  const run = nullCount === 0 ? [...varint(rows << 1), 1] : varint((Math.ceil(rows / 8) << 1) | 1);
+  const packed = nullCount === 0 ? 0 : Math.ceil(rows / 8);
+  const levels = new Uint8Array(4 + run.length + packed);
+  new DataView(levels.buffer).setUint32(0, run.length + packed, true);
+  levels.set(run, 4);
+  if (packed > 0) levels.set(validity.subarray(0, packed), 4 + run.length);
+  return levels;
+}
+
+/**
  * One column of a row group, filled from binary COPY fields straight into the bytes of a
  * Parquet data page (PLAIN values, as Parquet stores them, little-endian): no JavaScript value
- * per cell and no copy in between. `page()` hands the group's bytes over and starts afresh.
+ * per cell and no copy in between. `take()` hands the group's bytes over and starts afresh.
  */
 export class ParquetColumn {
   readonly element: SchemaElement;
   private readonly kind: ValueKind;
   private readonly valueBytes: number;
+  private readonly column: ExportColumn;
   private rows = 0;
   private values = 0;
   private nullCount = 0;
@@ -131,29 +237,30 @@ export class ParquetColumn {
   /** The same buffer again, for copying text four bytes at a time. */
   private view!: DataView;
   private byteLength = 0;
+  /** Text bytes of the group last taken, to size the next group's buffer. */
+  private lastByteLength = 0;
+  /**
+   * Whether the current group has buffers yet: a group gets them at its first value, not when the
+   * previous one is taken, so the previous one's can be written and given back first.
+   */
+  private allocated = false;
   /** The COPY buffer text was last copied from, and a view of it (one per chunk, not per value). */
   private source?: Buffer;
   private sourceView?: DataView;
   /** A decimal's four 32-bit words before they are laid out. */
   private readonly decimalWords = new Uint32Array(4);
-  /** Every kind but booleans (a bit each already) tries a dictionary per chunk. */
-  private readonly dictionary?: DictionaryEncoder;
-  /** Integers, INT64 decimals and dates without a dictionary try DELTA_BINARY_PACKED. */
-  private readonly delta?: DeltaEncoder;
 
   constructor(
-    private readonly column: ExportColumn,
+    readonly shape: ColumnShape,
     private readonly capacity: number,
+    private readonly buffers: SpareBuffers = new SpareBuffers(0),
   ) {
-    this.kind = valueKind(column);
-    ({ element: this.element, valueBytes: this.valueBytes } = layout(column, this.kind));
-    if (this.kind !== 'boolean') this.dictionary = sharedDictionaryEncoder;
-    const int64 = this.kind === 'integer' || (this.kind === 'decimal' && this.valueBytes === 8);
-    if (int64 || this.kind === 'date') this.delta = sharedDeltaEncoder;
+    ({ element: this.element, kind: this.kind, valueBytes: this.valueBytes, column: this.column } = shape);
     this.allocate();
   }
 
   append(buffer: Buffer, start: number, length: number): void {
+    if (!this.allocated) this.allocate();
     const row = this.rows++;
     if (length < 0) {
       this.nullCount++;
@@ -202,50 +309,32 @@ export class ParquetColumn {
     this.validity[row >> 3] |= 1 << (row & 7);
   }
 
-  /**
-   * The group's page body so far, its values as indices into a dictionary when one is worth it
-   * (see DictionaryEncoder), else as differences when they are smaller (see DeltaEncoder), else
-   * PLAIN; the column starts over empty.
-   */
+  /** The group's page body so far (see ColumnShape.page); the column starts over empty. */
   page(): ColumnPage {
-    const levels = this.definitionLevels();
-    const plain = this.bytes.subarray(0, this.valueLength());
-    const chunk = this.dictionary?.encode(plain, this.values, this.valueBytes);
-    const deltas = chunk ? undefined : this.delta?.encode(this.words, this.values, this.valueBytes === 8);
-    const values = chunk?.indices ?? deltas ?? plain;
-    const encoding: ValuesEncoding = chunk ? 'RLE_DICTIONARY' : deltas ? 'DELTA_BINARY_PACKED' : 'PLAIN';
-    const page: ColumnPage = {
+    return this.shape.page(this.take());
+  }
+
+  /** The group's values so far, in buffers now the caller's; the column starts over empty. */
+  take(): FilledColumn {
+    if (!this.allocated) this.allocate();
+    const filled: FilledColumn = {
       rows: this.rows,
+      values: this.values,
       nullCount: this.nullCount,
-      body: [levels, values],
-      byteLength: levels.length + values.length,
-      encoding,
-      dictionary: chunk && { entries: chunk.entries, body: chunk.dictionary },
+      validity: this.validity,
+      bytes: this.bytes,
+      byteLength: this.byteLength,
     };
-    this.allocate();
-    return page;
-  }
-
-  /**
-   * The rows' definition levels (bit width 1) in the RLE/bit-packed hybrid, behind their length
-   * as data page v1 has it: one run of 1s when nothing is null, else the validity bits as
-   * bit-packed groups of eight (the same bits, least significant first).
-   */
-  private definitionLevels(): Uint8Array {
-    const run =
-      this.nullCount === 0 ? [...varint(this.rows << 1), 1] : varint((Math.ceil(this.rows / 8) << 1) | 1);
-    const packed = this.nullCount === 0 ? 0 : Math.ceil(this.rows / 8);
-    const levels = new Uint8Array(4 + run.length + packed);
-    new DataView(levels.buffer).setUint32(0, run.length + packed, true);
-    levels.set(run, 4);
-    if (packed > 0) levels.set(this.validity.subarray(0, packed), 4 + run.length);
-    return levels;
-  }
-
-  private valueLength(): number {
-    if (this.kind === 'boolean') return Math.ceil(this.values / 8);
-    if (this.valueBytes > 0) return this.values * this.valueBytes;
-    return this.byteLength;
+    this.lastByteLength = this.byteLength;
+    this.rows = 0;
+    this.values = 0;
+    this.nullCount = 0;
+    this.byteLength = 0;
+    // The COPY chunk is not needed once read: a view of it would keep it (or a moved batch) referred to.
+    this.source = undefined;
+    this.sourceView = undefined;
+    this.allocated = false;
+    return filled;
   }
 
   /** A decimal as INT64 (little-endian) or as 16 big-endian bytes of two's complement. */
@@ -313,20 +402,15 @@ export class ParquetColumn {
 
   /** Fresh buffers: the previous ones now belong to the page handed out. */
   private allocate(): void {
-    this.validity = new Uint8Array(Math.ceil(this.capacity / 8));
+    // Levels and booleans are bits set one by one: their buffers start zeroed.
+    this.validity = new Uint8Array(this.buffers.take(Math.ceil(this.capacity / 8), true));
     const fixedBytes =
       this.kind === 'boolean' ? Math.ceil(this.capacity / 8) : this.capacity * this.valueBytes;
     // Fixed-width values fill one buffer seen three ways; text grows its own, from the size the
     // previous group's text needed (an eighth more), so groups alike do not grow it step by step.
-    const textBytes = Math.max(MIN_TEXT_BYTES, Math.ceil(this.byteLength * 1.125));
-    this.rows = 0;
-    this.values = 0;
-    this.nullCount = 0;
-    this.byteLength = 0;
-    // The COPY chunk is not needed once read: a view of it would keep it (or a moved batch) referred to.
-    this.source = undefined;
-    this.sourceView = undefined;
-    this.use(new ArrayBuffer(fixedBytes > 0 ? fixedBytes : textBytes));
+    const textBytes = Math.max(MIN_TEXT_BYTES, Math.ceil(this.lastByteLength * 1.125));
+    this.allocated = true;
+    this.use(this.buffers.take(fixedBytes > 0 ? fixedBytes : textBytes, this.kind === 'boolean'));
   }
 
   private use(buffer: ArrayBuffer): void {

@@ -70,9 +70,17 @@ export function pageCodec(compression: ParquetCompression): PageCodec | undefine
   }
 }
 
+/**
+ * Where a page's parts are joined before compression: kept from page to page on this thread
+ * (every codec reads its input before answering, in a buffer of its own), rather than a new
+ * buffer per page whose garbage grew the process by tens of megabytes before it was collected.
+ */
+let joinScratch = new Uint8Array(0);
+
 function joined(parts: Uint8Array[], byteLength: number): Uint8Array {
   if (parts.length === 1) return parts[0];
-  const whole = new Uint8Array(byteLength);
+  if (joinScratch.length < byteLength) joinScratch = new Uint8Array(Math.ceil(byteLength * 1.125));
+  const whole = joinScratch.subarray(0, byteLength);
   let at = 0;
   for (const part of parts) {
     whole.set(part, at);

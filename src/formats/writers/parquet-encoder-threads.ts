@@ -1,14 +1,17 @@
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /**
- * Encoder threads shared by every Parquet file the process writes: at most one per core, kept
- * idle between files (starting one costs tens of milliseconds). Past that many files at once, a
- * file is encoded on the request's own thread instead.
+ * Encoder threads shared by every Parquet file the process writes, kept idle between files
+ * (starting one costs tens of milliseconds). A file takes two when a core is idle, one filling
+ * row groups from the COPY while the other encodes and compresses the previous group; at most two
+ * per core, so as many files at once as cores may each have a pair. Past that, a file takes the
+ * one left, or is encoded on the request's own thread.
  */
-const MAX_THREADS = availableParallelism();
+const CORES = availableParallelism();
+const MAX_THREADS = 2 * CORES;
 /**
  * A thread's JavaScript heap holds little beyond a row group's small objects (its bytes live in
  * buffers outside the heap), so a small young generation is enough and keeps the thread's
@@ -29,6 +32,32 @@ function threadModule(): { file: string; execArgv?: string[] } {
     file: join(__dirname, 'parquet-encoder.thread.ts'),
     execArgv: ['--require', '@swc-node/register'],
   };
+}
+
+/**
+ * How many threads a file should take: two only while a core is left idle (by the last minute's
+ * load average). Split in two, a file's encoding costs about an eighth more CPU (two threads
+ * handing groups over), which pays when a core would otherwise idle and not when every core is
+ * busy: measured on 2 shared cores at load 11-14, one thread per file was the faster
+ * (docs/performance.md).
+ */
+export function threadsPerFile(load = loadavg()[0]): number {
+  return load <= CORES - 1 ? 2 : 1;
+}
+
+/** Up to `wanted` encoder threads for one file: none when every one the process may have is busy. */
+export function takeEncoderThreads(wanted = threadsPerFile()): Worker[] {
+  const taken: Worker[] = [];
+  for (let thread = takeEncoderThread(); thread; thread = takeEncoderThread()) {
+    taken.push(thread);
+    if (taken.length === wanted) break;
+  }
+  return taken;
+}
+
+/** Threads working on a file now (neither idle nor ended): none once every file has ended or stopped. */
+export function busyEncoderThreads(): number {
+  return threads - idle.length;
 }
 
 /** An idle or new encoder thread, or undefined when every one the process may have is busy. */

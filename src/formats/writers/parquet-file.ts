@@ -3,7 +3,15 @@ import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import { serializeTCompactProtocol } from 'hyparquet-writer/src/thrift.js';
 import { ExportColumn } from '../binary-columns';
 import { BinaryCopyRows } from '../binary-copy-rows';
-import { ColumnPage, FileMetaData, ParquetColumn, ValuesEncoding } from './parquet-column';
+import {
+  ColumnPage,
+  ColumnShape,
+  FileMetaData,
+  FilledColumn,
+  ParquetColumn,
+  SpareBuffers,
+  ValuesEncoding,
+} from './parquet-column';
 import { PageCodec, pageCodec, ParquetCompression } from './parquet-compression';
 
 type RowGroup = FileMetaData['row_groups'][number];
@@ -27,28 +35,47 @@ const DELTA_BINARY_PACKED = 5;
 const RLE_DICTIONARY = 8;
 const VALUES_ENCODING: Record<ValuesEncoding, number> = { PLAIN, RLE_DICTIONARY, DELTA_BINARY_PACKED };
 
+/** One row group as filled from the COPY: its rows and each column's values, not yet pages. */
+export interface FilledGroup {
+  rows: number;
+  columns: FilledColumn[];
+}
+
+/** The buffers of a filled group, which move to another thread rather than being copied. */
+export function groupBuffers(group: FilledGroup): ArrayBuffer[] {
+  return group.columns.flatMap((column) => [column.validity.buffer, column.bytes.buffer] as ArrayBuffer[]);
+}
+
 /**
- * The body of one Parquet file (everything after its opening magic) made from the bytes of a
- * binary COPY of `columns`, whose shapes (a numeric's digits) are complete: each row group is one
- * data page per column (PLAIN, or dictionary indices after a dictionary page), filled straight
- * from the COPY's fields and compressed as `compression` says, and is handed out as soon as it is full; the footer (schema and where each
- * page is) ends the file.
- * Synchronous, so it runs the same on an encoder thread or on the caller's; every part handed out
- * lies in a buffer of its own, so a thread can move it to another without a copy.
+ * The first half of a file's work: reads a binary COPY of `columns` (their shapes complete) into
+ * row groups of column values, each handed out as soon as it is full. Synchronous, so it runs the
+ * same on any thread; the groups' buffers are their own.
  */
-export class ParquetFileEncoder {
-  private readonly layout: ParquetFileLayout;
+export class ParquetGroupFiller {
+  private readonly columns: ParquetColumn[];
   private readonly parser: BinaryCopyRows;
+  /** Two groups' buffers: one being written while the next is filled. */
+  private readonly spare: SpareBuffers;
   private rows = 0;
   private copyBytes = 0;
   private groups = 0;
-  /** Parts of the groups finished by the current `push`. */
-  private finished: Uint8Array[] = [];
+  /** Groups finished by the current `push`. */
+  private filled: FilledGroup[] = [];
 
-  constructor(columns: ExportColumn[], compression: ParquetCompression) {
-    const layout = new ParquetFileLayout(columns, pageCodec(compression));
-    const fileColumns = layout.columns;
-    this.layout = layout;
+  /**
+   * `written`, when given, takes each group as soon as it is full (and gives its buffers back)
+   * before the next row is read, rather than `push` answering it.
+   */
+  constructor(
+    columns: ExportColumn[],
+    private readonly written?: (group: FilledGroup) => void,
+  ) {
+    const spare = new SpareBuffers(columns.length * 2 * 2);
+    this.spare = spare;
+    const fileColumns = columns.map(
+      (column) => new ParquetColumn(new ColumnShape(column), ROWS_PER_GROUP, spare),
+    );
+    this.columns = fileColumns;
     this.parser = new BinaryCopyRows(fileColumns.length, {
       row: (buffer, starts, lengths) => {
         for (let index = 0; index < fileColumns.length; index++)
@@ -58,41 +85,122 @@ export class ParquetFileEncoder {
     });
   }
 
-  /** Reads a chunk of the COPY; answers the parts of the row groups it completed, in order. */
-  push(chunk: Buffer): Uint8Array[] {
+  /** Reads a chunk of the COPY; answers the row groups it completed, in order. */
+  push(chunk: Buffer): FilledGroup[] {
     this.parser.push(chunk);
     this.copyBytes += chunk.length;
     if (this.copyBytes >= COPY_BYTES_PER_GROUP && this.rows > 0) this.finishGroup();
-    return this.takeFinished();
+    return this.takeFilled();
   }
 
-  /** The last group and the footer, once the COPY has ended; fails if it ended early. */
-  finish(): Uint8Array[] {
+  /** Buffers of groups already written (see ParquetFileWriter.reusable), to fill the next ones. */
+  reuse(buffers: ArrayBuffer[]): void {
+    this.spare.give(buffers);
+  }
+
+  /** The last group, once the COPY has ended; fails if it ended early. */
+  finish(): FilledGroup[] {
     if (!this.parser.complete) throw new Error('The table copy ended early');
     // At least one group, maybe empty, so readers see the schema's columns.
     if (this.rows > 0 || this.groups === 0) this.finishGroup();
-    this.finished.push(this.layout.footer());
-    return this.takeFinished();
+    return this.takeFilled();
   }
 
-  private takeFinished(): Uint8Array[] {
-    const parts = this.finished;
-    if (parts.length > 0) this.finished = [];
-    return parts;
+  private takeFilled(): FilledGroup[] {
+    const groups = this.filled;
+    if (groups.length > 0) this.filled = [];
+    return groups;
   }
 
   private finishGroup(): void {
-    const pages = this.layout.columns.map((column) => column.page());
-    for (const part of this.layout.rowGroup(pages, this.rows)) if (part.length > 0) this.finished.push(part);
+    const group = { rows: this.rows, columns: this.columns.map((column) => column.take()) };
+    if (this.written) this.written(group);
+    else this.filled.push(group);
     this.rows = 0;
     this.copyBytes = 0;
     this.groups++;
   }
 }
 
+/**
+ * The second half: filled row groups, in order, as the file's bytes (everything after its opening
+ * magic): each group one data page per column (PLAIN, dictionary indices after a dictionary page,
+ * or deltas), compressed as `compression` says; the footer (schema and where each page is) ends
+ * the file. Every part handed out lies in a buffer of its own, so it can move between threads.
+ */
+export class ParquetFileWriter {
+  private readonly layout: ParquetFileLayout;
+  private readonly shapes: ColumnShape[];
+  private readonly compressed: boolean;
+
+  constructor(columns: ExportColumn[], compression: ParquetCompression) {
+    this.shapes = columns.map((column) => new ColumnShape(column));
+    const codec = pageCodec(compression);
+    this.compressed = codec !== undefined;
+    this.layout = new ParquetFileLayout(this.shapes, codec);
+  }
+
+  group(group: FilledGroup): Uint8Array[] {
+    const pages = group.columns.map((filled, index) => this.shapes[index].page(filled));
+    return this.layout.rowGroup(pages, group.rows).filter((part) => part.length > 0);
+  }
+
+  /**
+   * A written group's buffers, free to fill another group: when pages are compressed, the file's
+   * parts are the codec's copies; uncompressed, PLAIN values went out as they are, so none is.
+   */
+  reusable(group: FilledGroup): ArrayBuffer[] {
+    return this.compressed ? groupBuffers(group) : [];
+  }
+
+  footer(): Uint8Array {
+    return this.layout.footer();
+  }
+}
+
+/**
+ * Both halves on one thread: the body of a Parquet file made from the bytes of a binary COPY,
+ * handed out group by group as each is full, then the footer.
+ */
+export class ParquetFileEncoder {
+  private readonly filler: ParquetGroupFiller;
+  private readonly writer: ParquetFileWriter;
+  /** Parts of the groups written during the current `push`. */
+  private parts: Uint8Array[] = [];
+
+  constructor(columns: ExportColumn[], compression: ParquetCompression) {
+    // Each group is written as soon as it is full, so the next one fills its buffers again.
+    this.filler = new ParquetGroupFiller(columns, (group) => this.write(group));
+    this.writer = new ParquetFileWriter(columns, compression);
+  }
+
+  /** Reads a chunk of the COPY; answers the parts of the row groups it completed, in order. */
+  push(chunk: Buffer): Uint8Array[] {
+    this.filler.push(chunk);
+    return this.takeParts();
+  }
+
+  /** The last group and the footer, once the COPY has ended; fails if it ended early. */
+  finish(): Uint8Array[] {
+    this.filler.finish();
+    this.parts.push(this.writer.footer());
+    return this.takeParts();
+  }
+
+  private write(group: FilledGroup): void {
+    for (const part of this.writer.group(group)) this.parts.push(part);
+    this.filler.reuse(this.writer.reusable(group));
+  }
+
+  private takeParts(): Uint8Array[] {
+    const parts = this.parts;
+    this.parts = [];
+    return parts;
+  }
+}
+
 /** Where the file's bytes go, remembered for the footer that describes them. */
 class ParquetFileLayout {
-  readonly columns: ParquetColumn[];
   private offset = PARQUET_MAGIC.length;
   private rows = 0n;
   private readonly groups: RowGroup[] = [];
@@ -100,9 +208,11 @@ class ParquetFileLayout {
   /** Undefined when the pages go uncompressed, as they are. */
   private readonly codec?: PageCodec;
 
-  constructor(exportColumns: ExportColumn[], codec: PageCodec | undefined) {
+  constructor(
+    private readonly columns: ColumnShape[],
+    codec: PageCodec | undefined,
+  ) {
     this.codec = codec;
-    this.columns = exportColumns.map((column) => new ParquetColumn(column, ROWS_PER_GROUP));
   }
 
   /**

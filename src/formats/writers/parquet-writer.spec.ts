@@ -8,21 +8,32 @@ import type { Worker } from 'node:worker_threads';
 import { readParquetWithDuckDb } from '../../../test/stream/support/read-parquet-duckdb';
 import { codecReady, type ParquetCompression } from './parquet-compression';
 import { ROWS_PER_GROUP } from './parquet-file';
+import { busyEncoderThreads, threadsPerFile } from './parquet-encoder-threads';
 import { parquetEncoder } from './parquet-writer';
 
-/** Every encoder thread a file took, in order: the real pool, watched so a test can stop one. */
+/**
+ * Every encoder thread a file took, in order (a file's filling thread, then its writing one): the
+ * real pool, watched so a test can stop one; a test may let a file take fewer.
+ */
 const mockTakenThreads: Worker[] = [];
+const mockPool = { threadsPerFile: 2 };
 jest.mock('./parquet-encoder-threads', () => {
   const pool = jest.requireActual('./parquet-encoder-threads');
   return {
     ...pool,
-    takeEncoderThread: () => {
-      const thread = pool.takeEncoderThread();
-      if (thread) mockTakenThreads.push(thread);
-      return thread;
+    // A file takes two threads (or the test's number) whatever the machine's load.
+    takeEncoderThreads: () => {
+      const threads: Worker[] = pool.takeEncoderThreads(mockPool.threadsPerFile);
+      mockTakenThreads.push(...threads);
+      return threads;
     },
   };
 });
+
+/** Resolves once `thread` has ended. */
+function ended(thread: Worker): Promise<void> {
+  return new Promise((resolve) => (thread.threadId === -1 ? resolve() : thread.once('exit', () => resolve())));
+}
 
 const COLUMNS = [{ name: 'note', label: 'note', pgType: 'text' }];
 
@@ -99,7 +110,7 @@ describe('parquetEncoder', () => {
   );
 
   it('writes zstd pages on this thread too, when every encoder thread is busy', async () => {
-    // One more file than cores: the last is encoded on this thread, which loads zstd for it.
+    // One more file than cores, each taking two threads: the last is encoded on this thread, which loads zstd for it.
     const files = availableParallelism() + 1;
     const copies = Array.from({ length: files }, (_, file) => values.map((value) => `${value} of ${file}`));
     const written = await Promise.all(copies.map((copy) => encode(binaryCopy(copy), 'zstd')));
@@ -184,7 +195,8 @@ describe('parquetEncoder', () => {
     expect(await notes(await encode(binaryCopy(['after'])))).toEqual(['after']);
   });
 
-  it('stops when the reader goes away after the first bytes, and the next file is whole', async () => {
+  it('stops when the reader goes away after the first bytes, ending both its threads, and the next file is whole', async () => {
+    mockTakenThreads.length = 0;
     const encoder = parquetEncoder(COLUMNS);
     Readable.from([binaryCopy(values)]).pipe(encoder);
     for await (const chunk of encoder) {
@@ -192,7 +204,39 @@ describe('parquetEncoder', () => {
       break;
     }
     expect(encoder.destroyed).toBe(true);
+    // Given up half-way, its threads' state is unknown: they end rather than wait for another file.
+    expect(mockTakenThreads).toHaveLength(2);
+    await Promise.all(mockTakenThreads.map(ended));
+    expect(busyEncoderThreads()).toBe(0);
     expect(await notes(await encode(binaryCopy(['again'])))).toEqual(['again']);
+  });
+
+  it('writes every row in order on one thread when only one is free, and gives it back', async () => {
+    mockTakenThreads.length = 0;
+    mockPool.threadsPerFile = 1;
+    try {
+      expect(await notes(await encode(binaryCopy(values), 'zstd'))).toEqual(values);
+    } finally {
+      mockPool.threadsPerFile = 2;
+    }
+    expect(mockTakenThreads).toHaveLength(1);
+    expect(busyEncoderThreads()).toBe(0);
+  });
+
+  it('takes a second thread per file only while a core is idle', () => {
+    expect(threadsPerFile(0)).toBe(2);
+    expect(threadsPerFile(availableParallelism() - 1)).toBe(2);
+    expect(threadsPerFile(availableParallelism())).toBe(1);
+  });
+
+  it('writes the groups of a file on two threads, in order, and gives both back', async () => {
+    mockTakenThreads.length = 0;
+    const many = Array.from({ length: ROWS_PER_GROUP * 5 + 3 }, (_, index) => `row ${index}`);
+    const file = await encode(binaryCopy(many));
+    expect(mockTakenThreads).toHaveLength(2);
+    expect(await notes(file)).toEqual(many);
+    expect((await readParquetWithDuckDb(file)).map((row) => row.note)).toEqual(many);
+    expect(busyEncoderThreads()).toBe(0);
   });
 
   it('keeps the COPY’s bytes until its columns are complete, then writes them all', async () => {
@@ -227,31 +271,39 @@ describe('parquetEncoder', () => {
   });
 
   it('writes every file whole when more are written at once than there are encoder threads', async () => {
-    // One more file than cores: the last is encoded on this thread, the others on threads of their own.
+    // One more file than cores: the last is encoded on this thread, the others on two threads of their own.
     const files = availableParallelism() + 1;
     const copies = Array.from({ length: files }, (_, file) => values.map((value) => `${value} of ${file}`));
     const written = await Promise.all(copies.map((copy) => encode(binaryCopy(copy))));
     for (const [file, copy] of copies.entries()) expect(await notes(written[file])).toEqual(copy);
   });
 
-  it('fails the file when its encoder thread stops half-way, and the next file is whole on another', async () => {
-    mockTakenThreads.length = 0;
-    // Columns never complete: the thread holds the COPY's bytes until it is stopped.
-    const encoding = pipeline(
-      Readable.from([binaryCopy(values)]),
-      parquetEncoder(COLUMNS, new Promise<void>(() => undefined)),
-      async (source: AsyncIterable<Buffer>) => {
-        for await (const chunk of source) expect(chunk.length).toBeGreaterThan(0);
-      },
-    );
-    expect(mockTakenThreads).toHaveLength(1);
-    const [stopped] = mockTakenThreads;
-    await stopped.terminate();
-    await expect(encoding).rejects.toThrow('The Parquet encoder stopped');
-    expect(await notes(await encode(binaryCopy(['after'])))).toEqual(['after']);
-    expect(mockTakenThreads).toHaveLength(2);
-    expect(mockTakenThreads[1]).not.toBe(stopped);
-  });
+  it.each([
+    ['filling', 0],
+    ['writing', 1],
+  ])(
+    'fails the file when its %s thread stops half-way, ends the other, and the next file is whole on others',
+    async (_role, which) => {
+      mockTakenThreads.length = 0;
+      // Columns never complete: the threads hold the COPY's bytes until one is stopped.
+      const encoding = pipeline(
+        Readable.from([binaryCopy(values)]),
+        parquetEncoder(COLUMNS, new Promise<void>(() => undefined)),
+        async (source: AsyncIterable<Buffer>) => {
+          for await (const chunk of source) expect(chunk.length).toBeGreaterThan(0);
+        },
+      );
+      expect(mockTakenThreads).toHaveLength(2);
+      const taken = [...mockTakenThreads];
+      await taken[which].terminate();
+      await expect(encoding).rejects.toThrow('The Parquet encoder stopped');
+      await ended(taken[1 - which]);
+      expect(busyEncoderThreads()).toBe(0);
+      expect(await notes(await encode(binaryCopy(['after'])))).toEqual(['after']);
+      expect(mockTakenThreads).toHaveLength(4);
+      for (const next of mockTakenThreads.slice(2)) expect(taken).not.toContain(next);
+    },
+  );
 
   it('writes a file with the schema and no rows for an empty copy', async () => {
     expect(await notes(await encode(binaryCopy([])))).toEqual([]);

@@ -2,9 +2,9 @@ import { Transform, TransformCallback } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import { ExportColumn } from '../binary-columns';
 import { codecReady, DEFAULT_PARQUET_COMPRESSION, ParquetCompression } from './parquet-compression';
-import { encoderSession, FromEncoder, ToEncoder } from './parquet-encoder-session';
-import { endEncoderThread, returnEncoderThread, takeEncoderThread } from './parquet-encoder-threads';
-import { PARQUET_MAGIC } from './parquet-file';
+import { EncoderRole, encoderSession, FromEncoder, ToEncoder } from './parquet-encoder-session';
+import { endEncoderThread, returnEncoderThread, takeEncoderThreads } from './parquet-encoder-threads';
+import { groupBuffers, PARQUET_MAGIC } from './parquet-file';
 
 /**
  * COPY bytes sent to the encoder and not yet read by it: the COPY waits beyond this, so memory
@@ -27,10 +27,19 @@ const BATCH_BYTES = 1024 * 1024;
 const UNREAD_BYTES = 4 * 1024 * 1024;
 
 /**
+ * Filled row groups sent to the writing thread and not yet written: the filling thread gets no
+ * more of the COPY beyond these, so a slow writer holds a few groups (about 10 MB each for the
+ * bench's rows), not the table.
+ */
+const GROUPS_IN_FLIGHT = 2;
+
+/**
  * Turns a binary COPY of `columns` into one Parquet file, streamed row group by row group (see
- * ParquetFileEncoder). The encoding runs on an encoder thread when one is free, so this thread
- * only relays bytes, and on this thread otherwise. `ready` settles once the columns are complete
- * (a numeric's digits may be learnt while the COPY already runs); its failure fails the file.
+ * ParquetFileEncoder). The encoding runs on encoder threads when they are free, so this thread
+ * only relays bytes: with two, one fills row groups from the COPY while the other encodes and
+ * compresses the one before; with one, that thread does both; with none, this thread does.
+ * `ready` settles once the columns are complete (a numeric's digits may be learnt while the COPY
+ * already runs); its failure fails the file.
  */
 export function parquetEncoder(
   columns: ExportColumn[],
@@ -41,14 +50,16 @@ export function parquetEncoder(
 }
 
 class ParquetEncoder extends Transform {
-  /** The encoder's thread, while this file has one, and the batches its chunks go in. */
-  private thread?: Worker;
+  /** The file's encoder threads while it has them: the one the COPY goes to, and the writing one. */
+  private reader?: Worker;
+  private writer?: Worker;
   private batch?: ChunkBatch;
   private readonly send: (message: ToEncoder) => void;
   /** Whether the encoder has the columns; the end is sent only after them. */
   private started = false;
   private ending = false;
   private inFlight = 0;
+  private groupsInFlight = 0;
   /** The COPY's next chunk, held back while too many bytes are in flight. */
   private heldWrite?: TransformCallback;
   /** The end of the file, held until the encoder has sent the footer. */
@@ -58,28 +69,31 @@ class ParquetEncoder extends Transform {
   constructor(columns: ExportColumn[], ready: Promise<void>, compression: ParquetCompression) {
     super({ readableHighWaterMark: UNREAD_BYTES });
     this.push(PARQUET_MAGIC);
-    const thread = takeEncoderThread();
-    if (thread) {
-      this.thread = thread;
-      thread.on('message', this.answered);
-      thread.on('error', this.fail);
-      thread.on('exit', this.threadExited);
-      const batch = new ChunkBatch((bytes) => thread.postMessage({ kind: 'chunk', bytes }, [bytes.buffer]));
+    const [reader, writer] = takeEncoderThreads();
+    let roles: { reader: EncoderRole; writer?: EncoderRole } = { reader: 'whole' };
+    if (reader) {
+      this.reader = this.listen(reader, writer ? this.filled : this.written);
+      const batch = new ChunkBatch((bytes) => reader.postMessage({ kind: 'chunk', bytes }, [bytes.buffer]));
       this.batch = batch;
       this.send = (message) => {
         if (message.kind === 'chunk') return batch.add(message.bytes);
         if (message.kind === 'end') batch.flush();
-        thread.postMessage(message);
+        reader.postMessage(message);
       };
     } else {
-      this.send = encoderSession((message) => this.answered(message));
+      this.send = encoderSession((message) => this.written(message));
       // Encoded on this thread: the codec must be loaded here before the first page.
       ready = Promise.all([ready, codecReady(compression)]).then(() => undefined);
+    }
+    if (writer) {
+      this.writer = this.listen(writer, this.written);
+      roles = { reader: 'fill', writer: 'write' };
     }
     ready.then(() => {
       if (this.failed || this.destroyed) return;
       this.started = true;
-      this.send({ kind: 'start', columns, compression });
+      this.writer?.postMessage({ kind: 'start', columns, compression, role: roles.writer });
+      this.send({ kind: 'start', columns, compression, role: roles.reader });
       if (this.ending) this.send({ kind: 'end' });
       this.releaseWrite();
     }, this.fail);
@@ -99,27 +113,61 @@ class ParquetEncoder extends Transform {
   }
 
   override _destroy(error: Error | null, callback: (error: Error | null) => void): void {
-    this.dropThread(false);
+    this.dropThreads(false);
     callback(error);
   }
 
-  /** Lets the COPY's next chunk come once the encoder has read enough of the ones in flight. */
+  private listen(thread: Worker, answered: (message: FromEncoder) => void): Worker {
+    thread.on('message', answered);
+    thread.on('error', this.fail);
+    thread.on('exit', this.threadExited);
+    return thread;
+  }
+
+  /**
+   * Lets the COPY's next chunk come once the encoder has read enough of the ones in flight, and
+   * the writing thread has few enough groups to write.
+   */
   private releaseWrite(): void {
     const bound = this.started ? BYTES_IN_FLIGHT : EARLY_COPY_BYTES;
-    if (!this.heldWrite || this.inFlight >= bound) return;
+    if (!this.heldWrite || this.inFlight >= bound || this.groupsInFlight >= GROUPS_IN_FLIGHT) return;
     const callback = this.heldWrite;
     this.heldWrite = undefined;
     callback();
   }
 
-  private readonly answered = (message: FromEncoder): void => {
+  /** The filling thread's answer: its groups go on to the writing thread, in order. */
+  private readonly filled = (message: FromEncoder): void => {
     if (this.failed || this.destroyed) return;
     if (message.kind === 'failed') return this.fail(new Error(message.message));
-    for (const part of message.parts) this.push(Buffer.from(part.buffer, part.byteOffset, part.length));
+    if (message.kind !== 'groups') return this.fail(new Error('The Parquet encoder answered out of turn'));
+    const writer = this.writer!;
+    for (const group of message.groups) {
+      this.groupsInFlight++;
+      writer.postMessage({ kind: 'group', group } satisfies ToEncoder, groupBuffers(group));
+    }
     if (message.spent) this.batch?.reuse(message.spent);
     this.inFlight -= message.read;
     if (!message.done) return this.releaseWrite();
-    this.dropThread(true);
+    // Every group is filled: the filling thread is free for the next file, the writer ends this one.
+    this.release('reader', true);
+    writer.postMessage({ kind: 'end' } satisfies ToEncoder);
+  };
+
+  /** The file's parts, from the thread that writes them (or from this one's own encoder). */
+  private readonly written = (message: FromEncoder): void => {
+    if (this.failed || this.destroyed) return;
+    if (message.kind === 'failed') return this.fail(new Error(message.message));
+    if (message.kind !== 'parts') return this.fail(new Error('The Parquet encoder answered out of turn'));
+    for (const part of message.parts) this.push(Buffer.from(part.buffer, part.byteOffset, part.length));
+    if (message.spent) this.batch?.reuse(message.spent);
+    this.inFlight -= message.read;
+    if (this.writer && !message.done) this.groupsInFlight--;
+    // A written group's buffers go back to the filling thread while it has groups to fill.
+    if (message.free && message.free.length > 0 && this.reader && this.writer)
+      this.reader.postMessage({ kind: 'free', buffers: message.free } satisfies ToEncoder, message.free);
+    if (!message.done) return this.releaseWrite();
+    this.dropThreads(true);
     this.heldEnd!();
   };
 
@@ -132,12 +180,17 @@ class ParquetEncoder extends Transform {
     this.destroy(error instanceof Error ? error : new Error(String(error)));
   };
 
-  /** Gives the thread back for the next file when this one ended cleanly, else ends it. */
-  private dropThread(clean: boolean): void {
-    const thread = this.thread;
+  /** Gives the threads back for the next file when this one ended cleanly, else ends them. */
+  private dropThreads(clean: boolean): void {
+    this.release('reader', clean);
+    this.release('writer', clean);
+  }
+
+  private release(which: 'reader' | 'writer', clean: boolean): void {
+    const thread = this[which];
     if (!thread) return;
-    this.thread = undefined;
-    thread.off('message', this.answered);
+    this[which] = undefined;
+    thread.removeAllListeners('message');
     thread.off('error', this.fail);
     thread.off('exit', this.threadExited);
     if (clean) returnEncoderThread(thread);

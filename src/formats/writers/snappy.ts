@@ -21,9 +21,17 @@ const COPY_2_BYTE_OFFSET = 2;
 /** A hash table per size, reused from block to block and page to page. */
 const tables: Uint16Array[] = [];
 
+/**
+ * Where a page is compressed before its bytes are copied out: kept from page to page (grown when
+ * a page needs more), rather than a new buffer of the worst case's size per page.
+ */
+let scratch = new Uint8Array(0);
+
 export function snappyCompress(input: Uint8Array): Uint8Array {
   // The format's bound on the compressed size (snappy.cc MaxCompressedLength).
-  const out = new Uint8Array(32 + input.length + Math.floor(input.length / 6));
+  const bound = 32 + input.length + Math.floor(input.length / 6);
+  if (scratch.length < bound) scratch = new Uint8Array(bound);
+  const out = scratch;
   const view = new DataView(input.buffer, input.byteOffset, input.length);
   let op = writeVarint(out, 0, input.length);
   for (let start = 0; start < input.length; start += BLOCK_BYTES) {
