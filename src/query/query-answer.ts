@@ -144,7 +144,8 @@ export async function writeQueryAnswer(
         }
       }
       if (text) await write(text);
-      if (rows.length < wanted) break;
+      // A read hands over fewer rows than asked once they are wide: only none is the end.
+      if (rows.length === 0) break;
     }
     await query.close();
     if (writer.gone) return;

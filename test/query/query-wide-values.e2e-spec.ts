@@ -98,6 +98,36 @@ describe('POST /api/query: wide values', () => {
     },
   );
 
+  it.each(['json', 'ndjson'])(
+    'format=%s: many wide rows come whole, a few at a time rather than all read at once',
+    async (format) => {
+      // Twelve rows of 3 MB: read four megabytes at a time (copy-text-rows.ts), each row exact.
+      const response = await agent
+        .post('/api/query')
+        .set('Origin', TEST_ORIGIN)
+        .send({ sql: "SELECT g, repeat('x', 3000000) AS wide FROM generate_series(1, 12) g", format })
+        .buffer(true)
+        .parse((answer, done) => {
+          let text = '';
+          answer.setEncoding('utf8');
+          answer.on('data', (piece: string) => (text += piece));
+          answer.on('end', () => done(null, text));
+        })
+        .expect(200);
+      const text = response.body as string;
+      const rows =
+        format === 'json'
+          ? (JSON.parse(text) as { rows: Array<[number, string]>; row_count: number }).rows
+          : text
+              .trim()
+              .split('\n')
+              .map((line) => Object.values(JSON.parse(line) as Record<string, unknown>) as [number, string]);
+      expect(rows.map(([g]) => g)).toEqual(Array.from({ length: 12 }, (_, index) => index + 1));
+      expect(rows.every(([, wide]) => wide === 'x'.repeat(3_000_000))).toBe(true);
+    },
+    60_000,
+  );
+
   it('a JSON answer already under way ends with an error naming the cap', async () => {
     const sql = `SELECT CASE WHEN g < 1500 THEN 'a' ELSE repeat('x', ${HALF}) END AS v,
                         CASE WHEN g < 1500 THEN 'b' ELSE repeat('y', ${HALF}) END AS w

@@ -1,4 +1,4 @@
-import { copyTextValue, CopyTextRows } from './copy-text-rows';
+import { copyTextValue, CopyTextRows, READ_CHARS } from './copy-text-rows';
 import { QUERY_MAX_ROW_BYTES, RowTooLarge } from './row-size-cap';
 
 async function* chunks(...texts: string[]): AsyncGenerator<Buffer> {
@@ -44,6 +44,22 @@ describe('rows of COPY text format', () => {
     await expect(new CopyTextRows(pieces(QUERY_MAX_ROW_BYTES + 1), 2).read(1)).rejects.toBeInstanceOf(
       RowTooLarge,
     );
+  });
+});
+
+describe('rows of COPY text format: a read of wide rows', () => {
+  it('hands over rows until they hold READ_CHARS, then the rest on the next reads', async () => {
+    const row = `1\t${'x'.repeat(1_500_000)}\n`;
+    const chunks = (async function* () {
+      for (let sent = 0; sent < 10; sent += 1) yield Buffer.from(row);
+    })();
+    const rows = new CopyTextRows(chunks, 2);
+    const sizes: number[] = [];
+    for (let read = await rows.read(1000); read.length > 0; read = await rows.read(1000))
+      sizes.push(read.length);
+    // Three rows pass 4 MiB: never the ten at once.
+    expect(sizes).toEqual([3, 3, 3, 1]);
+    expect(READ_CHARS).toBe(4 * 1024 * 1024);
   });
 });
 

@@ -4,6 +4,9 @@ import { QUERY_MAX_ROW_BYTES, RowTooLarge } from './row-size-cap';
 /** A row's values as PostgreSQL writes them as text, null for NULL. */
 export type Row = Array<string | null>;
 
+/** Text of the rows one read hands over at most (past its first row). */
+export const READ_CHARS = 4 * 1024 * 1024;
+
 const ESCAPED: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
 
 /** One value of COPY's text format: `\N` is NULL, and a backslash escapes the character after it. */
@@ -34,12 +37,18 @@ export class CopyTextRows {
     private readonly columnCount: number,
   ) {}
 
-  /** Up to `count` more rows; fewer (or none) at the end. */
+  /**
+   * Up to `count` more rows, fewer once they hold READ_CHARS (so wide rows are answered a few at a
+   * time, never all of a batch at once: forty rows of 15 MB took 600 MB); none at the end.
+   */
   async read(count: number): Promise<Row[]> {
     const rows: Row[] = [];
-    while (rows.length < count) {
+    let chars = 0;
+    while (rows.length < count && chars < READ_CHARS) {
       if (this.next < this.lines.length) {
-        rows.push(this.parse(this.lines[this.next++]));
+        const line = this.lines[this.next++];
+        chars += line.length;
+        rows.push(this.parse(line));
         continue;
       }
       if (this.ended) break;

@@ -67,7 +67,7 @@ interface QueryBase {
 /** A running query answering rows, each the values as text (null for NULL). */
 export interface RowsQuery extends QueryBase {
   output: 'rows';
-  /** Up to `count` more rows; fewer (or none) at the end. */
+  /** Up to `count` more rows; fewer when they are wide (see CopyTextRows), none at the end. */
   read(count: number): Promise<Row[]>;
 }
 
