@@ -143,14 +143,16 @@ export class AccessGate {
        THEN COALESCE(${alias}.owner_id = ${me}, false)
        ELSE ${memberOf(`${alias}.organisation_id`, EDITING_ROLES)} END)`;
     // Held: owned; a member of the organisation it belongs to (viewers too); a grant of the
-    // caller's own (the uploader's 'owner' grant counts only while the dataset is personal); or a
+    // caller's own (the uploader's 'owner' grant counts only while the dataset is personal, a
+    // subscription's while it is in force: grantInForce); or a
     // grant of an organisation the caller is a member of. Membership is read at every request,
     // so a member who leaves or is removed holds none of it from then on.
     const held = `(${owns}
        OR (${alias}.organisation_id IS NOT NULL AND ${memberOf(`${alias}.organisation_id`)})
        OR EXISTS (SELECT 1 FROM access_grants held_grant
          WHERE held_grant.asset_id = ${alias}.id AND held_grant.user_id = ${me}
-           AND (held_grant.reason <> 'owner' OR ${alias}.organisation_id IS NULL))
+           AND (held_grant.reason <> 'owner' OR ${alias}.organisation_id IS NULL)
+           AND ${grantInForce('held_grant')})
        OR EXISTS (SELECT 1 FROM organisation_grants org_grant
          WHERE org_grant.asset_id = ${alias}.id AND ${memberOf('org_grant.organisation_id')}))`;
     if (scope === 'owned') return owns;
