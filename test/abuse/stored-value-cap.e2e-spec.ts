@@ -103,16 +103,22 @@ describe('stored values are capped at 16 MB on upload, refresh and workbook uplo
       expect(same).toBe(true);
     });
 
-    it('refuses a 600 MB cell streamed in, with flat memory, leaving nothing', async () => {
-      const before = await assetCount(testApp.dataSource, userId);
-      const rssBefore = process.memoryUsage().rss;
-      const outcome = await streamHugeCell(port, cookie, 600 * 1024 * 1024);
-      expect(outcome.answer).toMatch(/^HTTP\/1\.1 400 /);
-      expect(outcome.answer).toContain(JSON.stringify(TOO_LARGE(2, 'b')));
-      // The cell is measured as it passes, never held: the process does not grow by the cell.
-      expect(outcome.peakRss - rssBefore).toBeLessThan(100 * 1024 * 1024);
-      await expectNothingLeft(before);
-    });
+    it.each([
+      ['a comma-separated file', {}, ','],
+      ['a file whose numbers are rewritten (decimal comma)', { delimiter: ';', decimal_mark: ',' }, ';'],
+    ])(
+      'refuses a 600 MB cell of %s streamed in, with flat memory, leaving nothing',
+      async (_kind, fields, delimiter) => {
+        const before = await assetCount(testApp.dataSource, userId);
+        const rssBefore = process.memoryUsage().rss;
+        const outcome = await streamHugeCell(port, cookie, 600 * 1024 * 1024, fields, delimiter);
+        expect(outcome.answer).toMatch(/^HTTP\/1\.1 400 /);
+        expect(outcome.answer).toContain(JSON.stringify(TOO_LARGE(2, 'b')));
+        // The cell is measured as it passes, never held: the process does not grow by the cell.
+        expect(outcome.peakRss - rssBefore).toBeLessThan(100 * 1024 * 1024);
+        await expectNothingLeft(before);
+      },
+    );
   });
 
   describe('POST assets/{id}/refresh', () => {
@@ -192,12 +198,24 @@ interface StreamOutcome {
  * POSTs a CSV whose second column's first value is `cellBytes` long, generated as it is sent
  * (64 kB written again and again), over a raw socket so that nothing buffers the body.
  */
-function streamHugeCell(port: number, cookie: string, cellBytes: number): Promise<StreamOutcome> {
+function streamHugeCell(
+  port: number,
+  cookie: string,
+  cellBytes: number,
+  fields: Record<string, string>,
+  delimiter: string,
+): Promise<StreamOutcome> {
   const boundary = 'cellcapboundary';
+  const form = Object.entries({ title: 'Streamed cell', ...fields })
+    .map(
+      ([name, value]) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    )
+    .join('');
   const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nStreamed cell\r\n` +
+    form +
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.csv"\r\n` +
-      'Content-Type: text/csv\r\n\r\na,b\n1,',
+      `Content-Type: text/csv\r\n\r\na${delimiter}b\n1${delimiter}`,
   );
   const tail = Buffer.from(`\n--${boundary}--\r\n`);
   const chunk = Buffer.alloc(64 * 1024, 'v');
