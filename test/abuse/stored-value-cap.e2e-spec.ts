@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo, connect } from 'node:net';
 import ExcelJS from 'exceljs';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { dataTable, datasetTableName } from '../../src/database/data-tables/data-table-names';
@@ -27,7 +28,7 @@ const TOO_LARGE = (line: number, column: string) =>
  * No stored value may pass 16 MB, whichever way the data comes in: one huge cell would weigh on
  * every query, stream and export of the dataset, in the database and the shared API process.
  */
-describe('stored values are capped at 16 MB on upload, refresh and workbook upload', () => {
+describe('stored values are capped at 16 MB on upload, refresh, workbook and Parquet upload', () => {
   let testApp: TestApp;
   let agent: Agent;
   let userId: string;
@@ -185,6 +186,37 @@ describe('stored values are capped at 16 MB on upload, refresh and workbook uplo
       expect(response.status).toBe(201);
       expect(await lengthsOf(response.body.id)).toEqual([CAP]);
     }, 120_000);
+  });
+
+  describe('.parquet upload', () => {
+    /** A Parquet file of columns a (integer) and b (text) with one row; b random, so it does not pack small. */
+    function parquet(bytes: number): Buffer {
+      const text = randomBytes(Math.ceil((bytes * 3) / 4))
+        .toString('base64')
+        .slice(0, bytes);
+      return Buffer.from(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'a', data: [1], type: 'INT32' },
+            { name: 'b', data: [text], type: 'STRING' },
+          ],
+        }),
+      );
+    }
+
+    it('refuses a value past 16 MB and leaves nothing', async () => {
+      const before = await assetCount(testApp.dataSource, userId);
+      const response = await postCsv(agent, parquet(CAP + 1), { title: 'Huge Parquet' }, 'huge.parquet');
+      expect(response.status).toBe(400);
+      expect(response.body.error).toBe(TOO_LARGE(2, 'b'));
+      await expectNothingLeft(before);
+    });
+
+    it('takes a value of exactly 16 MB', async () => {
+      const response = await postCsv(agent, parquet(CAP), { title: 'Full Parquet' }, 'full.parquet');
+      expect(response.status).toBe(201);
+      expect(await lengthsOf(response.body.id)).toEqual([CAP]);
+    });
   });
 });
 
