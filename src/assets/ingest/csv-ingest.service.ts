@@ -350,6 +350,7 @@ export class CsvIngestService {
     return new CsvScanner({
       delimiter: header.delimiter,
       columnCount: header.names.length,
+      labels: header.names.map((_, index) => labelOf(header, index)),
       lineEnding: header.location.lineEnding,
       firstLine: header.location.lines + 1,
       expected,

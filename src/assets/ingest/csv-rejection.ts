@@ -1,3 +1,5 @@
+import { VALUE_TOO_LARGE } from '../../query/run/row-size-cap';
+
 /**
  * Why an uploaded file was refused, in words for the uploader. `status` is the HTTP answer:
  * 400 for malformed CSV, 413 for a file over the size limit, 415 for something that is not CSV text.
@@ -52,4 +54,9 @@ export function valueMisfit(
   return new CsvRejection(
     `Column "${column.label}" expects ${column.type}, but line ${line} has ${quotedValue(value, cutShort)}`,
   );
+}
+
+/** A value past the cap every stored value keeps, named by its line and column. */
+export function valueTooLarge(label: string, line: number): CsvRejection {
+  return new CsvRejection(`Line ${line}, column "${label}": ${VALUE_TOO_LARGE}.`);
 }

@@ -1,3 +1,4 @@
+import { MAX_STORED_VALUE_BYTES } from '../../query/run/row-size-cap';
 import { CsvRejection } from './csv-rejection';
 import { CsvScanner, ScannerOptions } from './csv-scanner';
 import { columnTypeFor } from './value-kinds';
@@ -14,6 +15,7 @@ function scan(data: string | Buffer, options: Partial<ScannerOptions> = {}, chun
   const scanner = new CsvScanner({
     delimiter: ',',
     columnCount: 2,
+    labels: ['a', 'b'],
     lineEnding: 'lf',
     firstLine: 2,
     ...options,
@@ -190,6 +192,72 @@ describe('CsvScanner', () => {
       expect(rejection(() => scan(`"${'é'.repeat(40)}",2024-01-05\n`, { expected }, size))).toBe(
         `Column "Amount" expects integer, but line 2 has "${'é'.repeat(31)}…"`,
       );
+    });
+  });
+
+  describe('value size cap', () => {
+    const CAP = MAX_STORED_VALUE_BYTES;
+    const TOO_LARGE = 'Line 3, column "b": a value may be at most 16 MB.';
+
+    it.each([1 << 16, 1000003])(
+      'takes a value of exactly the cap, plain or quoted (%i-byte chunks)',
+      (size) => {
+        expect(scan(`x,y\n1,${'v'.repeat(CAP)}\n`, {}, size).rows).toBe(2);
+        // Quotes around it are not stored, and a doubled quote is stored once.
+        const quoted = `"${'""'.repeat(10)}${'v'.repeat(CAP - 10)}"`;
+        expect(scan(`x,y\n1,${quoted}\n`, {}, size).rows).toBe(2);
+      },
+    );
+
+    it.each([1 << 16, 1000003])('refuses a value one byte past the cap (%i-byte chunks)', (size) => {
+      expect(rejection(() => scan(`x,y\n1,${'v'.repeat(CAP + 1)}\n`, {}, size))).toBe(TOO_LARGE);
+      expect(rejection(() => scan(`x,y\n1,"${'""'.repeat(11)}${'v'.repeat(CAP - 10)}"\n`, {}, size))).toBe(
+        TOO_LARGE,
+      );
+      // The last value of a file without a final line break too.
+      expect(rejection(() => scan(`x,y\n1,${'v'.repeat(CAP + 1)}`, {}, size))).toBe(TOO_LARGE);
+    });
+
+    it('counts a doubled quote split across two chunks once', () => {
+      // The file's first 65,536 bytes end with the first quote of the pair.
+      const head = 'x,y\n1,"';
+      const before = 'v'.repeat((1 << 16) - head.length - 1);
+      const value = (rest: number) => `${head}${before}""${'v'.repeat(rest)}"\n`;
+      expect(scan(value(CAP - before.length - 1)).rows).toBe(2);
+      expect(rejection(() => scan(value(CAP - before.length)))).toBe(
+        'Line 3, column "b": a value may be at most 16 MB.',
+      );
+    });
+
+    it('names the column by its header label, or its position without one', () => {
+      const value = 'v'.repeat(CAP + 1);
+      expect(rejection(() => scan(`${value},1\n`, { labels: ['Notes', ''] }))).toBe(
+        'Line 2, column "Notes": a value may be at most 16 MB.',
+      );
+      expect(rejection(() => scan(`1,${value}\n`, { labels: ['Notes', ''] }))).toBe(
+        'Line 2, column "Column 2": a value may be at most 16 MB.',
+      );
+    });
+
+    it('refuses a value as soon as it passes the cap, before it ends', () => {
+      const scanner = new CsvScanner({
+        delimiter: ',',
+        columnCount: 2,
+        labels: ['a', 'b'],
+        lineEnding: 'lf',
+        firstLine: 2,
+      });
+      const chunk = Buffer.alloc(1 << 16, 'v');
+      scanner.feed(Buffer.from('1,"'), () => undefined);
+      let fed = 0;
+      expect(() => {
+        for (;;) {
+          scanner.feed(chunk, () => undefined);
+          fed += chunk.length;
+          if (fed > 2 * CAP) break;
+        }
+      }).toThrow('Line 2, column "b": a value may be at most 16 MB.');
+      expect(fed).toBeLessThanOrEqual(CAP);
     });
   });
 });

@@ -1,6 +1,7 @@
 import type { Delimiter, LineEnding } from './csv-header';
+import { MAX_STORED_VALUE_BYTES } from '../../query/run/row-size-cap';
 import type { AssetColumn } from '../entities/asset.entity';
-import { CsvRejection, invalidUtf8, notCsvText, valueMisfit } from './csv-rejection';
+import { CsvRejection, invalidUtf8, notCsvText, valueMisfit, valueTooLarge } from './csv-rejection';
 import { Utf8Guard } from './utf8-guard';
 import { KIND_ALL, kindNeededBy, valueKinds } from './value-kinds';
 
@@ -14,6 +15,8 @@ const MAX_TYPED_LENGTH = 64;
 export interface ScannerOptions {
   delimiter: Delimiter;
   columnCount: number;
+  /** The columns' labels as the header names them, for messages about a value. */
+  labels: readonly string[];
   lineEnding: LineEnding;
   /** Physical line number of the first data line (after the header). */
   firstLine: number;
@@ -64,6 +67,7 @@ export class CsvScanner {
 
   private readonly delimiter: number;
   private readonly columnCount: number;
+  private readonly labels: readonly string[];
   private readonly expected: ScannerOptions['expected'];
   private readonly crlf: boolean;
   private readonly skipBlankLines: boolean;
@@ -80,6 +84,12 @@ export class CsvScanner {
   private fieldIndex = 0;
   private fieldStart = 0;
   private fieldQuotes = 0;
+  /** Bytes of the current field in earlier chunks, as written (quotes and all). */
+  private fieldBytes = 0;
+  /** Doubled quotes in the current field: two bytes written, one stored. */
+  private fieldEscapes = 0;
+  /** The previous chunk ended with a closing quote (a quote opening this one is a doubled one). */
+  private closedAtEnd = false;
   /** The part of the current field that arrived in earlier chunks (first MAX_TYPED_LENGTH bytes). */
   private readonly carry = Buffer.alloc(MAX_TYPED_LENGTH);
   private readonly joined = Buffer.alloc(MAX_TYPED_LENGTH * 2);
@@ -90,6 +100,7 @@ export class CsvScanner {
   constructor(options: ScannerOptions) {
     this.delimiter = options.delimiter.charCodeAt(0);
     this.columnCount = options.columnCount;
+    this.labels = options.labels;
     this.crlf = options.lineEnding === 'crlf';
     this.skipBlankLines = options.columnCount > 1;
     this.line = options.firstLine;
@@ -127,6 +138,8 @@ export class CsvScanner {
     let recordEmpty = this.recordEmpty;
     /** The next line feed at or after the quoted stretch being skipped (length: none left). */
     let nextLf = -1;
+    /** Where the last quoted stretch closed: a quote right after it is a doubled (literal) one. */
+    let closedAt = this.closedAtEnd ? -1 : -2;
     this.fieldStart = 0;
     let index = 0;
     while (index < length) {
@@ -144,6 +157,7 @@ export class CsvScanner {
         if (quote < 0) break;
         inQuote = false;
         this.fieldQuotes++;
+        closedAt = quote;
         index = quote + 1;
         continue;
       }
@@ -197,6 +211,7 @@ export class CsvScanner {
         } else this.endField(chunk, index);
       } else {
         // The only other byte that is not plain: a quote.
+        if (index === closedAt + 1) this.fieldEscapes++;
         inQuote = true;
         this.fieldQuotes++;
         recordEmpty = false;
@@ -207,7 +222,13 @@ export class CsvScanner {
     this.inQuote = inQuote;
     this.pendingCr = pendingCr;
     this.recordEmpty = recordEmpty;
-    if (!pendingCr) this.carryOver(chunk, this.fieldStart, length);
+    this.closedAtEnd = closedAt === length - 1;
+    if (!pendingCr) {
+      // A value is refused as soon as it passes the cap, not when (if ever) it ends.
+      this.fieldBytes += length - this.fieldStart;
+      this.checkValueSize();
+      this.carryOver(chunk, this.fieldStart, length);
+    }
     if (segmentStart < length) forward(segmentStart === 0 ? chunk : chunk.subarray(segmentStart));
   }
 
@@ -248,6 +269,10 @@ export class CsvScanner {
 
   /** Narrows the column's kinds with the field that ends at chunk[end] (chunk null: at end of file). */
   private endField(chunk: Buffer | null, end: number): void {
+    if (chunk) this.fieldBytes += end - this.fieldStart;
+    this.checkValueSize();
+    this.fieldBytes = 0;
+    this.fieldEscapes = 0;
     const column = this.fieldIndex;
     const quotes = this.fieldQuotes;
     this.fieldQuotes = 0;
@@ -319,6 +344,18 @@ export class CsvScanner {
       const raw = Buffer.from(bytes.buffer, bytes.byteOffset + start, stop - start);
       throw valueMisfit(this.expected[column], this.recordStartLine, unquoted(raw, cut), cut);
     }
+  }
+
+  /**
+   * Refuses the current field once its value passes MAX_STORED_VALUE_BYTES: the bytes written,
+   * less its quotes, plus one for each doubled quote (COPY stores exactly that). Only counts are
+   * kept, so a value of any size is measured without being held.
+   */
+  private checkValueSize(): void {
+    const valueBytes = this.fieldBytes - this.fieldQuotes + this.fieldEscapes;
+    if (valueBytes <= MAX_STORED_VALUE_BYTES) return;
+    const column = this.fieldIndex;
+    throw valueTooLarge(this.labels[column] || `Column ${column + 1}`, this.recordStartLine);
   }
 
   private resetCarry(): void {

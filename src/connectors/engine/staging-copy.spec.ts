@@ -1,3 +1,5 @@
+import { MAX_STORED_VALUE_BYTES } from '../../query/run/row-size-cap';
+import { ConnectorFetchError } from './connector-fetch-error';
 import { csvRows } from './staging-copy';
 
 describe('staging COPY rows', () => {
@@ -19,5 +21,41 @@ describe('staging COPY rows', () => {
 
   it('writes nothing for a page without rows', () => {
     expect(csvRows([], [{ key: 'id', name: 'id', type: 'numeric' }])).toBe('');
+  });
+
+  describe('value size cap', () => {
+    const CAP = MAX_STORED_VALUE_BYTES;
+    const columns = [
+      { key: 'id', name: 'id', type: 'numeric' as const },
+      { key: 'body', name: 'body', type: 'text' as const },
+      { key: 'doc', name: 'doc', type: 'jsonb' as const },
+    ];
+    const refusal = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConnectorFetchError);
+        return (error as Error).message;
+      }
+      throw new Error('expected a refusal');
+    };
+
+    it('takes values of exactly the cap, counted as stored (UTF-8, without the CSV quotes)', () => {
+      const rows = [
+        { id: 1, body: 'é'.repeat(CAP / 2), doc: null },
+        { id: 2, body: `"${'v'.repeat(CAP - 2)}"`, doc: { k: 'v'.repeat(CAP - 8) } },
+      ];
+      // {"k":"…"} is 8 bytes around the text.
+      expect(csvRows(rows, columns).split('\n')).toHaveLength(3);
+    });
+
+    it('refuses a value past the cap, naming its row in the run and its column', () => {
+      expect(
+        refusal(() => csvRows([{ id: 1 }, { id: 2, body: 'é'.repeat(CAP / 2) + 'v' }], columns, 41)),
+      ).toBe('Row 42, column "body": a value may be at most 16 MB.');
+      expect(refusal(() => csvRows([{ id: 1, doc: { k: 'v'.repeat(CAP - 7) } }], columns))).toBe(
+        'Row 1, column "doc": a value may be at most 16 MB.',
+      );
+    });
   });
 });

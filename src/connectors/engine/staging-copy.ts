@@ -4,8 +4,10 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { copyFromStdin, insertDefaultRows } from '../../database/data-tables/data-table-ddl';
 import { sqlOn } from '../../database/sql';
+import { MAX_STORED_VALUE_BYTES, VALUE_TOO_LARGE } from '../../query/run/row-size-cap';
 import { applyColumnChanges } from './column-changes';
 import { csvField } from './column-types';
+import { ConnectorFetchError } from './connector-fetch-error';
 import { CopyColumn, RunColumns, withIteration } from './record-columns';
 import type { FetchedPage } from './run-plan';
 
@@ -35,7 +37,7 @@ export async function copyPagesInto(
         copy = typed.length > 0 ? openCopy(client, staging, typed) : undefined;
       }
       // Until some field has a value there is no column to COPY: the rows are the run's defaults alone.
-      if (copy) await copy.write(csvRows(rows, copy.columns));
+      if (copy) await copy.write(csvRows(rows, copy.columns, rowCount + 1));
       else await insertDefaultRows(sqlOn(client), staging, rows.length);
       rowCount += rows.length;
     }
@@ -81,12 +83,30 @@ function openCopy(client: PoolClient, staging: string, columns: CopyColumn[]): O
   };
 }
 
+/** A UTF-16 code unit is at most 3 bytes of UTF-8: a field this short is under the cap unmeasured. */
+const UNMEASURED_FIELD_LENGTH = Math.floor(MAX_STORED_VALUE_BYTES / 3);
+const QUOTE = 0x22;
+
 /**
- * The page's rows as CSV, one field per typed column. Fields and lines are joined, not appended
+ * The bytes the value of a CSV field takes once COPY has read it: without the quotes around it,
+ * with doubled quotes single (csvText quotes every value that starts with a quote).
+ */
+function storedBytes(field: string): number {
+  const bytes = Buffer.byteLength(field);
+  if (field.charCodeAt(0) !== QUOTE) return bytes;
+  let quotes = 0;
+  for (let index = field.indexOf('"'); index >= 0; index = field.indexOf('"', index + 1)) quotes++;
+  return bytes - 2 - (quotes - 2) / 2;
+}
+
+/**
+ * The page's rows as CSV, one field per typed column; `firstRow` is the first one's number in the
+ * run. A value past MAX_STORED_VALUE_BYTES fails the run: stored, it would weigh on every query
+ * and stream of the table. Fields and lines are joined, not appended
  * with `+=`: appending builds a rope of thousands of pieces per page that the socket write must
  * flatten, which took several times longer than building the lines themselves.
  */
-export function csvRows(rows: Record<string, unknown>[], columns: CopyColumn[]): string {
+export function csvRows(rows: Record<string, unknown>[], columns: CopyColumn[], firstRow = 1): string {
   if (rows.length === 0) return '';
   const lines = new Array<string>(rows.length + 1);
   const fields = new Array<string>(columns.length);
@@ -94,7 +114,13 @@ export function csvRows(rows: Record<string, unknown>[], columns: CopyColumn[]):
     const row = rows[index];
     for (let position = 0; position < columns.length; position++) {
       const column = columns[position];
-      fields[position] = csvField(row[column.key], column.type);
+      const field = csvField(row[column.key], column.type);
+      if (field.length > UNMEASURED_FIELD_LENGTH && storedBytes(field) > MAX_STORED_VALUE_BYTES) {
+        throw new ConnectorFetchError(
+          `Row ${firstRow + index}, column "${column.name}": ${VALUE_TOO_LARGE}.`,
+        );
+      }
+      fields[position] = field;
     }
     lines[index] = fields.join(',');
   }

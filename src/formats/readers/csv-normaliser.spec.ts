@@ -83,6 +83,26 @@ describe('CsvNormaliser', () => {
     expect(normalise('a;1,5\n"open;2,5\n', GERMAN, 2, 4)).toBe('a;1.5\n"open;2,5\n');
   });
 
+  it.each([1, 2, 7, 64, 4096])(
+    'passes long values through and keeps rewriting after them (%p-byte chunks)',
+    (size) => {
+      const quoted = `"${'a;b""\n'.repeat(40)}"`;
+      const plain = 'x,y'.repeat(40);
+      const text = `${quoted};1,5;${plain}\n${plain};"${'""'.repeat(50)}";2,5\n3,5;${quoted};4,5`;
+      const canonical = `${quoted};1.5;${plain}\n${plain};"${'""'.repeat(50)}";2.5\n3.5;${quoted};4.5`;
+      expect(normalise(text, GERMAN, 3, size)).toBe(canonical);
+    },
+  );
+
+  it('hands on a value too long to rewrite as it arrives, never holding it until it ends', () => {
+    const normaliser = new CsvNormaliser(GERMAN, [ALL, ALL, ALL]);
+    const chunk = Buffer.alloc(1 << 16, 'v');
+    expect(normaliser.push(Buffer.from('1,5;"')).toString()).toBe('1.5;');
+    expect(normaliser.push(chunk).toString()).toBe(`"${chunk.toString()}`);
+    for (let count = 0; count < 100; count++) expect(normaliser.push(chunk)).toBe(chunk);
+    expect(normaliser.push(Buffer.from('";"2,5"\n')).toString()).toBe('";"2.5"\n');
+  });
+
   it('says when nothing would change', () => {
     expect(CsvNormaliser.rewritesAnything({ ...CANONICAL_DIALECT, delimiter: ';' }, [ALL])).toBe(false);
     expect(CsvNormaliser.rewritesAnything(GERMAN, [{ numbers: false, dates: false }])).toBe(false);

@@ -19,8 +19,10 @@ export interface ColumnRewrites {
  * byte as it is: quotes, delimiters and line breaks stay, so line numbers do not move. A value
  * that is no number or date of the dialect stays as written, for the type check to name it.
  *
- * Only whole records leave `push`: the cut-off tail of a chunk waits for the next one. The walk
- * skips runs of plain bytes and only builds output where a value changes.
+ * Only whole fields leave `push`: the cut-off field at the end of a chunk waits for the next one,
+ * unless it is already too long to be rewritten; then it passes as it arrives, so a huge value is
+ * never held (the scanner after the normaliser refuses it at the cap). The walk skips runs of
+ * plain bytes and only builds output where a value changes.
  */
 export class CsvNormaliser {
   private readonly delimiter: number;
@@ -29,6 +31,11 @@ export class CsvNormaliser {
   private readonly dates: Uint8Array;
   private readonly plain = new Uint8Array(256).fill(1);
   private tail: Buffer = Buffer.alloc(0);
+  /** Index in its record of the field the next byte belongs to. */
+  private field = 0;
+  /** The field under way is too long to rewrite and passes as it arrives; whether inside quotes. */
+  private passing = false;
+  private passingInQuote = false;
   private readonly scratch = Buffer.alloc(MAX_REWRITTEN_LENGTH + 2);
 
   constructor(dialect: CsvDialect, columns: ColumnRewrites[]) {
@@ -54,8 +61,37 @@ export class CsvNormaliser {
 
   /** The canonical bytes of the records completed by `chunk`. */
   push(chunk: Buffer): Buffer {
+    if (this.passing) {
+      const end = this.endOfPassingField(chunk);
+      if (end < 0) return chunk;
+      this.passing = false;
+      const rest = this.walk(chunk.subarray(end), false);
+      return end === 0 ? rest : Buffer.concat([chunk.subarray(0, end), rest]);
+    }
     const data = this.tail.length > 0 ? Buffer.concat([this.tail, chunk]) : chunk;
     return this.walk(data, false);
+  }
+
+  /**
+   * Where the passing field ends in `chunk` (at its delimiter or line feed, left for the walk), or
+   * -1 when it goes on past the chunk. Keeps track of its quotes on the way.
+   */
+  private endOfPassingField(chunk: Buffer): number {
+    let index = 0;
+    while (index < chunk.length) {
+      if (this.passingInQuote) {
+        const closing = chunk.indexOf(QUOTE, index);
+        if (closing < 0) return -1;
+        this.passingInQuote = false;
+        index = closing + 1;
+        continue;
+      }
+      const byte = chunk[index];
+      if (byte === this.delimiter || byte === LF) return index;
+      if (byte === QUOTE) this.passingInQuote = true;
+      index++;
+    }
+    return -1;
   }
 
   /** The rest, at the end of the file: the last record may lack its line break. */
@@ -73,11 +109,12 @@ export class CsvNormaliser {
     const delimiter = this.delimiter;
     let written = 0;
     let copied = 0;
-    let field = 0;
+    let field = this.field;
     let fieldStart = 0;
+    let inQuote = false;
     let quotes = 0;
     let marked = false;
-    let recordEnd = 0;
+    let fieldsEnd = 0;
     let markCopied = 0;
     let markWritten = 0;
     let index = 0;
@@ -99,7 +136,10 @@ export class CsvNormaliser {
         }
         if (byte === QUOTE) {
           const closing = data.indexOf(QUOTE, index + 1);
-          if (closing < 0) break;
+          if (closing < 0) {
+            inQuote = true;
+            break;
+          }
           // Marks inside quotes count too: "1.234,5" is a number in a comma-separated file.
           marked = true;
           quotes += 2;
@@ -130,19 +170,27 @@ export class CsvNormaliser {
       }
       marked = false;
       quotes = 0;
-      if (endsRecord) {
-        recordEnd = atEnd ? length : index + 1;
-        markCopied = copied;
-        markWritten = written;
-        field = 0;
-      } else field++;
+      // Everything up to here is final: what follows starts a field of its own.
+      fieldsEnd = atEnd ? length : index + 1;
+      markCopied = copied;
+      markWritten = written;
+      if (endsRecord) field = 0;
+      else field++;
       index++;
       fieldStart = index;
     }
-    if (final) recordEnd = length;
-    data.copy(out, markWritten, markCopied, recordEnd);
-    written = markWritten + (recordEnd - markCopied);
-    this.tail = recordEnd < length ? Buffer.from(data.subarray(recordEnd)) : Buffer.alloc(0);
+    this.field = field;
+    // A field too long to be rewritten goes out as far as it has come; only its quotes are followed.
+    const passing = !final && length - fieldsEnd > MAX_REWRITTEN_LENGTH + 2;
+    if (final || passing) fieldsEnd = length;
+    data.copy(out, markWritten, markCopied, fieldsEnd);
+    written = markWritten + (fieldsEnd - markCopied);
+    this.tail = fieldsEnd < length ? Buffer.from(data.subarray(fieldsEnd)) : Buffer.alloc(0);
+    if (passing) {
+      this.passing = true;
+      // Inside quotes unless the walk came to the end of the chunk outside them.
+      this.passingInQuote = inQuote;
+    }
     return out.subarray(0, written);
   }
 
