@@ -5,7 +5,9 @@ import {
   GoneException,
   Inject,
   Injectable,
+  Logger,
   NotFoundException,
+  ServiceUnavailableException,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
@@ -27,6 +29,7 @@ import {
   INVITATION_ANSWERED,
   INVITATION_EXPIRED,
   INVITATION_NOT_FOUND,
+  INVITATION_NOT_SENT,
   INVITATION_OTHER_ADDRESS,
   INVITATION_REVOKED,
   ONLY_OWNERS_MANAGE_OWNERS,
@@ -57,6 +60,8 @@ const INVITATION_COLUMNS = `i.id, i.organisation_id, i.email, i.role, i.state, i
 /** Invitations by e-mail: sent and revoked by owners and admins, answered by the addressee. */
 @Injectable()
 export class InvitationsService {
+  private readonly logger = new Logger(InvitationsService.name);
+
   constructor(
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -125,17 +130,27 @@ export class InvitationsService {
       ]);
       return { invitation: await this.readInvitation(sql, rows[0].id), organisationName: names[0].name };
     });
-    await this.mail.send(
-      organisationInvitationMail({
-        to: invitation.email,
-        inviterName: caller.name,
-        organisationName,
-        role: invitation.role,
-        appOrigin: this.config.appOrigin,
-        token,
-        lifetimeDays: INVITATION_LIFETIME_DAYS,
-      }),
-    );
+    await this.mail
+      .send(
+        organisationInvitationMail({
+          to: invitation.email,
+          inviterName: caller.name,
+          organisationName,
+          role: invitation.role,
+          appOrigin: this.config.appOrigin,
+          token,
+          lifetimeDays: INVITATION_LIFETIME_DAYS,
+        }),
+      )
+      .catch(async (error: unknown) => {
+        // A link that reached nobody must not wait as pending: the admin is told to try again.
+        this.logger.error(`Invitation mail could not be sent: ${String(error)}`);
+        await this.dataSource.query(
+          `UPDATE organisation_invitations SET state = 'revoked', answered_at = now() WHERE id = $1`,
+          [invitation.id],
+        );
+        throw new ServiceUnavailableException(INVITATION_NOT_SENT);
+      });
     return invitation;
   }
 

@@ -22,3 +22,4 @@ export const AUDIT_LOG_OWNERS_AND_ADMINS_ONLY =
   'Only owners and admins of this organisation may read or export its audit log.';
 export const STILL_OWNS_DATASETS =
   'This organisation still owns datasets. Delete them first: they are its members’ work and would otherwise be lost.';
+export const INVITATION_NOT_SENT = 'We could not send the invitation email. Please try again later.';
