@@ -64,13 +64,13 @@ describe('single sign-on in a browser', () => {
 
     const domain = `sso-${Date.now()}.test`;
     await section.getByRole('textbox', { name: 'Domain', exact: true }).fill(domain);
-    await section.getByLabel('Send the link to').fill(`it@${domain}`);
+    await section.getByLabel('Send the link to').fill(`postmaster@${domain}`);
     await section.getByRole('button', { name: 'Verify' }).click();
-    await expectSnackbar(owner.page, `Verification link sent to it@${domain}.`);
+    await expectSnackbar(owner.page, `Verification link sent to postmaster@${domain}.`);
     await noOverflowAtPhoneWidth(owner.page);
 
     const mailReader = await openPage(browser);
-    await mailReader.page.goto(await domainLinkFor(`it@${domain}`));
+    await mailReader.page.goto(await domainLinkFor(`postmaster@${domain}`));
     await mailReader.page.getByRole('button', { name: 'Confirm domain' }).click();
     await mailReader.page.getByRole('status').getByText(`${domain} is verified`, { exact: false }).waitFor();
     await owner.page.reload();

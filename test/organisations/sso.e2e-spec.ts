@@ -149,20 +149,29 @@ describe('organisations: single sign-on with OpenID Connect', () => {
       const team = await createTeam(testApp);
       const owner = team.people.owner.agent;
       const domain = uniqueDomain();
-      const elsewhere = await addDomain(owner, team.id, domain, 'it@example.com').expect(400);
+      const elsewhere = await addDomain(owner, team.id, domain, 'admin@example.com').expect(400);
       expect(elsewhere.body.message).toBe('The verification address must be at the domain itself.');
       await addDomain(owner, team.id, 'not a domain').expect(400);
+      // Any mailbox would let one user of a shared mail provider claim all its addresses.
+      const personal = await addDomain(owner, team.id, domain, `grace@${domain}`).expect(400);
+      expect(personal.body.message).toBe(
+        'The verification address must be one of the domain’s administrative addresses: admin@, administrator@, hostmaster@, postmaster@ or webmaster@.',
+      );
 
-      const added = await addDomain(owner, team.id, domain.toUpperCase(), `IT@${domain}`).expect(201);
-      expect(added.body).toMatchObject({ domain, verification_email: `it@${domain}`, verified: false });
+      const added = await addDomain(owner, team.id, domain.toUpperCase(), `POSTMASTER@${domain}`).expect(201);
+      expect(added.body).toMatchObject({
+        domain,
+        verification_email: `postmaster@${domain}`,
+        verified: false,
+      });
       const [mail] = (
         await testApp.http
           .get('/api/dev/outbox')
-          .query({ email: `it@${domain}` })
+          .query({ email: `postmaster@${domain}` })
           .expect(200)
       ).body;
       expect(mail.subject).toBe(`Confirm ${domain} for Acme Analytics`);
-      const token = await domainTokenFor(testApp, `it@${domain}`);
+      const token = await domainTokenFor(testApp, `postmaster@${domain}`);
       const verified = await verifyDomain(testApp, token).expect(200);
       expect(verified.body).toMatchObject({ id: added.body.id, domain, verified: true });
       const replay = await verifyDomain(testApp, token).expect(404);
@@ -179,15 +188,69 @@ describe('organisations: single sign-on with OpenID Connect', () => {
       ]);
     });
 
+    it('an expired link is refused (410); a verified domain is not added twice; removing one ends the requirement', async () => {
+      const team = await ssoTeam(testApp, provider);
+      const owner = team.people.owner.agent;
+      const again = await addDomain(owner, team.id, team.domain).expect(409);
+      expect(again.body.message).toBe('That domain has been added already.');
+
+      const late = uniqueDomain();
+      await addDomain(owner, team.id, late).expect(201);
+      await testApp.dataSource.query(
+        `UPDATE organisation_sso_domains SET token_expires_at = now() - interval '1 second' WHERE domain = $1`,
+        [late],
+      );
+      const expired = await verifyDomain(testApp, await domainTokenFor(testApp, `postmaster@${late}`)).expect(
+        410,
+      );
+      expect(expired.body.message).toBe('This verification link has expired. Please add the domain again.');
+
+      await configure(owner, team.id, { required: true }).expect(200);
+      const settings = await owner.get(`/api/organisations/${team.id}/sso`).expect(200);
+      const verified = settings.body.domains.find(
+        (domain: { domain: string }) => domain.domain === team.domain,
+      );
+      const domainPath = `/api/organisations/${team.id}/sso/domains/${verified.id}`;
+      await team.people.editor.agent.delete(domainPath).set('Origin', TEST_ORIGIN).expect(403);
+      await team.people.outsider.agent.delete(domainPath).set('Origin', TEST_ORIGIN).expect(404);
+      await owner
+        .delete(`/api/organisations/${team.id}/sso/domains/00000000-0000-4000-8000-000000000000`)
+        .set('Origin', TEST_ORIGIN)
+        .expect(404);
+      const removed = await team.people.admin.agent.delete(domainPath).set('Origin', TEST_ORIGIN).expect(200);
+      expect(removed.body.message).toBe('Domain removed.');
+      const after = await owner.get(`/api/organisations/${team.id}/sso`).expect(200);
+      expect(after.body.required).toBe(false);
+      expect(after.body.domains.map((domain: { domain: string }) => domain.domain)).toEqual([late]);
+      const [event] = await testApp.dataSource.query(
+        `SELECT detail FROM audit_events WHERE organisation_id = $1 AND type = 'organisation_sso_domain_removed'`,
+        [team.id],
+      );
+      expect(event.detail).toEqual({ organisation_id: team.id, domain_id: verified.id, domain: team.domain });
+    });
+
+    it('sends at most 20 verification mails per user an hour', async () => {
+      const team = await createTeam(testApp);
+      for (let sent = 0; sent < 20; sent += 1) {
+        await addDomain(team.people.owner.agent, team.id, uniqueDomain()).expect(201);
+      }
+      const refused = await addDomain(team.people.owner.agent, team.id, uniqueDomain()).expect(429);
+      expect(refused.body.message).toBe('Too many verification mails. Please try again later.');
+      // Another admin has an allowance of their own.
+      await addDomain(team.people.admin.agent, team.id, uniqueDomain()).expect(201);
+    });
+
     it('a domain verified by one organisation cannot be claimed by another (409)', async () => {
       const first = await createTeam(testApp);
       const second = await createTeam(testApp);
       const domain = uniqueDomain();
       // Both claim it; the first to verify keeps it, and the second's link then fails.
-      await addDomain(first.people.owner.agent, first.id, domain, `a@${domain}`).expect(201);
-      await addDomain(second.people.owner.agent, second.id, domain, `b@${domain}`).expect(201);
-      await verifyDomain(testApp, await domainTokenFor(testApp, `a@${domain}`)).expect(200);
-      const late = await verifyDomain(testApp, await domainTokenFor(testApp, `b@${domain}`)).expect(409);
+      await addDomain(first.people.owner.agent, first.id, domain, `admin@${domain}`).expect(201);
+      await addDomain(second.people.owner.agent, second.id, domain, `webmaster@${domain}`).expect(201);
+      await verifyDomain(testApp, await domainTokenFor(testApp, `admin@${domain}`)).expect(200);
+      const late = await verifyDomain(testApp, await domainTokenFor(testApp, `webmaster@${domain}`)).expect(
+        409,
+      );
       expect(late.body.message).toBe('That domain is verified by another organisation.');
       const again = await addDomain(second.people.owner.agent, second.id, domain).expect(409);
       expect(again.body.message).toBe('That domain is verified by another organisation.');
@@ -309,6 +372,26 @@ describe('organisations: single sign-on with OpenID Connect', () => {
       await late.get('/api/users/me').expect(401);
     });
 
+    it('a provider that cannot be reached answers 502; a malformed address 400', async () => {
+      const team = await createTeam(testApp);
+      // Port 1 on loopback: nothing listens there.
+      await configure(team.people.owner.agent, team.id, {
+        issuer: 'http://127.0.0.1:1',
+        client_id: 'marketplace',
+        client_secret: 'x',
+      }).expect(200);
+      const answer = await testApp.http.get(`/api/auth/sso/${team.slug}`).expect(502);
+      expect(answer.body.message).toBe(
+        'Your organisation’s sign-in provider cannot be reached. Please try again later.',
+      );
+      const malformed = await testApp.http
+        .post('/api/auth/sso')
+        .set('Origin', TEST_ORIGIN)
+        .send({ email: 'not-an-address' })
+        .expect(400);
+      expect(malformed.body.message).toBe('Please enter a valid email address');
+    });
+
     it('an organisation without SSO cannot start one', async () => {
       const team = await createTeam(testApp);
       const answer = await testApp.http.get(`/api/auth/sso/${team.slug}`).expect(404);
@@ -331,7 +414,7 @@ describe('organisations: single sign-on with OpenID Connect', () => {
       );
       const domain = uniqueDomain();
       await addDomain(owner, team.id, domain).expect(201);
-      await verifyDomain(testApp, await domainTokenFor(testApp, `it@${domain}`)).expect(200);
+      await verifyDomain(testApp, await domainTokenFor(testApp, `postmaster@${domain}`)).expect(200);
 
       const member = await createUser(testApp.dataSource, { email: `carol@${domain}` });
       await addMember(testApp, team.id, member.id, 'admin');

@@ -19,7 +19,12 @@ export async function domainTokenFor(testApp: TestApp, email: string): Promise<s
   return new URL(link).searchParams.get('token')!;
 }
 
-export function addDomain(agent: Agent, organisationId: string, domain: string, email = `it@${domain}`) {
+export function addDomain(
+  agent: Agent,
+  organisationId: string,
+  domain: string,
+  email = `postmaster@${domain}`,
+) {
   return agent
     .post(`/api/organisations/${organisationId}/sso/domains`)
     .set('Origin', TEST_ORIGIN)
@@ -49,7 +54,7 @@ export async function ssoTeam(
   }).expect(200);
   const domain = uniqueDomain();
   await addDomain(owner, team.id, domain).expect(201);
-  await verifyDomain(testApp, await domainTokenFor(testApp, `it@${domain}`)).expect(200);
+  await verifyDomain(testApp, await domainTokenFor(testApp, `postmaster@${domain}`)).expect(200);
   return { ...team, domain };
 }
 

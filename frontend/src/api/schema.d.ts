@@ -1628,7 +1628,7 @@ export interface components {
     AddDomainDto: {
       /** @example acme.com */
       domain: string;
-      /** @example it@acme.com */
+      /** @example postmaster@acme.com */
       email: string;
     };
     ApiKeyResponse: {

@@ -24,6 +24,7 @@ import { issuerProblem } from './issuer-policy';
 import {
   DOMAIN_ADDED_ALREADY,
   DOMAIN_ADDRESS_ELSEWHERE,
+  DOMAIN_ADDRESS_NOT_ADMINISTRATIVE,
   DOMAIN_LINK_EXPIRED,
   DOMAIN_LINK_INVALID,
   DOMAIN_NOT_FOUND,
@@ -36,6 +37,13 @@ export const DOMAIN_LINK_LIFETIME_DAYS = 7;
 /** Verification mails one user may have sent per hour: the app must not become a mailer. */
 export const DOMAIN_MAILS_PER_USER: RateLimitRule = { limit: 20, windowSeconds: 60 * 60 };
 const TOO_MANY_DOMAIN_MAILS = 'Too many verification mails. Please try again later.';
+/**
+ * The addresses a domain's holder controls, the ones certificate authorities mail to validate a
+ * domain (CA/Browser Forum baseline requirements). Any mailbox would do for a company's own
+ * domain, but then one user of a shared mail provider (gmail.com) could claim all of its
+ * addresses and sign in as any of them through a provider of their own.
+ */
+export const ADMINISTRATIVE_LOCAL_PARTS = ['admin', 'administrator', 'hostmaster', 'postmaster', 'webmaster'];
 
 interface SettingsRow {
   issuer: string;
@@ -136,10 +144,13 @@ export class SsoSettingsService {
    * again (not yet verified) sends a fresh link; one verified by another organisation is 409.
    */
   async addDomain(callerId: string, organisationId: string, input: AddDomainDto): Promise<SsoDomainResponse> {
-    if (input.email.split('@').pop() !== input.domain)
-      throw new BadRequestException(DOMAIN_ADDRESS_ELSEWHERE);
-    const sql0 = sqlOn(this.dataSource);
-    requireManager(await roleOf(sql0, organisationId, callerId));
+    // Members first: who is not one learns nothing (404), and editors and viewers get 403.
+    requireManager(await roleOf(sqlOn(this.dataSource), organisationId, callerId));
+    const at = input.email.lastIndexOf('@');
+    if (input.email.slice(at + 1) !== input.domain) throw new BadRequestException(DOMAIN_ADDRESS_ELSEWHERE);
+    if (!ADMINISTRATIVE_LOCAL_PARTS.includes(input.email.slice(0, at))) {
+      throw new BadRequestException(DOMAIN_ADDRESS_NOT_ADMINISTRATIVE);
+    }
     await this.rateLimiter.consume(
       `sso-domain-mail:user:${callerId}`,
       DOMAIN_MAILS_PER_USER,

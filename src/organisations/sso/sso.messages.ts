@@ -12,6 +12,8 @@ export const DOMAIN_NOT_FOUND = 'Domain not found';
 export const DOMAIN_TAKEN = 'That domain is verified by another organisation.';
 export const DOMAIN_ADDED_ALREADY = 'That domain has been added already.';
 export const DOMAIN_ADDRESS_ELSEWHERE = 'The verification address must be at the domain itself.';
+export const DOMAIN_ADDRESS_NOT_ADMINISTRATIVE =
+  'The verification address must be one of the domain’s administrative addresses: admin@, administrator@, hostmaster@, postmaster@ or webmaster@.';
 export const DOMAIN_LINK_INVALID = 'This verification link is invalid or has been used.';
 export const DOMAIN_LINK_EXPIRED = 'This verification link has expired. Please add the domain again.';
 export const SSO_UNKNOWN_ORGANISATION = 'Single sign-on is not set up for that organisation.';

@@ -151,7 +151,7 @@ export function OrganisationSsoSection({ organisationId }: { organisationId: str
           required
           value={domain.email}
           onChange={(event) => setDomain({ ...domain, email: event.target.value })}
-          helperText="An address at that domain"
+          helperText="admin@, administrator@, hostmaster@, postmaster@ or webmaster@ at that domain"
           sx={{ flex: 1 }}
         />
         <Button type="submit" disabled={addDomain.isPending}>

@@ -16,8 +16,8 @@ export class AddDomainDto {
   )
   domain: string;
 
-  /** Where the verification link goes: an address at the domain, so only its holders can prove it. */
-  @ApiProperty({ example: 'it@acme.com' })
+  /** Where the verification link goes: an administrative address at the domain (admin@, postmaster@, …). */
+  @ApiProperty({ example: 'postmaster@acme.com' })
   @Transform(lowerTrimmed)
   @IsNotEmpty({ message: 'Email is required' })
   @IsEmail({}, { message: 'Please enter a valid email address' })
