@@ -313,6 +313,25 @@ describe('organisations: single sign-on with OpenID Connect', () => {
       expect(unknown.body.message).toBe('Single sign-on is not set up for that e-mail address.');
     });
 
+    it('an existing account that is not a member joins as viewer, its address now verified', async () => {
+      const team = await ssoTeam(testApp, provider);
+      const person = await createUser(testApp.dataSource, { email: `Hal@${team.domain}`, verified: false });
+      const agent = testApp.agent();
+      const { answer } = await signInThroughProvider(agent, team.slug, `hal@${team.domain}`);
+      expect(answer.status).toBe(302);
+      expect((await agent.get('/api/users/me').expect(200)).body.id).toBe(person.id);
+      expect(await roleOf(testApp, team.id, person.id)).toBe('viewer');
+      const [user] = await testApp.dataSource.query(`SELECT email_verified_at FROM users WHERE id = $1`, [
+        person.id,
+      ]);
+      expect(user.email_verified_at).not.toBeNull();
+      const joined = await testApp.dataSource.query(
+        `SELECT detail FROM audit_events WHERE user_id = $1 AND type = 'organisation_member_joined'`,
+        [person.id],
+      );
+      expect(joined).toEqual([{ detail: { organisation_id: team.id, role: 'viewer', method: 'sso' } }]);
+    });
+
     it('refuses an address outside the verified domains, and one the provider has not verified', async () => {
       const team = await ssoTeam(testApp, provider);
       const stranger = `mallory@${uniqueDomain()}`;
