@@ -45,6 +45,9 @@ const esmPackages = [
   '@noble',
   'hyparquet',
   'hyparquet-writer',
+  'openid-client',
+  'oauth4webapi',
+  'jose',
 ];
 
 const shared = {

@@ -21,6 +21,7 @@ import { HealthModule } from './health/health.module';
 import { ListingsModule } from './listings/listings.module';
 import { ODataModule } from './odata/odata.module';
 import { OrganisationsModule } from './organisations/organisations.module';
+import { SsoModule } from './organisations/sso/sso.module';
 import { ProductsModule } from './products/products.module';
 import { QueryModule } from './query/query.module';
 import { StreamModule } from './stream/stream.module';
@@ -51,6 +52,7 @@ export class AppModule {
         PublicConfigModule,
         UsersModule,
         OrganisationsModule,
+        SsoModule,
         AccessModule,
         AssetsModule,
         ConnectorsModule,

@@ -26,6 +26,8 @@ import { STRIPE_WEBHOOK_PATH } from './access/payments/stripe-payment.provider';
 import { ListingPagesService } from './listings/listing-pages.service';
 
 export const SESSION_COOKIE = 'dm.sid';
+/** Single sign-on starts (and returns) by GET, with its state in a session it may have to begin. */
+const SSO_SIGN_IN_PATHS = /^\/api\/auth\/sso\//;
 /** Every API route is served under /api. */
 export const API_PREFIX = 'api';
 /** Browser features the app never uses, switched off for it and anything it could embed. */
@@ -169,8 +171,14 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.use((request: Request, response: Response, next: NextFunction) => {
     if (API_KEY_ROUTES.test(request.path)) return next();
     // A visitor's read without the session cookie has no session to load, and no read starts
-    // one (only login does, a POST): the catalogue's anonymous traffic skips the whole stack.
-    if (READ_METHODS.has(request.method) && !carriesCookie(request, SESSION_COOKIE)) return next();
+    // one (only logins do: a POST, or the GET that starts single sign-on and keeps its state in
+    // the session): the catalogue's anonymous traffic skips the whole stack.
+    if (
+      READ_METHODS.has(request.method) &&
+      !carriesCookie(request, SESSION_COOKIE) &&
+      !SSO_SIGN_IN_PATHS.test(request.path)
+    )
+      return next();
     runInTurn(sessions, request, response, next);
   });
   app.use(databaseUnavailableAnswer);

@@ -28,6 +28,12 @@ export const AUDIT_EVENT_TYPES = [
   'organisation_member_removed',
   'organisation_member_left',
   'dataset_moved_to_organisation',
+  'organisation_sso_configured',
+  'organisation_sso_required',
+  'organisation_sso_optional',
+  'organisation_sso_domain_added',
+  'organisation_sso_domain_verified',
+  'organisation_sso_domain_removed',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

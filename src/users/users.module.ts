@@ -94,6 +94,6 @@ import { LoginUnlockService } from './login-unlock/login-unlock.service';
     { provide: ONE_TIME_CODE_STRATEGY, useClass: TotpStrategy },
     SessionsService,
   ],
-  exports: [UsersService, ApiKeyService, ApiTokensService, MailModule],
+  exports: [UsersService, ApiKeyService, ApiTokensService, MailModule, SignInService],
 })
 export class UsersModule {}

@@ -75,6 +75,7 @@ describe('null in every field of every PATCH and PUT', () => {
       .expect(201);
     items.set('/api/assets/{id}', `/api/assets/${datasetId}`);
     items.set('/api/organisations/{id}', `/api/organisations/${organisation.body.id}`);
+    items.set('/api/organisations/{id}/sso', `/api/organisations/${organisation.body.id}/sso`);
     items.set(
       '/api/organisations/{id}/members/{userId}',
       `/api/organisations/${organisation.body.id}/members/${owner.user.id}`,

@@ -316,6 +316,70 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/auth/sso': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['SsoSignInController_startByEmail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/sso/callback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['SsoSignInController_callback'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/sso/verify-domain': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['SsoSignInController_verifyDomain'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/sso/{slug}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['SsoSignInController_startBySlug'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/blog': {
     parameters: {
       query?: never;
@@ -950,6 +1014,54 @@ export interface paths {
     patch: operations['OrganisationsController_changeRole'];
     trace?: never;
   };
+  '/api/organisations/{id}/sso': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['OrganisationSsoController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch: operations['OrganisationSsoController_update'];
+    trace?: never;
+  };
+  '/api/organisations/{id}/sso/domains': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['OrganisationSsoController_addDomain'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/organisations/{id}/sso/domains/{domainId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: operations['OrganisationSsoController_removeDomain'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/payments/stripe/webhook': {
     parameters: {
       query?: never;
@@ -1577,6 +1689,12 @@ export interface components {
       /** @description Users other than the owner holding the dataset at the end of the day */
       subscribers: number;
     };
+    AddDomainDto: {
+      /** @example acme.com */
+      domain: string;
+      /** @example postmaster@acme.com */
+      email: string;
+    };
     ApiKeyResponse: {
       api_key: string;
     };
@@ -1781,7 +1899,13 @@ export interface components {
         | 'organisation_member_role_changed'
         | 'organisation_member_removed'
         | 'organisation_member_left'
-        | 'dataset_moved_to_organisation';
+        | 'dataset_moved_to_organisation'
+        | 'organisation_sso_configured'
+        | 'organisation_sso_required'
+        | 'organisation_sso_optional'
+        | 'organisation_sso_domain_added'
+        | 'organisation_sso_domain_verified'
+        | 'organisation_sso_domain_removed';
       user_agent: string | null;
       /** @description Who acted: in the personal log the caller; in an organisation’s, one of its members */
       user_id: string | null;
@@ -2017,6 +2141,9 @@ export interface components {
       password: string;
       /** @example k3xq-9fmz-a2pt-7wne */
       recovery_code?: string;
+    };
+    DomainVerificationDto: {
+      token: string;
     };
     EnableTwoFactorDto: {
       /**
@@ -2594,6 +2721,27 @@ export interface components {
     SessionStateResponse: {
       user: components['schemas']['MeResponse'] | null;
     };
+    SsoDomainResponse: {
+      domain: string;
+      id: string;
+      verification_email: string;
+      verified: boolean;
+      verified_at: string | null;
+    };
+    SsoSettingsResponse: {
+      client_id: string | null;
+      client_secret_set: boolean;
+      domains: components['schemas']['SsoDomainResponse'][];
+      issuer: string | null;
+      required: boolean;
+    };
+    SsoSignInDto: {
+      /** @example grace@acme.com */
+      email: string;
+    };
+    SsoStartResponse: {
+      authorization_url: string;
+    };
     SubscriptionView: {
       /**
        * Format: date-time
@@ -2789,6 +2937,16 @@ export interface components {
       /** @description Unique among your saved queries */
       name?: string;
       sql?: string;
+    };
+    UpdateSsoDto: {
+      /** @example marketplace */
+      client_id?: string;
+      /** @description Write-only: answers tell only whether one is set. */
+      client_secret?: string;
+      /** @example https://login.example.com */
+      issuer?: string;
+      /** @description Members at the verified domains must sign in with SSO (owners excepted). */
+      required?: boolean;
     };
     UploadConnectorDto: {
       category?: string;
@@ -3439,6 +3597,12 @@ export interface operations {
           | 'organisation_member_removed'
           | 'organisation_member_left'
           | 'dataset_moved_to_organisation'
+          | 'organisation_sso_configured'
+          | 'organisation_sso_required'
+          | 'organisation_sso_optional'
+          | 'organisation_sso_domain_added'
+          | 'organisation_sso_domain_verified'
+          | 'organisation_sso_domain_removed'
         )[];
         /** @description ISO 8601 time; events at or after it */
         from?: string;
@@ -3497,6 +3661,12 @@ export interface operations {
           | 'organisation_member_removed'
           | 'organisation_member_left'
           | 'dataset_moved_to_organisation'
+          | 'organisation_sso_configured'
+          | 'organisation_sso_required'
+          | 'organisation_sso_optional'
+          | 'organisation_sso_domain_added'
+          | 'organisation_sso_domain_verified'
+          | 'organisation_sso_domain_removed'
         )[];
         /** @description ISO 8601 time; events at or after it */
         from?: string;
@@ -3515,6 +3685,90 @@ export interface operations {
     responses: {
       /** @description The events as a file */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  SsoSignInController_startByEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SsoSignInDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoStartResponse'];
+        };
+      };
+    };
+  };
+  SsoSignInController_callback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed in: on to the app. */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  SsoSignInController_verifyDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DomainVerificationDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoDomainResponse'];
+        };
+      };
+    };
+  };
+  SsoSignInController_startBySlug: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description On to the organisation’s provider. */
+      302: {
         headers: {
           [name: string]: unknown;
         };
@@ -4353,6 +4607,9 @@ export interface operations {
           | 'api_token_revoked'
           | 'purchase_granted'
           | 'refund'
+          | 'subscription_started'
+          | 'subscription_cancelled'
+          | 'subscription_ended'
           | 'listing_published'
           | 'listing_unpublished'
           | 'dataset_deleted'
@@ -4365,6 +4622,13 @@ export interface operations {
           | 'organisation_member_role_changed'
           | 'organisation_member_removed'
           | 'organisation_member_left'
+          | 'dataset_moved_to_organisation'
+          | 'organisation_sso_configured'
+          | 'organisation_sso_required'
+          | 'organisation_sso_optional'
+          | 'organisation_sso_domain_added'
+          | 'organisation_sso_domain_verified'
+          | 'organisation_sso_domain_removed'
         )[];
         /** @description ISO 8601 time; events at or after it */
         from?: string;
@@ -4416,6 +4680,9 @@ export interface operations {
           | 'api_token_revoked'
           | 'purchase_granted'
           | 'refund'
+          | 'subscription_started'
+          | 'subscription_cancelled'
+          | 'subscription_ended'
           | 'listing_published'
           | 'listing_unpublished'
           | 'dataset_deleted'
@@ -4428,6 +4695,13 @@ export interface operations {
           | 'organisation_member_role_changed'
           | 'organisation_member_removed'
           | 'organisation_member_left'
+          | 'dataset_moved_to_organisation'
+          | 'organisation_sso_configured'
+          | 'organisation_sso_required'
+          | 'organisation_sso_optional'
+          | 'organisation_sso_domain_added'
+          | 'organisation_sso_domain_verified'
+          | 'organisation_sso_domain_removed'
         )[];
         /** @description ISO 8601 time; events at or after it */
         from?: string;
@@ -4616,6 +4890,99 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MemberResponse'];
+        };
+      };
+    };
+  };
+  OrganisationSsoController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoSettingsResponse'];
+        };
+      };
+    };
+  };
+  OrganisationSsoController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateSsoDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoSettingsResponse'];
+        };
+      };
+    };
+  };
+  OrganisationSsoController_addDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddDomainDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoDomainResponse'];
+        };
+      };
+    };
+  };
+  OrganisationSsoController_removeDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        domainId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
         };
       };
     };

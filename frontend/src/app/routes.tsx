@@ -132,6 +132,11 @@ export const ROUTES: AppRoute[] = [
     Page: lazyPage(() => import('../pages/ConnectorSetup/ConnectorSetupPage'), 'ConnectorSetupPage'),
   },
   {
+    path: '/sso/verify-domain',
+    title: 'Confirm Domain',
+    Page: lazyPage(() => import('../pages/SsoDomain/VerifySsoDomainPage'), 'VerifySsoDomainPage'),
+  },
+  {
     path: '/verify-email/:token',
     title: 'Verify E-mail',
     Page: lazyPage(() => import('../pages/VerifyEmail/VerifyEmailPage'), 'VerifyEmailPage'),

@@ -1,5 +1,10 @@
-import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { DataSource } from 'typeorm';
+import type { AuditDetail } from '../../audit/audit-event-type';
+import { sqlOn } from '../../database/sql';
+import { organisationRequiringSso } from '../../organisations/sso/sso-requirement';
+import { PASSWORD_SIGN_IN_REPLACED_BY_SSO } from '../../organisations/sso/sso.messages';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { markLogin } from '../../common/middleware/session-lifetime.middleware';
 import { MeResponse } from '../me-response';
@@ -23,6 +28,7 @@ export class SignInService {
     private readonly twoFactor: TwoFactorService,
     private readonly devices: TrustedDevicesService,
     private readonly audit: AuditService,
+    private readonly dataSource: DataSource,
   ) {}
 
   async afterPassword(
@@ -30,6 +36,9 @@ export class SignInService {
     response: Response,
     user: AuthenticatedUser,
   ): Promise<MeResponse | TwoFactorRequiredResponse> {
+    // Told only after the right password, like an unverified address: strangers learn nothing.
+    const requiring = await organisationRequiringSso(sqlOn(this.dataSource), user.id);
+    if (requiring) throw new ForbiddenException(PASSWORD_SIGN_IN_REPLACED_BY_SSO(requiring.name));
     if (await this.twoFactor.isEnabled(user.id)) {
       await beginPendingLogin(request, user.id);
       return { two_factor_required: true, message: CODE_REQUIRED_MESSAGE };
@@ -50,10 +59,28 @@ export class SignInService {
   }
 
   /**
+   * A sign-in through an organisation's OpenID Connect provider, which checked the person (and
+   * any second factor of its own): the session starts as after a password, without the app's code step.
+   */
+  afterSingleSignOn(
+    request: Request,
+    response: Response,
+    userId: string,
+    detail: AuditDetail,
+  ): Promise<MeResponse> {
+    return this.complete(request, response, userId, detail);
+  }
+
+  /**
    * passport regenerates the session id on login (a session id known before is useless after);
    * the login time starts the session's absolute lifetime, and this browser becomes trusted.
    */
-  private async complete(request: Request, response: Response, userId: string): Promise<MeResponse> {
+  private async complete(
+    request: Request,
+    response: Response,
+    userId: string,
+    detail: AuditDetail = {},
+  ): Promise<MeResponse> {
     const user = await this.users.findById(userId);
     const profile = user && (await this.users.profile(userId));
     if (!user || !profile) throw new UnauthorizedException('Please log in to continue');
@@ -62,7 +89,7 @@ export class SignInService {
     );
     markLogin(request.session);
     recordSessionDetails(request);
-    await this.audit.record('sign_in', {}, userId);
+    await this.audit.record('sign_in', detail, userId);
     this.devices.remember(request, response, userId);
     return profile;
   }

@@ -6,6 +6,8 @@ describe('auditEventLabel', () => {
     expect(auditEventLabel('paid_data_queried')).toBe('Query over bought data');
     expect(auditEventLabel('organisation_member_joined')).toBe('Joined an organisation');
     expect(auditEventLabel('dataset_moved_to_organisation')).toBe('Dataset moved into an organisation');
+    expect(auditEventLabel('organisation_sso_required')).toBe('Single sign-on required');
+    expect(auditEventLabel('organisation_sso_domain_verified')).toBe('Domain verified for single sign-on');
   });
 
   it('shows a type it does not know yet as it is', () => {

@@ -27,6 +27,12 @@ const LABELS: Record<string, string> = {
   organisation_member_removed: 'Member removed from an organisation',
   organisation_member_left: 'Left an organisation',
   dataset_moved_to_organisation: 'Dataset moved into an organisation',
+  organisation_sso_configured: 'Single sign-on provider set',
+  organisation_sso_required: 'Single sign-on required',
+  organisation_sso_optional: 'Single sign-on no longer required',
+  organisation_sso_domain_added: 'Domain added for single sign-on',
+  organisation_sso_domain_verified: 'Domain verified for single sign-on',
+  organisation_sso_domain_removed: 'Domain removed from single sign-on',
 };
 
 /** The activity log's words for an event type; an unknown (newer) type shows as it is. */

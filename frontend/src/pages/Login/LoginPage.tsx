@@ -5,6 +5,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Navigate, Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
+import { startSsoByEmail } from '../../api/sso';
 import { failureText, isTwoFactorRequired, useLogin } from '../../api/users';
 import { pathAfterLogin } from '../../auth/loginReturn';
 import { useSession } from '../../auth/useSession';
@@ -29,6 +30,7 @@ export function LoginPage() {
   // Set on submit: the session turns 'in' before this screen has said 'Login successful'.
   const [submitted, setSubmitted] = useState(false);
   const [codeNeeded, setCodeNeeded] = useState(false);
+  const [ssoStarting, setSsoStarting] = useState(false);
 
   // Someone already logged in has nothing to do here.
   if (status === 'in' && !submitted) return <Navigate to={destination} replace />;
@@ -66,6 +68,21 @@ export function LoginPage() {
     );
   };
 
+  // Single sign-on by the e-mail's domain: on to the organisation's provider, which sends the browser back signed in.
+  const startSso = () => {
+    setSsoStarting(true);
+    startSsoByEmail(email.trim()).then(
+      (answer) => window.location.assign(answer.authorization_url),
+      (error: unknown) => {
+        setSsoStarting(false);
+        notify(
+          failureText(error, { fallback: 'Single sign-on failed', network: 'Error logging in' }),
+          'error',
+        );
+      },
+    );
+  };
+
   return (
     <AuthCard title="Login" onSubmit={submit}>
       <Stack spacing={2} sx={{ mt: 1 }}>
@@ -93,6 +110,9 @@ export function LoginPage() {
           disabled={!canSubmitLogin(email, password) || login.isPending}
         >
           {login.isPending ? 'Logging in…' : 'Login'}
+        </Button>
+        <Button variant="outlined" disabled={!email.includes('@') || ssoStarting} onClick={startSso}>
+          Sign in with SSO
         </Button>
         <Typography variant="body2">
           <Link component={RouterLink} to="/forgot-password">

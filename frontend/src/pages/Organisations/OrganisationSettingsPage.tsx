@@ -22,11 +22,15 @@ import {
 import { failureText } from '../../api/users';
 import { useNotify } from '../../components/useNotify';
 import { OrganisationAuditSection } from './OrganisationAuditSection';
+import { OrganisationSsoSection } from './OrganisationSsoSection';
 import { managesMembers, mayManageMember, ROLE_LABELS, rolesAssignableBy } from './organisationRoles';
 
 const FAILURE = { fallback: 'That did not work', network: 'Network error' };
 
-/** /organisations/:id: members and their roles, invitations, the audit log (owners and admins), and leaving. */
+/**
+ * /organisations/:id: members and their roles, invitations, single sign-on and the audit log
+ * (owners and admins), and leaving.
+ */
 export function OrganisationSettingsPage() {
   const { id = '' } = useParams();
   const organisation = useOrganisation(id);
@@ -212,6 +216,8 @@ export function OrganisationSettingsPage() {
           )}
         </Paper>
       )}
+
+      {manager && <OrganisationSsoSection organisationId={id} />}
 
       {manager && <OrganisationAuditSection organisationId={id} members={members.data} />}
 
