@@ -75,9 +75,14 @@ const BENCH_SESSION_SECRET = randomBytes(32).toString('hex');
 /**
  * The built API (dist/src/main.js) as a production-like child process: no seed, no scheduler,
  * warnings only, loopback connectors allowed for the local fake API. `port` restarts it where
- * the bench user's client already talks to.
+ * the bench user's client already talks to; `env` adds settings (e.g. QUERY_DATABASE_URL).
  */
-export async function startApi(databaseUrl: string, logFile: string, port?: number): Promise<RunningProcess> {
+export async function startApi(
+  databaseUrl: string,
+  logFile: string,
+  port?: number,
+  env: Record<string, string> = {},
+): Promise<RunningProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dm-bench-data-'));
   const webRoot = join(dataDir, 'web');
   mkdirSync(webRoot);
@@ -99,6 +104,7 @@ export async function startApi(databaseUrl: string, logFile: string, port?: numb
       CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true',
       // Run Now answers when the run ends, also for the longest runs measured (a million records).
       RUN_NOW_WAIT_SECONDS: '600',
+      ...env,
     },
     logFile,
   );

@@ -93,6 +93,8 @@ export interface BenchContext {
   api: RunningProcess;
   user: BenchUser;
   csv: { path: string; bytes: number };
+  /** Folder of the results and the API processes' logs. */
+  results: string;
   log(message: string): void;
 }
 

@@ -55,7 +55,15 @@ async function main(): Promise<void> {
       return `PostgreSQL ${rows[0].version}`;
     });
     const user = await createBenchUser(database.url, api.origin, 'bench');
-    const context: BenchContext = { settings, databaseUrl: database.url, api, user, csv, log };
+    const context: BenchContext = {
+      settings,
+      databaseUrl: database.url,
+      api,
+      user,
+      csv,
+      results: RESULTS,
+      log,
+    };
 
     const rows: BenchRow[] = [];
     const chosen = new Set(settings.only);
@@ -92,7 +100,7 @@ async function main(): Promise<void> {
     }
     if (chosen.has('incremental')) rows.push(await benchIncremental(context));
     if (chosen.has('live-refresh')) rows.push(await benchLiveRefresh(context));
-    if (chosen.has('tenant-isolation')) rows.push(await benchTenantIsolation(context));
+    if (chosen.has('tenant-isolation')) rows.push(...(await benchTenantIsolation(context)));
 
     const report: BenchReport = {
       startedAt: startedAt.toISOString(),

@@ -9,6 +9,26 @@ const run = promisify(execFile);
 /** The machine's PostgreSQL 15 binaries (Debian's postgresql-15 package). */
 const BIN = '/usr/lib/postgresql/15/bin';
 
+function onPath(name: string): boolean {
+  return (process.env.PATH ?? '').split(':').some((folder) => folder && existsSync(join(folder, name)));
+}
+
+/**
+ * What this machine lacks of the tools start() and lowerReplicaPriority() run, as a sentence, or
+ * undefined when all are there (the benchmark skips its replica row without them).
+ */
+export function replicationToolsMissing(): string | undefined {
+  const missing = [
+    ...['initdb', 'pg_ctl', 'pg_basebackup', 'postgres']
+      .map((name) => join(BIN, name))
+      .filter((path) => !existsSync(path)),
+    ...['chrt', 'taskset', 'renice', 'nproc', ...(process.getuid?.() === 0 ? ['runuser'] : [])].filter(
+      (name) => !onPath(name),
+    ),
+  ];
+  return missing.length > 0 ? `not found: ${missing.join(', ')}` : undefined;
+}
+
 /** A loopback port nobody listens on right now. */
 export function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
