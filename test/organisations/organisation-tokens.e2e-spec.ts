@@ -24,7 +24,11 @@ describe('organisations: API tokens of an organisation', () => {
     testApp = await createTestApp();
     team = await createTeam(testApp);
     publisher = await createLoggedInUser(testApp, { name: 'Publisher' });
-    heldId = await uploadDataset(publisher.agent, { title: 'Held by the team', is_public: 'true' }, TWELVE_ROWS);
+    heldId = await uploadDataset(
+      publisher.agent,
+      { title: 'Held by the team', is_public: 'true' },
+      TWELVE_ROWS,
+    );
     heldName = await readableName(testApp, heldId);
     await grantFor(team.people.editor.agent, heldId, team.id).expect(200);
     ownedId = await organisationDataset(team, team.people.editor);
@@ -44,7 +48,9 @@ describe('organisations: API tokens of an organisation', () => {
     testApp.dataSource.query(
       `SELECT type, user_id, organisation_id, detail FROM audit_events WHERE detail->>'token_id' = $1 ORDER BY id`,
       [tokenId],
-    ) as Promise<Array<{ type: string; user_id: string; organisation_id: string; detail: Record<string, string> }>>;
+    ) as Promise<
+      Array<{ type: string; user_id: string; organisation_id: string; detail: Record<string, string> }>
+    >;
 
   describe('who may list, create and revoke', () => {
     it.each(CALLERS)('as %s', async (caller) => {
@@ -131,7 +137,7 @@ describe('organisations: API tokens of an organisation', () => {
       expect((await stream(token, ownedId).expect(200)).body).toHaveLength(12);
     });
 
-    it("reads nothing personal of its creator: their private dataset looks missing", async () => {
+    it('reads nothing personal of its creator: their private dataset looks missing', async () => {
       await stream(token, creatorPrivateId).expect(404);
       await odata(token, await readableName(testApp, creatorPrivateId)).expect(404);
       const listed = await testApp.http.get('/api/stream/data').query({ api_key: token }).expect(200);
@@ -175,7 +181,10 @@ describe('organisations: API tokens of an organisation', () => {
       const { owner, organisation } = await createOrganisation(testApp);
       const made = (await create(owner.agent, organisation.id).expect(201)).body;
       await stream(made.token, heldId).expect(404);
-      await owner.agent.delete(`/api/organisations/${organisation.id}`).set('Origin', TEST_ORIGIN).expect(200);
+      await owner.agent
+        .delete(`/api/organisations/${organisation.id}`)
+        .set('Origin', TEST_ORIGIN)
+        .expect(200);
       await stream(made.token, heldId).expect(401);
       const [row] = await testApp.dataSource.query(`SELECT 1 FROM api_tokens WHERE id = $1`, [made.id]);
       expect(row).toBeUndefined();
@@ -183,7 +192,11 @@ describe('organisations: API tokens of an organisation', () => {
 
     it('a token with the stream scope only may not run SQL (403)', async () => {
       const made = (await create(team.people.owner.agent).expect(201)).body;
-      await testApp.http.post('/api/query').set('X-API-Key', made.token).send({ sql: 'SELECT 1' }).expect(403);
+      await testApp.http
+        .post('/api/query')
+        .set('X-API-Key', made.token)
+        .send({ sql: 'SELECT 1' })
+        .expect(403);
     });
   });
 });

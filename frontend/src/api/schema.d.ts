@@ -950,6 +950,38 @@ export interface paths {
     patch: operations['OrganisationsController_changeRole'];
     trace?: never;
   };
+  '/api/organisations/{id}/tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['OrganisationTokensController_list'];
+    put?: never;
+    post: operations['OrganisationTokensController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/organisations/{id}/tokens/{tokenId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: operations['OrganisationTokensController_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/payments/stripe/webhook': {
     parameters: {
       query?: never;
@@ -2378,6 +2410,8 @@ export interface components {
       redirectUrl: string;
     };
     PublisherOrganisation: {
+      /** @description Its id: members open its page, /organisations/{id} */
+      id: string;
       name: string;
       /** @description Lower-case letters, digits and hyphens; unique */
       slug: string;
@@ -4353,6 +4387,9 @@ export interface operations {
           | 'api_token_revoked'
           | 'purchase_granted'
           | 'refund'
+          | 'subscription_started'
+          | 'subscription_cancelled'
+          | 'subscription_ended'
           | 'listing_published'
           | 'listing_unpublished'
           | 'dataset_deleted'
@@ -4365,6 +4402,7 @@ export interface operations {
           | 'organisation_member_role_changed'
           | 'organisation_member_removed'
           | 'organisation_member_left'
+          | 'dataset_moved_to_organisation'
         )[];
         /** @description ISO 8601 time; events at or after it */
         from?: string;
@@ -4416,6 +4454,9 @@ export interface operations {
           | 'api_token_revoked'
           | 'purchase_granted'
           | 'refund'
+          | 'subscription_started'
+          | 'subscription_cancelled'
+          | 'subscription_ended'
           | 'listing_published'
           | 'listing_unpublished'
           | 'dataset_deleted'
@@ -4428,6 +4469,7 @@ export interface operations {
           | 'organisation_member_role_changed'
           | 'organisation_member_removed'
           | 'organisation_member_left'
+          | 'dataset_moved_to_organisation'
         )[];
         /** @description ISO 8601 time; events at or after it */
         from?: string;
@@ -4616,6 +4658,74 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MemberResponse'];
+        };
+      };
+    };
+  };
+  OrganisationTokensController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiTokenResponse'][];
+        };
+      };
+    };
+  };
+  OrganisationTokensController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateApiTokenDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedApiTokenResponse'];
+        };
+      };
+    };
+  };
+  OrganisationTokensController_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        tokenId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
         };
       };
     };

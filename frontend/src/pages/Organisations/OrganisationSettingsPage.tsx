@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import MenuItem from '@mui/material/MenuItem';
@@ -21,12 +22,16 @@ import {
 } from '../../api/organisations';
 import { failureText } from '../../api/users';
 import { useNotify } from '../../components/useNotify';
+import { TokensSection } from '../Account/TokensSection';
 import { OrganisationAuditSection } from './OrganisationAuditSection';
 import { managesMembers, mayManageMember, ROLE_LABELS, rolesAssignableBy } from './organisationRoles';
 
 const FAILURE = { fallback: 'That did not work', network: 'Network error' };
 
-/** /organisations/:id: members and their roles, invitations, the audit log (owners and admins), and leaving. */
+/**
+ * /organisations/:id: members and their roles, invitations, API tokens and the audit log (owners
+ * and admins), and leaving.
+ */
 export function OrganisationSettingsPage() {
   const { id = '' } = useParams();
   const organisation = useOrganisation(id);
@@ -211,6 +216,12 @@ export function OrganisationSettingsPage() {
             </Stack>
           )}
         </Paper>
+      )}
+
+      {manager && (
+        <Box sx={{ mb: 3 }}>
+          <TokensSection organisationId={id} />
+        </Box>
       )}
 
       {manager && <OrganisationAuditSection organisationId={id} members={members.data} />}
