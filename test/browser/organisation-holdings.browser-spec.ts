@@ -172,6 +172,17 @@ describe('what an organisation holds, in a browser', () => {
       await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
       await expectSnackbar(page, 'Token “Power BI refresh” revoked.');
       await tokens.getByText('No tokens yet.').waitFor();
+      // The organisation's audit log on the same page has both, without a reload.
+      const events = page.getByRole('list', { name: 'Audit events' });
+      await expectEventually(
+        async () => (await events.getByRole('listitem').allInnerTexts()).map((text) => text.split('\n')[0]),
+        [
+          'API token revoked',
+          'API token created',
+          'Dataset moved into an organisation',
+          'Organisation created',
+        ],
+      );
       const refused = await fetch(`${baseUrl()}/api/stream/data/${datasetId}?api_key=${shown}`);
       expect(refused.status).toBe(401);
 

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 import type { components } from './schema';
 
@@ -17,6 +17,14 @@ export const tokenKeys = {
   of: (organisationId?: string) => ['tokens', organisationId ?? 'mine'] as const,
 };
 
+/** What a token's creation or revocation changes: the list, and an organisation's audit log. */
+function refreshAfterChange(queryClient: QueryClient, organisationId?: string) {
+  const keys: QueryKey[] = [tokenKeys.of(organisationId)];
+  // Its log is kept under the organisation's key (api/audit.ts).
+  if (organisationId) keys.push(['organisations', organisationId, 'audit']);
+  return Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+}
+
 const tokensPath = (organisationId?: string) =>
   organisationId ? `organisations/${encodeURIComponent(organisationId)}/tokens` : 'users/tokens';
 
@@ -32,7 +40,7 @@ export function useCreateApiToken(organisationId?: string) {
   return useMutation({
     mutationFn: (input: CreateApiTokenInput) =>
       api<CreatedApiToken>(tokensPath(organisationId), { method: 'POST', body: input }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: tokenKeys.of(organisationId) }),
+    onSuccess: () => refreshAfterChange(queryClient, organisationId),
   });
 }
 
@@ -41,6 +49,6 @@ export function useRevokeApiToken(organisationId?: string) {
   return useMutation({
     mutationFn: (id: string) =>
       api<MessageAnswer>(`${tokensPath(organisationId)}/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: tokenKeys.of(organisationId) }),
+    onSettled: () => refreshAfterChange(queryClient, organisationId),
   });
 }
