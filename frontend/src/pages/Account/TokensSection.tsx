@@ -46,7 +46,8 @@ export function TokensSection({ organisationId }: { organisationId?: string } = 
       variant="outlined"
       component="section"
       aria-labelledby="tokens-heading"
-      sx={{ p: { xs: 3, sm: 4 }, mt: 3 }}
+      // On an organisation's page it sits among that page's sections, spaced as they are.
+      sx={organisationId ? { p: 3, mb: 3 } : { p: { xs: 3, sm: 4 }, mt: 3 }}
     >
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1, gap: 2 }}>
         <Typography id="tokens-heading" variant="h5" component="h2">

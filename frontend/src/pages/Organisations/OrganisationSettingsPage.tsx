@@ -1,4 +1,3 @@
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import MenuItem from '@mui/material/MenuItem';
@@ -218,11 +217,7 @@ export function OrganisationSettingsPage() {
         </Paper>
       )}
 
-      {manager && (
-        <Box sx={{ mb: 3 }}>
-          <TokensSection organisationId={id} />
-        </Box>
-      )}
+      {manager && <TokensSection organisationId={id} />}
 
       {manager && <OrganisationAuditSection organisationId={id} members={members.data} />}
 
