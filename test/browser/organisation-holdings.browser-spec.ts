@@ -15,12 +15,12 @@ const PASSWORD = 'organisation-holdings-2026';
 const ROWS = 'harbour,ships\nKiel,41\nBergen,17\nTallinn,9\n';
 
 /** Uploads a CSV as the page's user and returns the dataset id. */
-async function uploadAs(page: Page, title: string, isPublic: boolean): Promise<string> {
+async function uploadAs(page: Page, title: string, isPublic: boolean, price = '0'): Promise<string> {
   const response = await page.request.post(`${baseUrl()}/api/assets/upload-csv`, {
     headers: { origin: baseUrl() },
     multipart: {
       title,
-      price: '0',
+      price,
       is_public: String(isPublic),
       file: { name: 'harbours.csv', mimeType: 'text/csv', buffer: Buffer.from(ROWS) },
     },
@@ -48,7 +48,7 @@ describe('what an organisation holds, in a browser', () => {
   });
   afterAll(() => browser?.close());
 
-  it('an invited member reads a dataset got for the organisation, and no longer after leaving', async () => {
+  it('an invited member reads datasets got and bought for the organisation, and no longer after leaving', async () => {
     const ownerEmail = freshEmail('holder-owner');
     const memberEmail = freshEmail('holder-member');
     const publisherEmail = freshEmail('holder-publisher');
@@ -61,6 +61,8 @@ describe('what an organisation holds, in a browser', () => {
     const publisher = await openPage(browser);
     await logInThroughForm(publisher.page, publisherEmail, PASSWORD);
     const datasetId = await uploadAs(publisher.page, title, true);
+    const paidTitle = `Paid harbours ${Date.now()}`;
+    const paidId = await uploadAs(publisher.page, paidTitle, true, '5');
     await publisher.context.close();
 
     // The owner creates the organisation and invites the member on its page.
@@ -94,11 +96,22 @@ describe('what an organisation holds, in a browser', () => {
     await dialog.getByRole('button', { name: 'Get', exact: true }).click();
     await expectSnackbar(owner.page, `Access granted to ${name}!`);
 
-    // The member reads every row.
+    // Buy offers the same choice; bought for the organisation, it is charged to the owner.
+    await owner.page.goto(`/dataset_profile/${paidId}`);
+    await owner.page.getByRole('heading', { name: paidTitle, level: 1 }).waitFor();
+    await owner.page.getByRole('button', { name: 'Buy', exact: true }).click();
+    const buy = owner.page.getByRole('dialog');
+    await buy.getByRole('radio', { name: `For ${name}` }).check();
+    await buy.getByRole('button', { name: /^Buy for/ }).click();
+    await expectSnackbar(owner.page, `Access granted to ${name}!`);
+
+    // The member reads every row, of both.
     await member.page.goto(`/dataset_profile/${datasetId}`);
     const rows = await gridRowTexts(member.page.getByRole('grid', { name: 'Dataset rows' }));
     expect(rows.join('\n')).toContain('Kiel');
     expect(rows).toHaveLength(3);
+    await member.page.goto(`/dataset_profile/${paidId}`);
+    expect(await gridRowTexts(member.page.getByRole('grid', { name: 'Dataset rows' }))).toHaveLength(3);
 
     // After leaving, the same page offers the sample only.
     await member.page.goto(`/organisations/${organisation.id}`);
