@@ -5,7 +5,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import Alert from '@mui/material/Alert';
 import DialogTitle from '@mui/material/DialogTitle';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { usePaymentMode } from '../../api/access';
 import type { Organisation } from '../../api/organisations';
 import { FOR_ME, HolderChoice } from '../../components/HolderChoice';
@@ -33,10 +33,18 @@ export function BuyDialog({ item, organisations = [], onConfirm, onCancel }: Pro
   const note = paymentNote(usePaymentMode().data);
   const words = item ? buyWords(item) : null;
   const [holder, setHolder] = useState(FOR_ME);
-  useEffect(() => setHolder(FOR_ME), [item]);
   const choice = organisations.length > 0 && !item?.billingInterval;
+  // Each opening starts at "For me".
+  const cancel = () => {
+    setHolder(FOR_ME);
+    onCancel();
+  };
+  const confirm = () => {
+    setHolder(FOR_ME);
+    onConfirm((choice && holder) || undefined);
+  };
   return (
-    <Dialog open={!!item} onClose={onCancel} aria-labelledby="buy-dialog-title" maxWidth="xs" fullWidth>
+    <Dialog open={!!item} onClose={cancel} aria-labelledby="buy-dialog-title" maxWidth="xs" fullWidth>
       <DialogTitle id="buy-dialog-title">{words?.title}</DialogTitle>
       <DialogContent>
         <DialogContentText>{words?.text}</DialogContentText>
@@ -48,8 +56,8 @@ export function BuyDialog({ item, organisations = [], onConfirm, onCancel }: Pro
         )}
       </DialogContent>
       <DialogActions>
-        <Button onClick={onCancel}>Cancel</Button>
-        <Button variant="contained" onClick={() => onConfirm((choice && holder) || undefined)} autoFocus>
+        <Button onClick={cancel}>Cancel</Button>
+        <Button variant="contained" onClick={confirm} autoFocus>
           {words?.action}
         </Button>
       </DialogActions>

@@ -4,7 +4,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Organisation } from '../../api/organisations';
 import { FOR_ME, HolderChoice } from '../../components/HolderChoice';
 
@@ -19,23 +19,25 @@ export function GetDialog(props: {
   onCancel: () => void;
 }) {
   const [holder, setHolder] = useState(FOR_ME);
-  useEffect(() => setHolder(FOR_ME), [props.item]);
+  // Each opening starts at "For me".
+  const cancel = () => {
+    setHolder(FOR_ME);
+    props.onCancel();
+  };
+  const confirm = () => {
+    setHolder(FOR_ME);
+    props.onConfirm(holder || undefined);
+  };
   return (
-    <Dialog
-      open={!!props.item}
-      onClose={props.onCancel}
-      aria-labelledby="get-dialog-title"
-      maxWidth="xs"
-      fullWidth
-    >
+    <Dialog open={!!props.item} onClose={cancel} aria-labelledby="get-dialog-title" maxWidth="xs" fullWidth>
       <DialogTitle id="get-dialog-title">Get “{props.item?.title}”</DialogTitle>
       <DialogContent>
         <DialogContentText>It is free. Whoever gets it reads every row.</DialogContentText>
         <HolderChoice organisations={props.organisations} value={holder} onChange={setHolder} />
       </DialogContent>
       <DialogActions>
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button variant="contained" onClick={() => props.onConfirm(holder || undefined)} autoFocus>
+        <Button onClick={cancel}>Cancel</Button>
+        <Button variant="contained" onClick={confirm} autoFocus>
           Get
         </Button>
       </DialogActions>
