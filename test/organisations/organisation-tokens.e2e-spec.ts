@@ -109,6 +109,17 @@ describe('organisations: API tokens of an organisation', () => {
         .expect(404);
     });
 
+    it('a visitor, or a request with the organisation token itself, is not logged in (401)', async () => {
+      const { token, id } = (await create(team.people.owner.agent).expect(201)).body;
+      await testApp.http.get(tokens(team.id)).expect(401);
+      await testApp.http.get(tokens(team.id)).set('X-API-Key', token).expect(401);
+      await testApp.http
+        .delete(`${tokens(team.id)}/${id}`)
+        .set('Origin', TEST_ORIGIN)
+        .set('X-API-Key', token)
+        .expect(401);
+    });
+
     it("a token of another organisation cannot be revoked through this one's route", async () => {
       const { owner, organisation } = await createOrganisation(testApp);
       await addMember(testApp, organisation.id, team.people.admin.user.id, 'admin');
