@@ -7,15 +7,21 @@ import { Connector } from '../connectors/entities/connector.entity';
 import { ConnectorInstance } from '../connectors/entities/connector-instance.entity';
 import { ConnectorInstanceTable } from '../connectors/entities/connector-instance-table.entity';
 import { isDataTableName } from '../database/data-tables/data-table-names';
-import { roleOf } from '../organisations/membership-rules';
+import { requireManager, roleOf } from '../organisations/membership-rules';
 import { edits, EDITING_ROLES, OrganisationRole } from '../organisations/organisation-role';
 import { ORGANISATION_NOT_FOUND } from '../organisations/organisations.messages';
 import { SavedQuery } from '../query/saved/entities/saved-query.entity';
 import { sqlOn, type Sql } from '../database/sql';
 import type { UserFlag } from '../users/user-flags';
 
-/** Who is asking: a logged-in user (or the owner of an API key), or undefined for a visitor. */
-export type Caller = Pick<AuthenticatedUser, 'id'> | undefined;
+/**
+ * Who is asking: a logged-in user (or the owner of an API key), an organisation (a request with
+ * one of its API tokens: `id` is the organisation's, `organisationId` says so), or undefined for
+ * a visitor. An organisation reads what it owns or holds, as any of its members does, and owns
+ * nothing personal: its id is no user's (both are random UUIDs), so no owner_id, grant holder,
+ * connector or saved query of a user ever matches it.
+ */
+export type Caller = (Pick<AuthenticatedUser, 'id'> & { organisationId?: string }) | undefined;
 
 /**
  * What a caller needs of a dataset: `sample` to see it at all (its card, details and the sample
@@ -132,11 +138,13 @@ export class AccessGate {
    */
   datasetCondition(scope: DatasetScope, alias: string, caller: string): string {
     const me = `CAST(${caller} AS uuid)`;
+    // A member in one of `roles`; without roles, any member, or the organisation itself (an
+    // organisation caller reads like a viewer and edits nothing, so it owns none of its datasets).
     const memberOf = (organisation: string, roles?: readonly OrganisationRole[]) =>
-      `EXISTS (SELECT 1 FROM organisation_memberships member
+      `(${roles ? '' : `${organisation} = ${me} OR `}EXISTS (SELECT 1 FROM organisation_memberships member
         WHERE member.organisation_id = ${organisation} AND member.user_id = ${me}${
           roles ? ` AND member.role IN (${roles.map((role) => `'${role}'`).join(', ')})` : ''
-        })`;
+        }))`;
     // A personal dataset is its uploader's; one of an organisation is its editors' and above,
     // and no longer its uploader's as such (they keep what their role gives them, while it lasts).
     const owns = `(CASE WHEN ${alias}.organisation_id IS NULL
@@ -223,6 +231,21 @@ export class AccessGate {
     if (!caller) throw new NotFoundException(ORGANISATION_NOT_FOUND);
     const role = await roleOf(sqlOn(manager ?? this.dataSource), organisationId, caller.id);
     if (!edits(role)) throw new ForbiddenException(ORGANISATION_EDITORS_ONLY);
+    return role;
+  }
+
+  /**
+   * The caller's role in an organisation whose tokens they manage (owner or admin): 404 when they
+   * are not a member, 403 for editors and viewers. An organisation's token manages nothing.
+   */
+  async requireOrganisationManager(
+    caller: Caller,
+    organisationId: string,
+    manager?: EntityManager,
+  ): Promise<OrganisationRole> {
+    if (!caller || caller.organisationId) throw new NotFoundException(ORGANISATION_NOT_FOUND);
+    const role = await roleOf(sqlOn(manager ?? this.dataSource), organisationId, caller.id);
+    requireManager(role);
     return role;
   }
 

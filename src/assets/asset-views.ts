@@ -28,6 +28,9 @@ class AssetColumnDocument implements AssetColumn {
 
 /** The organisation a dataset belongs to, shown as its publisher. */
 export class PublisherOrganisation {
+  @ApiProperty({ description: 'Its id: members open its page, /organisations/{id}' })
+  id: string;
+
   @ApiProperty()
   name: string;
 

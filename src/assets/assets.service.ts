@@ -53,8 +53,8 @@ interface CatalogueRow {
 /** A dataset published from a connection (src/products): the catalogue shows which are live, and stale. */
 const IS_LIVE = `EXISTS (SELECT 1 FROM live_products live WHERE live.asset_id = asset.id)`;
 const STALE_SINCE = `(SELECT live.stale_since FROM live_products live WHERE live.asset_id = asset.id)`;
-/** The organisation a dataset belongs to, as its publisher: name and slug, or null. */
-const PUBLISHER = `(SELECT json_build_object('name', publisher.name, 'slug', publisher.slug)
+/** The organisation a dataset belongs to, as its publisher: id, name and slug, or null. */
+const PUBLISHER = `(SELECT json_build_object('id', publisher.id, 'name', publisher.name, 'slug', publisher.slug)
   FROM organisations publisher WHERE publisher.id = asset.organisation_id)`;
 
 function catalogueColumns(gate: AccessGate): string {

@@ -30,3 +30,18 @@ export class QueryCallerGuard implements CanActivate {
     return true;
   }
 }
+
+export const PERSONAL_ONLY = "An organisation's token runs queries only: saved queries and history are personal";
+
+/**
+ * After QueryCallerGuard, on routes about the caller's own things (saved queries, history): an
+ * organisation's token has none, so it is refused rather than shown an empty or failing answer.
+ */
+@Injectable()
+export class PersonalCallerGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const user = context.switchToHttp().getRequest<Request>().user as { organisationId?: string } | undefined;
+    if (user?.organisationId) throw new ForbiddenException(PERSONAL_ONLY);
+    return true;
+  }
+}

@@ -151,7 +151,7 @@ export class QueryService {
         })
         .catch((error) => Promise.reject(this.failure(error, tables, originalPosition)));
       const finish = async (outcome: QueryOutcome) => {
-        await this.history.record(caller.id, sql, startedAt, outcome);
+        await this.recordHistory(caller, sql, startedAt, outcome);
       };
       // From the moment the statement runs: the wait for its role and for a place is not its time.
       const answerBy = Date.now() + this.config.query.timeoutMs + ANSWER_GRACE_MS;
@@ -167,11 +167,22 @@ export class QueryService {
               refusal instanceof UnheldPublicTable ? { listing: refusal.listing } : {},
             )
           : refusal;
-      if (hungUp?.aborted) await this.history.record(caller.id, sql, startedAt, { error: CANCELLED });
+      if (hungUp?.aborted) await this.recordHistory(caller, sql, startedAt, { error: CANCELLED });
       else if (failed instanceof QueryFailed || failed instanceof TableTakenUnderQuery)
-        await this.history.record(caller.id, sql, startedAt, { error: failed.message });
+        await this.recordHistory(caller, sql, startedAt, { error: failed.message });
       throw failed;
     }
+  }
+
+  /** History is a user's own: an organisation's token runs queries without keeping one. */
+  private async recordHistory(
+    caller: AuthenticatedUser,
+    sql: string,
+    startedAt: number,
+    outcome: QueryOutcome,
+  ): Promise<void> {
+    if (caller.organisationId) return;
+    await this.history.record(caller.id, sql, startedAt, outcome);
   }
 
   /** A PostgreSQL error in the user's terms: internal table names replaced by readable ones. */

@@ -35,6 +35,7 @@ import { UsersController } from './users.controller';
 import { SessionStateController } from './session-state.controller';
 import { ApiToken } from './entities/api-token.entity';
 import { ApiTokensController } from './tokens/api-tokens.controller';
+import { OrganisationTokensController } from './tokens/organisation-tokens.controller';
 import { ApiTokensService } from './tokens/api-tokens.service';
 import { UsersService } from './users.service';
 import { LoginUnlockToken } from './login-unlock/entities/login-unlock-token.entity';
@@ -69,6 +70,7 @@ import { LoginUnlockService } from './login-unlock/login-unlock.service';
     UsersController,
     ApiKeyController,
     ApiTokensController,
+    OrganisationTokensController,
     PasswordResetController,
     TwoFactorController,
     TwoFactorLoginController,

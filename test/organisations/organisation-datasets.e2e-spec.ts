@@ -55,7 +55,7 @@ describe('organisations: datasets an organisation owns', () => {
         return;
       }
       expect(response.body).toMatchObject({
-        organisation: { name: 'Acme Analytics', slug: team.slug },
+        organisation: { id: team.id, name: 'Acme Analytics', slug: team.slug },
         owned: EDITING.includes(caller),
         has_access: true,
       });
@@ -88,7 +88,7 @@ describe('organisations: datasets an organisation owns', () => {
         .query({ scope: 'accessible' })
         .expect(200);
       const item = response.body.find((candidate: { id: string }) => candidate.id === datasetId);
-      expect(item.organisation).toEqual({ name: 'Acme Analytics', slug: team.slug });
+      expect(item.organisation).toEqual({ id: team.id, name: 'Acme Analytics', slug: team.slug });
       const personal = await uploadDataset(team.people.viewer.agent, { is_public: 'false' });
       const mine = await team.people.viewer.agent.get(`/api/assets/${personal}`).expect(200);
       expect(mine.body.organisation).toBeNull();
@@ -182,7 +182,7 @@ describe('organisations: datasets an organisation owns', () => {
       const moved = await moveDataset(editor.agent, id, team.id).expect(200);
       expect(moved.body).toMatchObject({
         id,
-        organisation: { name: 'Acme Analytics', slug: team.slug },
+        organisation: { id: team.id, name: 'Acme Analytics', slug: team.slug },
         owned: true,
         subscriber_count: 1,
         readable_name: before.readable_name,

@@ -24,10 +24,22 @@ export const accessKeys = {
 export function useAccessChange() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ assetId, grant }: { assetId: string; grant: boolean }) =>
+    // With an organisation's id, for that organisation (the caller an editor and above of it).
+    mutationFn: ({
+      assetId,
+      grant,
+      organisationId,
+    }: {
+      assetId: string;
+      grant: boolean;
+      organisationId?: string;
+    }) =>
       api<GrantResult | RemoveResult>(grant ? 'access/grant' : 'access/remove', {
         method: 'POST',
-        body: { assetId } satisfies components['schemas']['GrantDto'],
+        body: {
+          assetId,
+          ...(organisationId ? { organisationId } : {}),
+        } satisfies components['schemas']['GrantDto'],
       }),
     onSuccess: (_answer, { assetId }) =>
       Promise.all(

@@ -206,6 +206,20 @@ export function useUpdateAsset(id: string) {
   });
 }
 
+/** POST assets/{id}/move: the owner's personal dataset becomes an organisation's (editor and above of it). */
+export function useMoveAsset(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (organisationId: string) =>
+      api<unknown>(`assets/${encodeURIComponent(id)}/move`, {
+        method: 'POST',
+        body: { organisation_id: organisationId },
+      }),
+    onSuccess: () =>
+      Promise.all(ownerChangeKeys(id).map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}
+
 /** POST assets/{id}/refresh: a new CSV replaces the rows or is appended, with upload progress. */
 export function useRefreshAsset(id: string) {
   const queryClient = useQueryClient();

@@ -20,8 +20,12 @@ export const organisationKeys = {
 
 const path = (id: string, rest = '') => `organisations/${encodeURIComponent(id)}${rest}`;
 
-export function useOrganisations() {
-  return useQuery({ queryKey: organisationKeys.all, queryFn: () => api<Organisation[]>('organisations') });
+export function useOrganisations(enabled = true) {
+  return useQuery({
+    queryKey: organisationKeys.all,
+    queryFn: () => api<Organisation[]>('organisations'),
+    enabled,
+  });
 }
 
 export function useOrganisation(id: string) {
@@ -92,5 +96,16 @@ export function useAnswerInvitation() {
       method: 'POST',
       body: { token },
     }),
+  );
+}
+
+/**
+ * The caller's organisations they may get, buy or move datasets for (editor and above); none for
+ * a visitor, whose list is never asked for.
+ */
+export function useEditableOrganisations(enabled: boolean): Organisation[] {
+  const organisations = useOrganisations(enabled);
+  return (organisations.data ?? []).filter((organisation) =>
+    ['owner', 'admin', 'editor'].includes(organisation.my_role),
   );
 }

@@ -1062,6 +1062,38 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/organisations/{id}/tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['OrganisationTokensController_list'];
+    put?: never;
+    post: operations['OrganisationTokensController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/organisations/{id}/tokens/{tokenId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: operations['OrganisationTokensController_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/payments/stripe/webhook': {
     parameters: {
       query?: never;
@@ -2505,6 +2537,8 @@ export interface components {
       redirectUrl: string;
     };
     PublisherOrganisation: {
+      /** @description Its id: members open its page, /organisations/{id} */
+      id: string;
       name: string;
       /** @description Lower-case letters, digits and hyphens; unique */
       slug: string;
@@ -4972,6 +5006,74 @@ export interface operations {
       path: {
         id: string;
         domainId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+    };
+  };
+  OrganisationTokensController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiTokenResponse'][];
+        };
+      };
+    };
+  };
+  OrganisationTokensController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateApiTokenDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedApiTokenResponse'];
+        };
+      };
+    };
+  };
+  OrganisationTokensController_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        tokenId: string;
       };
       cookie?: never;
     };

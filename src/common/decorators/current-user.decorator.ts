@@ -8,6 +8,11 @@ export interface AuthenticatedUser {
   name: string;
   proUser: boolean;
   blogEditor: boolean;
+  /**
+   * Set when the request comes with an organisation's API token: the caller is the organisation
+   * itself (`id` is then the organisation's id), reading what it owns or holds and nothing personal.
+   */
+  organisationId?: string;
 }
 
 /**

@@ -3,14 +3,14 @@ import { ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { MessageResponse } from '../../common/message.response';
-import { QueryCallerGuard } from '../query-caller.guard';
+import { PersonalCallerGuard, QueryCallerGuard } from '../query-caller.guard';
 import { QueryHistoryEntryResponse } from './query-history-entry.response';
 import { HISTORY_KEPT_PER_USER, QueryHistoryService } from './query-history.service';
 
 @ApiTags('query')
 @ApiSecurity('api_key')
 @Controller('query/history')
-@UseGuards(QueryCallerGuard)
+@UseGuards(QueryCallerGuard, PersonalCallerGuard)
 export class QueryHistoryController {
   constructor(private readonly history: QueryHistoryService) {}
 

@@ -14,7 +14,7 @@ import { ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../common/decorators/current-user.decorator';
 import type { AuthenticatedUser } from '../../common/decorators/current-user.decorator';
 import { MessageResponse } from '../../common/message.response';
-import { QueryCallerGuard } from '../query-caller.guard';
+import { PersonalCallerGuard, QueryCallerGuard } from '../query-caller.guard';
 import { SaveQueryDto } from './dto/save-query.dto';
 import { UpdateSavedQueryDto } from './dto/update-saved-query.dto';
 import { SavedQueriesService } from './saved-queries.service';
@@ -24,7 +24,7 @@ import { SavedQueryResponse } from './saved-query.response';
 @ApiTags('query')
 @ApiSecurity('api_key')
 @Controller('query/saved')
-@UseGuards(QueryCallerGuard)
+@UseGuards(QueryCallerGuard, PersonalCallerGuard)
 export class SavedQueriesController {
   constructor(private readonly saved: SavedQueriesService) {}
 

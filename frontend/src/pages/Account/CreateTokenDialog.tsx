@@ -25,13 +25,16 @@ const EXPIRY_CHOICES = [
   { label: '1 year', days: 365 },
 ];
 
-/** Name, scopes and expiry of a new token; then the token itself, shown this once. */
-export function CreateTokenDialog(props: { open: boolean; onClose: () => void }) {
+/**
+ * Name, scopes and expiry of a new token (the caller's, or the organisation's given its id); then
+ * the token itself, shown this once.
+ */
+export function CreateTokenDialog(props: { open: boolean; onClose: () => void; organisationId?: string }) {
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(['stream']);
   const [days, setDays] = useState(0);
   const [created, setCreated] = useState<CreatedApiToken | null>(null);
-  const create = useCreateApiToken();
+  const create = useCreateApiToken(props.organisationId);
   const notify = useNotify();
   const toggle = (scope: Scope) =>
     setScopes((current) =>

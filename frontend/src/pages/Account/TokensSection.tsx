@@ -11,10 +11,18 @@ import { useNotify } from '../../components/useNotify';
 import { tokenDetails } from '../../features/account/tokenText';
 import { CreateTokenDialog } from './CreateTokenDialog';
 
-/** Named tokens, one per integration, beside the personal key of Manage → Stream Data. */
-export function TokensSection() {
-  const tokens = useApiTokens();
-  const revoke = useRevokeApiToken();
+const PERSONAL_INTRO =
+  'One token for each tool that reads your data (Power BI, a script, a notebook), so you can revoke one without touching the others. They work wherever the personal API key does.';
+const ORGANISATION_INTRO =
+  'Tokens that act as the organisation: they read what it owns or holds, nothing personal of whoever made them, and keep working when that person leaves. Revoking one ends it at once.';
+
+/**
+ * Named tokens, one per integration: the caller's own (Account, beside the personal key of
+ * Manage → Stream Data), or an organisation's on its page (owners and admins).
+ */
+export function TokensSection({ organisationId }: { organisationId?: string } = {}) {
+  const tokens = useApiTokens(organisationId);
+  const revoke = useRevokeApiToken(organisationId);
   const notify = useNotify();
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
@@ -38,7 +46,8 @@ export function TokensSection() {
       variant="outlined"
       component="section"
       aria-labelledby="tokens-heading"
-      sx={{ p: { xs: 3, sm: 4 }, mt: 3 }}
+      // On an organisation's page it sits among that page's sections, spaced as they are.
+      sx={organisationId ? { p: 3, mb: 3 } : { p: { xs: 3, sm: 4 }, mt: 3 }}
     >
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1, gap: 2 }}>
         <Typography id="tokens-heading" variant="h5" component="h2">
@@ -49,13 +58,12 @@ export function TokensSection() {
         </Button>
       </Stack>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        One token for each tool that reads your data (Power BI, a script, a notebook), so you can revoke one
-        without touching the others. They work wherever the personal API key does.
+        {organisationId ? ORGANISATION_INTRO : PERSONAL_INTRO}
       </Typography>
       {tokens.isPending ? (
         <Skeleton variant="rounded" height={60} />
       ) : tokens.error ? (
-        <Typography color="text.secondary">Your tokens could not be loaded.</Typography>
+        <Typography color="text.secondary">The tokens could not be loaded.</Typography>
       ) : tokens.data.length === 0 ? (
         <Typography color="text.secondary">No tokens yet.</Typography>
       ) : (
@@ -85,7 +93,7 @@ export function TokensSection() {
           ))}
         </Stack>
       )}
-      <CreateTokenDialog open={creating} onClose={() => setCreating(false)} />
+      <CreateTokenDialog open={creating} organisationId={organisationId} onClose={() => setCreating(false)} />
       <ConfirmDialog
         open={revoking !== null}
         title="Revoke token?"

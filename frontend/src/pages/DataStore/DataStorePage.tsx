@@ -12,6 +12,7 @@ import { filtersFromParams, filtersToParams } from '../../features/datastore/fil
 import { useDebouncedValue } from '../../components/useDebouncedValue';
 import { ConnectDialog } from '../Detail/ConnectDialog';
 import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
+import { GetDialog } from './GetDialog';
 import { BuyDialog } from './BuyDialog';
 import { CatalogCard } from './CatalogCard';
 import { CatalogFilterBar } from './CatalogFilterBar';
@@ -103,7 +104,18 @@ export function DataStorePage() {
           )}
         </>
       )}
-      <BuyDialog item={actions.buying} onConfirm={actions.confirmBuy} onCancel={actions.cancelBuy} />
+      <BuyDialog
+        item={actions.buying}
+        organisations={actions.organisations}
+        onConfirm={actions.confirmBuy}
+        onCancel={actions.cancelBuy}
+      />
+      <GetDialog
+        item={actions.getting}
+        organisations={actions.organisations}
+        onConfirm={actions.confirmGet}
+        onCancel={actions.cancelGet}
+      />
       <PendingConfirmDialog
         confirmation={actions.removeConfirmation}
         onConfirm={actions.confirmRemove}

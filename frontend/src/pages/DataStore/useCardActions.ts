@@ -5,6 +5,7 @@ import { useSession } from '../../auth/useSession';
 import { useNotify } from '../../components/useNotify';
 import { CardAction, CatalogItem, GET_AGAIN } from '../../features/datastore/catalogItem';
 import { useAccessChange } from '../../api/access';
+import { useEditableOrganisations } from '../../api/organisations';
 import { checkoutUrlOf } from '../../features/datastore/checkout';
 import { Confirmation, removeAccessConfirmation } from '../../features/manage/confirmTexts';
 
@@ -23,16 +24,22 @@ export function useCardActions() {
   const [connecting, setConnecting] = useState<CatalogItem | null>(null);
   const [removing, setRemoving] = useState<{ item: CatalogItem; confirmation: Confirmation } | null>(null);
 
-  const changeAccess = (item: CatalogItem, grant: boolean) => {
+  const editable = useEditableOrganisations(status === 'in');
+  const [getting, setGetting] = useState<CatalogItem | null>(null);
+
+  const changeAccess = (item: CatalogItem, grant: boolean, organisationId?: string) => {
     setBusyId(item.id);
     access.mutate(
-      { assetId: item.id, grant },
+      { assetId: item.id, grant, organisationId },
       {
         onSuccess: (answer) => {
           // A hosted checkout (Stripe): the buyer pays there and comes back to the dataset page.
           const checkoutUrl = grant ? checkoutUrlOf(answer) : null;
           if (checkoutUrl) window.location.assign(checkoutUrl);
-          else notify(grant ? 'Access granted!' : 'Access removed.', 'success');
+          else if (grant && organisationId) {
+            const name = editable.find((organisation) => organisation.id === organisationId)?.name;
+            notify(`Access granted to ${name ?? 'the organisation'}!`, 'success');
+          } else notify(grant ? 'Access granted!' : 'Access removed.', 'success');
         },
         onError: () => notify(grant ? 'Grant failed' : 'Failed to remove access.', 'error'),
         onSettled: () => setBusyId(null),
@@ -46,7 +53,9 @@ export function useCardActions() {
       return;
     }
     // Bought once: the server grants it again without charging, so there is nothing to confirm.
-    if (action === 'Get' || action === GET_AGAIN) changeAccess(item, true);
+    // An editor (and above) of an organisation chooses whom a free dataset is for.
+    if (action === 'Get' && editable.length > 0) setGetting(item);
+    else if (action === 'Get' || action === GET_AGAIN) changeAccess(item, true);
     else if (action === 'Buy') setBuying(item);
     else if (action === 'Remove') {
       // A paid dataset would have to be bought again: ask first.
@@ -58,9 +67,14 @@ export function useCardActions() {
     else navigate(`/connector-setup/${item.id}`);
   };
 
-  const confirmBuy = () => {
-    if (buying) changeAccess(buying, true);
+  const confirmBuy = (organisationId?: string) => {
+    if (buying) changeAccess(buying, true, organisationId);
     setBuying(null);
+  };
+
+  const confirmGet = (organisationId?: string) => {
+    if (getting) changeAccess(getting, true, organisationId);
+    setGetting(null);
   };
 
   const confirmRemove = () => {
@@ -77,6 +91,11 @@ export function useCardActions() {
     buying,
     confirmBuy,
     cancelBuy: () => setBuying(null),
+    /** Organisations the user may get or buy for. */
+    organisations: editable,
+    getting,
+    confirmGet,
+    cancelGet: () => setGetting(null),
     connecting,
     closeConnect: () => setConnecting(null),
   };

@@ -7,10 +7,12 @@ import { liveOf } from '../../api/liveProducts';
 import { priceNote } from '../../features/datastore/catalogItem';
 import { assetToItem } from '../../features/datastore/toCatalogItems';
 import { PendingConfirmDialog } from '../../components/PendingConfirmDialog';
+import { GetDialog } from '../DataStore/GetDialog';
 import { BuyDialog } from '../DataStore/BuyDialog';
 import { useCardActions } from '../DataStore/useCardActions';
 import { CheckoutReturnNotice } from './CheckoutReturnNotice';
 import { FullData, SamplePreview } from './DatasetRows';
+import { DatasetOwner } from './DatasetOwner';
 import { DetailFacts } from './DetailFacts';
 import { DatasetProduct } from './DatasetProduct';
 import { DetailHero } from './DetailHero';
@@ -61,6 +63,7 @@ export function DatasetDetail({ id }: { id: string }) {
             description={asset.data.description}
             price={asset.data.price}
             priceNote={priceNote(item)}
+            owner={<DatasetOwner organisation={asset.data.organisation} />}
           />
           {live && <LivePanel live={live} />}
           <DatasetProduct asset={asset.data} newColumns={live?.new_columns ?? []} />
@@ -73,7 +76,18 @@ export function DatasetDetail({ id }: { id: string }) {
           )}
         </Stack>
       </Container>
-      <BuyDialog item={actions.buying} onConfirm={actions.confirmBuy} onCancel={actions.cancelBuy} />
+      <BuyDialog
+        item={actions.buying}
+        organisations={actions.organisations}
+        onConfirm={actions.confirmBuy}
+        onCancel={actions.cancelBuy}
+      />
+      <GetDialog
+        item={actions.getting}
+        organisations={actions.organisations}
+        onConfirm={actions.confirmGet}
+        onCancel={actions.cancelGet}
+      />
       <PendingConfirmDialog
         confirmation={actions.removeConfirmation}
         onConfirm={actions.confirmRemove}

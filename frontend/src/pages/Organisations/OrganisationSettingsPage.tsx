@@ -21,6 +21,7 @@ import {
 } from '../../api/organisations';
 import { failureText } from '../../api/users';
 import { useNotify } from '../../components/useNotify';
+import { TokensSection } from '../Account/TokensSection';
 import { OrganisationAuditSection } from './OrganisationAuditSection';
 import { OrganisationSsoSection } from './OrganisationSsoSection';
 import { managesMembers, mayManageMember, ROLE_LABELS, rolesAssignableBy } from './organisationRoles';
@@ -28,8 +29,8 @@ import { managesMembers, mayManageMember, ROLE_LABELS, rolesAssignableBy } from 
 const FAILURE = { fallback: 'That did not work', network: 'Network error' };
 
 /**
- * /organisations/:id: members and their roles, invitations, single sign-on and the audit log
- * (owners and admins), and leaving.
+ * /organisations/:id: members and their roles, invitations, API tokens, single sign-on and the
+ * audit log (owners and admins), and leaving.
  */
 export function OrganisationSettingsPage() {
   const { id = '' } = useParams();
@@ -218,6 +219,7 @@ export function OrganisationSettingsPage() {
       )}
 
       {manager && <OrganisationSsoSection organisationId={id} />}
+      {manager && <TokensSection organisationId={id} />}
 
       {manager && <OrganisationAuditSection organisationId={id} members={members.data} />}
 

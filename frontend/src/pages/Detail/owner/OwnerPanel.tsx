@@ -8,7 +8,9 @@ import { useNavigate } from 'react-router-dom';
 import { AssetDetail, useAssetActivity } from '../../../api/assets';
 import { liveOf } from '../../../api/liveProducts';
 import { UnpublishDialog } from '../live/UnpublishDialog';
+import { useEditableOrganisations } from '../../../api/organisations';
 import { ActivityChart } from './ActivityChart';
+import { MoveDatasetDialog } from './MoveDatasetDialog';
 import { DeleteDatasetDialog } from './DeleteDatasetDialog';
 import { EditDatasetDialog } from './EditDatasetDialog';
 import { RefreshDatasetDialog } from './RefreshDatasetDialog';
@@ -18,7 +20,10 @@ import { RefreshDatasetDialog } from './RefreshDatasetDialog';
  * live dataset is refreshed by its connection and unpublished rather than deleted.
  */
 export function OwnerPanel({ asset }: { asset: AssetDetail }) {
-  const [dialog, setDialog] = useState<'edit' | 'refresh' | 'delete' | 'unpublish' | null>(null);
+  const [dialog, setDialog] = useState<'edit' | 'refresh' | 'delete' | 'unpublish' | 'move' | null>(null);
+  // Only a personal dataset moves, into an organisation its owner edits for.
+  const editable = useEditableOrganisations(asset.organisation === null);
+  const movable = asset.organisation === null && editable.length > 0;
   const isLive = !!liveOf(asset);
   const activity = useAssetActivity(asset.id, true);
   const navigate = useNavigate();
@@ -50,6 +55,11 @@ export function OwnerPanel({ asset }: { asset: AssetDetail }) {
             </Button>
           </>
         )}
+        {movable && (
+          <Button variant="outlined" onClick={() => setDialog('move')}>
+            Move to organisation
+          </Button>
+        )}
       </Stack>
       <Typography component="h3" variant="h6" gutterBottom>
         Activity
@@ -78,6 +88,14 @@ export function OwnerPanel({ asset }: { asset: AssetDetail }) {
         onClose={() => setDialog(null)}
         onDone={() => navigate('/manage')}
       />
+      {movable && (
+        <MoveDatasetDialog
+          open={dialog === 'move'}
+          assetId={asset.id}
+          organisations={editable}
+          onClose={() => setDialog(null)}
+        />
+      )}
     </Paper>
   );
 }
