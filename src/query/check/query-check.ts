@@ -144,7 +144,7 @@ class TreeCheck {
   /** Once guarded: where the calls that the cap wraps stand, each to be found wrapped. */
   private readonly cappedCalls = new Set<unknown>();
 
-  /** `guarded`: the statement as rewritten by guardValues, whose guard calls are ours. */
+  /** `guarded`: the statement as rewritten by checkGuarded, whose guard calls are ours. */
   constructor(
     private readonly sql: string,
     private readonly guarded: boolean,
