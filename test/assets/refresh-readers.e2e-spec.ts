@@ -2,7 +2,7 @@ import type TestAgent from 'supertest/lib/agent';
 import { ColumnProfileService } from '../../src/assets/ingest/column-profile.service';
 import { uploadDataset } from '../factories/asset.factory';
 import { createLoggedInUser } from '../factories/user.factory';
-import { setApiKey } from '../stream/stream.factory';
+import { grantAccess, setApiKey } from '../stream/stream.factory';
 import { createTestApp, TEST_ORIGIN, TestApp } from '../support/test-app';
 
 type Agent = InstanceType<typeof TestAgent>;
@@ -18,12 +18,18 @@ const csvOf = (tag: string, count: number) =>
 describe('readers during refreshes: old rows or new rows, never none', () => {
   let testApp: TestApp;
   let owner: { agent: Agent; user: { id: string } };
+  /**
+   * The stream link and OData read as a holder with a key of their own: one account runs at most
+   * READS_PER_READER reads at once, and the owner's downloads already take four.
+   */
+  let holder: { id: string };
   let apiKey: string;
 
   beforeAll(async () => {
     testApp = await createTestApp();
     owner = await createLoggedInUser(testApp, { name: 'Rita Refresher' });
-    apiKey = await setApiKey(testApp.dataSource, owner.user.id);
+    holder = (await createLoggedInUser(testApp, { name: 'Hal Holder' })).user;
+    apiKey = await setApiKey(testApp.dataSource, holder.id);
   });
   afterAll(() => testApp.close());
 
@@ -62,6 +68,7 @@ describe('readers during refreshes: old rows or new rows, never none', () => {
     const id = await uploadDataset(owner.agent, { title: 'Refreshed under readers' }, csvOf('a', ROWS));
     await testApp.app.get(ColumnProfileService).settled();
     const readable = (await owner.agent.get(`/api/assets/${id}`).expect(200)).body.readable_name;
+    await grantAccess(testApp.dataSource, holder.id, id);
     const paths = readers(id, readable);
     for (const [name, read] of Object.entries(paths)) expect([name, await read()]).toEqual([name, ROWS]);
 
